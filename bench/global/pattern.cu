@@ -1,0 +1,95 @@
+// G4: access patterns that separate the cache modes (the lessons' -Xptxas -dlcm=ca/cg).
+// read_scatter gathers through a permutation, so every f32 load lands in its own 32-byte
+// sector with no reuse; read_reuse has each block read its 4 KiB window 4 times over.
+// Run in the three builds (membench, membench_ca, membench_cg) and compare.
+//
+// Expected: scattered reads gain nothing from L1 (cg should be no worse, and was better
+// on GPUs with 128-byte L1 lines); reuse wins from L1 (default/ca) over L2-only (cg).
+// Bytes per launch (requested): scatter 2*n*4, reuse n_out*(16+1)*4.
+// Sizes: 4 MiB (L2 resident when warm) and 1 GiB (DRAM), L2 cold and warm.
+#include <array>
+#include <string>
+
+#include "harness/harness_kernels.hpp"
+#include "harness/registry.hpp"
+#include "harness/verify.hpp"
+#include "kernels/common/types.hpp"
+#include "kernels/global/pattern.cuh"
+
+namespace membench::global {
+namespace {
+
+constexpr std::array<std::uint64_t, 2> sizes{std::uint64_t{4} << 20, std::uint64_t{1} << 30};
+constexpr unsigned scatter_block = 256;
+
+struct pattern_workspace {
+  device_buffer<float> in, out;
+};
+
+pattern_workspace& get_workspace(bench_context& ctx, std::uint64_t bytes) {
+  const std::uint64_t n = bytes / sizeof(float);
+  return ctx.workspace<pattern_workspace>("global/pattern/" + std::to_string(bytes), [&] {
+    ctx.require_device_bytes(2 * bytes);
+    pattern_workspace w{device_buffer<float>(n), device_buffer<float>(n)};
+    fill_values(w.in.data(), n, pattern_seed, ctx.stream());
+    return w;
+  });
+}
+
+void run_scatter(bench_context& ctx, l2_state l2, std::uint64_t bytes) {
+  pattern_workspace& ws = get_workspace(ctx, bytes);
+  const std::uint64_t n = ws.in.size();
+  const auto grid = static_cast<unsigned>(blocks_for(n, scatter_block));
+  auto launch = [&](cudaStream_t s) { read_scatter_kernel<float><<<grid, scatter_block, 0, s>>>(ws.in.data(), ws.out.data(), n); };
+  ctx.verify_once([&] {
+    fill_poison(ws.out.data(), n, ctx.stream());
+    launch(ctx.stream());
+    MEMBENCH_CUDA_CHECK(cudaGetLastError());
+    verify_device_array(ctx.stream(), ws.out.data(), n, [&](std::uint64_t i) { return read_scatter_expected<float>(i, n); },
+                        "out");
+  });
+  ctx.time_launches(l2, scatter_bytes(n, sizeof(float)), launch);
+}
+
+void run_reuse(bench_context& ctx, l2_state l2, std::uint64_t bytes) {
+  pattern_workspace& ws = get_workspace(ctx, bytes);
+  const std::uint64_t blocks = ws.in.size() / reuse_window;
+  const std::uint64_t n_out = blocks * reuse_block;
+  auto launch = [&](cudaStream_t s) {
+    read_reuse_kernel<float><<<static_cast<unsigned>(blocks), reuse_block, 0, s>>>(ws.in.data(), ws.out.data());
+  };
+  ctx.verify_once([&] {
+    fill_poison(ws.out.data(), ws.out.size(), ctx.stream());
+    launch(ctx.stream());
+    MEMBENCH_CUDA_CHECK(cudaGetLastError());
+    verify_device_array(ctx.stream(), ws.out.data(), ws.out.size(),
+                        [&](std::uint64_t o) { return o < n_out ? read_reuse_expected<float>(o) : poison_value<float>(); },
+                        "out");
+  });
+  ctx.time_launches(l2, reuse_bytes(n_out, sizeof(float)), launch);
+}
+
+template <bool Scatter>
+std::vector<bench_case> make_cases() {
+  std::vector<bench_case> cases;
+  for (l2_state l2 : {l2_state::cold, l2_state::warm}) {
+    for (std::uint64_t bytes : sizes) {
+      bench_name name{"global", Scatter ? "read_scatter" : "read_reuse",
+                      {{"type", "f32"}, {"l2", to_string(l2)}, {"bytes", format_size(bytes)}}};
+      cases.push_back(make_case(name, [=](bench_context& ctx) {
+        if (Scatter) {
+          run_scatter(ctx, l2, bytes);
+        } else {
+          run_reuse(ctx, l2, bytes);
+        }
+      }));
+    }
+  }
+  return cases;
+}
+
+const family_registrar scatter_family{"global/read_scatter", &make_cases<true>};
+const family_registrar reuse_family{"global/read_reuse", &make_cases<false>};
+
+}  // namespace
+}  // namespace membench::global

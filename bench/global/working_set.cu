@@ -1,0 +1,93 @@
+// G5: working-set sweep (Professional CUDA C ch. 4: the memory hierarchy). A resident grid
+// of 256-thread blocks reads a power-of-two working set of 16-byte elements in passes,
+// at least 1 GiB of loads per launch, from 16 KiB to 2 GiB, with the L2 cold (flushed
+// before each launch) or warm.
+//
+// map:fixed re-reads the same addresses from the same threads every pass, so an SM's
+// share (working set / SMs) stays in its L1 while it fits; map:rotate moves every block to
+// data another SM read last pass, so reuse comes from L2 only (or L1 when the whole set
+// fits in one SM's L1). Expected: plateaus at L1, L2 and DRAM bandwidth; the cg build
+// loses the L1 plateau of map:fixed.
+// Bytes per launch: working_set_bytes = passes * max(n, threads) * 16 + 4 per block.
+#include <string>
+#include <vector>
+
+#include "harness/harness_kernels.hpp"
+#include "harness/parallel.hpp"
+#include "harness/registry.hpp"
+#include "harness/verify.hpp"
+#include "kernels/global/working_set.cuh"
+
+namespace membench::global {
+namespace {
+
+constexpr unsigned block = 256;
+constexpr std::uint64_t min_bytes = std::uint64_t{16} << 10;
+constexpr std::uint64_t max_bytes = std::uint64_t{2} << 30;
+
+struct working_set_workspace {
+  device_buffer<word16> in;
+  device_buffer<std::uint32_t> partials;
+};
+
+__global__ void fill_working_set_kernel(word16* in, std::uint64_t n) {
+  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n; i += std::uint64_t{gridDim.x} * blockDim.x)
+    in[i] = working_set_value(i);
+}
+
+void run_working_set(bench_context& ctx, bool rotate, l2_state l2, std::uint64_t bytes) {
+  int per_sm = 0;
+  MEMBENCH_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, working_set_kernel, block, 0));
+  const std::uint64_t blocks = std::uint64_t(per_sm > 0 ? per_sm : 1) * static_cast<std::uint64_t>(ctx.device().sm_count);
+  const working_set_shape shape = make_working_set_shape(bytes, blocks * block, block, rotate);
+  auto& ws = ctx.workspace<working_set_workspace>("global/working_set/" + std::to_string(bytes), [&] {
+    ctx.require_device_bytes(bytes + blocks * 4);
+    working_set_workspace w{device_buffer<word16>(shape.n), device_buffer<std::uint32_t>(blocks)};
+    fill_working_set_kernel<<<1024, 256, 0, ctx.stream()>>>(w.in.data(), shape.n);
+    MEMBENCH_CUDA_CHECK(cudaGetLastError());
+    return w;
+  });
+  auto launch = [&](cudaStream_t s) {
+    working_set_kernel<<<static_cast<unsigned>(blocks), block, 0, s>>>(ws.in.data(), shape, ws.partials.data());
+  };
+  ctx.verify_once([&] {
+    fill_words(ws.partials.data(), blocks, 0xBAD, ctx.stream());
+    launch(ctx.stream());
+    MEMBENCH_CUDA_CHECK(cudaGetLastError());
+    // Reference per block: the sum of what each of its threads loads.
+    std::vector<std::uint32_t> expected(blocks);
+    parallel_parts(
+        blocks,
+        [&](std::size_t b, std::size_t e, std::size_t) {
+          for (std::size_t blk = b; blk < e; ++blk) {
+        std::uint32_t acc = 0;
+        for (unsigned t = 0; t < block; ++t) acc += working_set_thread_expected(shape, blk * block + t);
+        expected[blk] = acc;
+          }
+        },
+        1);
+    verify_device_array(ctx.stream(), ws.partials.data(), blocks, [&](std::size_t b) { return expected[b]; },
+                        "block partial sums");
+  });
+  ctx.set_counter("passes", static_cast<double>(shape.passes));
+  ctx.time_launches(l2, working_set_bytes(shape, blocks), launch);
+}
+
+std::vector<bench_case> make_cases() {
+  std::vector<bench_case> cases;
+  for (bool rotate : {false, true}) {
+    for (l2_state l2 : {l2_state::cold, l2_state::warm}) {
+      for (std::uint64_t bytes = min_bytes; bytes <= max_bytes; bytes *= 2) {
+        bench_name name{"global", "working_set",
+                        {{"map", rotate ? "rotate" : "fixed"}, {"l2", to_string(l2)}, {"bytes", format_size(bytes)}}};
+        cases.push_back(make_case(name, [=](bench_context& ctx) { run_working_set(ctx, rotate, l2, bytes); }));
+      }
+    }
+  }
+  return cases;
+}
+
+const family_registrar working_set_family{"global/working_set", &make_cases};
+
+}  // namespace
+}  // namespace membench::global

@@ -1,0 +1,58 @@
+#include "cli.hpp"
+
+#include <charconv>
+
+#include <fmt/format.h>
+
+namespace membench {
+
+bool wants_list_only(const std::vector<std::string>& args) {
+  for (const auto& a : args) {
+    if (a == "--benchmark_list_tests" || a == "--benchmark_list_tests=true" || a == "--benchmark_list_tests=1")
+      return true;
+  }
+  return false;
+}
+
+bool has_arg_prefix(const std::vector<std::string>& args, std::string_view prefix) {
+  for (const auto& a : args) {
+    if (std::string_view(a).substr(0, prefix.size()) == prefix) return true;
+  }
+  return false;
+}
+
+std::string min_time_arg(std::string_view version, double seconds) {
+  int major = 0, minor = 0;
+  const char* p = version.data();
+  const char* end = p + version.size();
+  auto r = std::from_chars(p, end, major);
+  if (r.ptr < end && *r.ptr == '.') std::from_chars(r.ptr + 1, end, minor);
+  const bool suffix = major > 1 || (major == 1 && minor >= 8);
+  return fmt::format("--benchmark_min_time={}{}", seconds, suffix ? "s" : "");
+}
+
+std::optional<std::string> check_build(std::string_view cache_mode, std::string_view architectures,
+                                       const probe_attributes& probe) {
+  const int want_ca = cache_mode == "ca" ? 1 : 0;
+  if (probe.cache_mode_ca != want_ca) {
+    return fmt::format("this is the '{}' build but its probe kernel reports cacheModeCA={} (expected {})", cache_mode,
+                       probe.cache_mode_ca, want_ca);
+  }
+  // The loaded SASS must be one we compiled with ptxas; anything else came from the
+  // driver JIT-compiling PTX, which drops the -dlcm flag.
+  std::string_view rest = architectures;
+  while (!rest.empty()) {
+    const auto semi = rest.find_first_of(",;");
+    std::string_view entry = rest.substr(0, semi);
+    int arch = 0;
+    std::from_chars(entry.data(), entry.data() + entry.size(), arch);
+    if (arch == probe.binary_version) return std::nullopt;
+    rest = semi == std::string_view::npos ? std::string_view{} : rest.substr(semi + 1);
+  }
+  return fmt::format("the loaded kernels are sm_{} code, which this build did not compile (architectures '{}'): "
+                     "they were JIT-compiled and the '{}' cache mode is not guaranteed; rebuild with "
+                     "-DCMAKE_CUDA_ARCHITECTURES=<your GPU>-real",
+                     probe.binary_version, architectures, cache_mode);
+}
+
+}  // namespace membench

@@ -1,0 +1,42 @@
+// Command-line pieces that are plain host logic (tested without a GPU).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace membench {
+
+/// Exit codes of the membench executables.
+enum exit_code : int {
+  exit_ok = 0,
+  exit_benchmark_failed = 1,  ///< at least one row is an error (verification, CUDA)
+  exit_usage = 2,             ///< unknown flag or bad value
+  exit_no_device = 3,         ///< no CUDA device or driver
+  exit_bad_device = 4,        ///< --device out of range
+  exit_build_mismatch = 5,    ///< kernels not compiled the way this build claims
+};
+
+/// True when argv asks Google Benchmark only to list the benchmarks.
+bool wants_list_only(const std::vector<std::string>& args);
+
+/// True when some argument starts with `prefix`.
+bool has_arg_prefix(const std::vector<std::string>& args, std::string_view prefix);
+
+/// `--benchmark_min_time=<secs>` in the syntax of Google Benchmark `version`
+/// (1.7 takes a bare number of seconds, 1.8 and later want an `s` suffix).
+std::string min_time_arg(std::string_view version, double seconds);
+
+struct probe_attributes {
+  int cache_mode_ca = 0;
+  int binary_version = 0;
+  int ptx_version = 0;
+};
+
+/// Null when a build compiled as `cache_mode` for `architectures` ("90-real,100-real")
+/// would really run the probe kernel that way; otherwise what is wrong.
+std::optional<std::string> check_build(std::string_view cache_mode, std::string_view architectures,
+                                       const probe_attributes& probe);
+
+}  // namespace membench

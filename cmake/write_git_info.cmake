@@ -1,0 +1,26 @@
+# Script mode: writes OUTPUT with the commit of SOURCE_DIR; rewrites only when it changed.
+find_package(Git QUIET)
+set(commit "unknown")
+set(dirty "")
+if(GIT_FOUND)
+  execute_process(COMMAND ${GIT_EXECUTABLE} rev-parse --short=12 HEAD
+                  WORKING_DIRECTORY ${SOURCE_DIR} OUTPUT_VARIABLE out RESULT_VARIABLE rc
+                  OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+  if(rc EQUAL 0)
+    set(commit "${out}")
+    execute_process(COMMAND ${GIT_EXECUTABLE} status --porcelain --untracked-files=no
+                    WORKING_DIRECTORY ${SOURCE_DIR} OUTPUT_VARIABLE st ERROR_QUIET)
+    if(NOT st STREQUAL "")
+      set(dirty "-dirty")
+    endif()
+  endif()
+endif()
+set(content "namespace membench { const char* git_commit() { return \"${commit}${dirty}\"; } }\n")
+if(EXISTS "${OUTPUT}")
+  file(READ "${OUTPUT}" old)
+else()
+  set(old "")
+endif()
+if(NOT old STREQUAL content)
+  file(WRITE "${OUTPUT}" "${content}")
+endif()

@@ -1,0 +1,75 @@
+// G5 working-set sweep: a resident grid reads a power-of-two working set of 16-byte
+// elements in passes until at least working_set_target bytes were loaded per launch.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+
+#include "../common/hd.hpp"
+#include "../common/pattern.hpp"
+#include "../common/types.hpp"
+
+namespace membench::global {
+
+inline constexpr std::uint32_t working_set_seed = 41;
+/// Bytes loaded per launch at least: keeps launches long against launch overhead.
+inline constexpr std::uint64_t working_set_target = std::uint64_t{1} << 30;
+/// Rotate map: each pass shifts by this many blocks, so a block reads data another SM
+/// read last pass (37 shares no factor with common SM counts).
+inline constexpr std::uint64_t working_set_rotation_blocks = 37;
+
+struct working_set_shape {
+  std::uint64_t n = 0;        ///< elements (word16), a power of two
+  std::uint64_t threads = 0;  ///< threads in the grid
+  std::uint64_t span = 0;     ///< max(n, threads): index positions one pass covers
+  std::uint64_t inner = 0;    ///< loads per thread per pass
+  std::uint64_t passes = 0;
+  std::uint64_t shift = 0;  ///< elements the map moves per pass (0 = fixed)
+};
+
+constexpr bool is_pow2(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
+
+/// Shape for a working set of `bytes` (power of two) read by `threads` threads.
+constexpr working_set_shape make_working_set_shape(std::uint64_t bytes, std::uint64_t threads, unsigned block,
+                                                   bool rotate) {
+  working_set_shape s;
+  s.n = bytes / sizeof(word16);
+  s.threads = threads;
+  s.span = std::max(s.n, threads);
+  s.inner = (s.span + threads - 1) / threads;
+  const std::uint64_t per_pass = s.span * sizeof(word16);
+  s.passes = std::max<std::uint64_t>(1, (working_set_target + per_pass - 1) / per_pass);
+  s.shift = rotate ? working_set_rotation_blocks * block : 0;
+  return s;
+}
+
+/// Element read by position e (< span) in pass p.
+MEMBENCH_HD std::uint64_t working_set_index(const working_set_shape& s, std::uint64_t e, std::uint64_t p) {
+  return (e + p * s.shift) & (s.n - 1);
+}
+
+MEMBENCH_HD word16 working_set_value(std::uint64_t idx) {
+  return word16{pattern_word(4 * idx, working_set_seed), pattern_word(4 * idx + 1, working_set_seed),
+                pattern_word(4 * idx + 2, working_set_seed), pattern_word(4 * idx + 3, working_set_seed)};
+}
+
+MEMBENCH_HD std::uint32_t working_set_fold(const word16& v) { return v.x + v.y + v.z + v.w; }
+
+/// What thread `t` adds up over a launch (mod 2^32), from the pattern.
+inline std::uint32_t working_set_thread_expected(const working_set_shape& s, std::uint64_t t) {
+  std::uint32_t acc = 0;
+  for (std::uint64_t p = 0; p < s.passes; ++p) {
+    for (std::uint64_t j = 0; j < s.inner; ++j) {
+      const std::uint64_t e = t + j * s.threads;
+      if (e < s.span) acc += working_set_fold(working_set_value(working_set_index(s, e, p)));
+    }
+  }
+  return acc;
+}
+
+/// Bytes loaded per launch plus the 4-byte partial per block.
+constexpr std::uint64_t working_set_bytes(const working_set_shape& s, std::uint64_t blocks) {
+  return s.passes * s.span * sizeof(word16) + 4 * blocks;
+}
+
+}  // namespace membench::global
