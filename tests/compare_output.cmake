@@ -1,0 +1,10 @@
+# cmake -DCMD="a;b" -DEXPECTED=file -P compare_output.cmake: stdout of CMD must equal the file.
+execute_process(COMMAND ${CMD} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "exit code ${rc}\n${err}")
+endif()
+file(READ "${EXPECTED}" want)
+if(NOT out STREQUAL want)
+  file(WRITE "${CMAKE_CURRENT_BINARY_DIR}/actual_output.txt" "${out}")
+  message(FATAL_ERROR "output differs from ${EXPECTED} (actual in ${CMAKE_CURRENT_BINARY_DIR}/actual_output.txt)")
+endif()

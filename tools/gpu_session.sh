@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# tools/gpu_session.sh BUNDLE OUT PHASE...: one GPU-machine session over a bundle
+# (cmake --build <dir> --target bundle). Phases: info, tests, sass, suite:<exe>,
+# reps:<exe> (10 repetitions of the fastest 1 GiB copy and of cudaMemcpy from OUT/<exe>.json).
+# Never changes clocks or settings: it only reads them.
+set -u
+bundle=$1 out=$2
+shift 2
+mkdir -p "$out"
+for phase in "$@"; do
+  echo "=== $phase"
+  case $phase in
+    info)
+      nvidia-smi --query-gpu=name,driver_version,pci.bus_id,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu,ecc.mode.current,persistence_mode --format=csv
+      ;;
+    tests)
+      "$bundle/membench_gpu_tests" 2>&1 | tail -n 20
+      ;;
+    sass)
+      for pair in membench:default membench_ca:ca membench_cg:cg; do
+        "$bundle/check_sass.sh" "$bundle/${pair%%:*}" "${pair##*:}"
+      done
+      ;;
+    suite:*)
+      exe=${phase#suite:}
+      start=$(date +%s.%N)
+      timeout 560 "$bundle/$exe" --benchmark_out="$out/$exe.json" --benchmark_out_format=json >"$out/$exe.log" 2>&1
+      rc=$?
+      echo "$exe: exit $rc, wall $(echo "$(date +%s.%N) - $start" | bc) s, $(grep -c '"error_occurred": true' "$out/$exe.json" 2>/dev/null) error rows"
+      tail -n 3 "$out/$exe.log"
+      ;;
+    reps:*)
+      exe=${phase#reps:}
+      best=$(python3 - "$out/$exe.json" <<'PY'
+import json, sys
+rows = [b for b in json.load(open(sys.argv[1]))["benchmarks"] if b["name"].startswith("global/copy/") and "gb_per_s" in b]
+print(max(rows, key=lambda b: b["gb_per_s"])["run_name"])
+PY
+)
+      echo "fastest copy: $best"
+      "$bundle/$exe" --benchmark_filter="^($best|global/memcpy_d2d/l2:cold/bytes:1G/manual_time)\$" \
+        --benchmark_repetitions=10 --benchmark_out="$out/${exe}_reps.json" --benchmark_out_format=json 2>&1 | grep -E "_(mean|median|cv)"
+      ;;
+  esac
+done
