@@ -91,6 +91,7 @@ int run(int argc, char** argv) {
   for (const auto& [k, v] : membench::context_entries(info, "", build)) benchmark::AddCustomContext(k, v);
   benchmark::AddCustomContext("membench_probe_cache_mode_ca", fmt::format("{}", probe.cache_mode_ca));
   benchmark::AddCustomContext("membench_probe_binary_version", fmt::format("{}", probe.binary_version));
+  benchmark::AddCustomContext("membench_probe_load_cycles", fmt::format("{:.1f}", probe.load_cycles));
 
   membench::session_open(info);
   benchmark::RunSpecifiedBenchmarks();

@@ -22,18 +22,22 @@ TEST(Cli, MinTimeSyntaxFollowsGoogleBenchmarkVersion) {
 }
 
 TEST(CheckBuild, AcceptsMatchingModeAndArchitecture) {
-  EXPECT_FALSE(check_build("default", "90-real", {0, 90, 90}).has_value());
-  EXPECT_FALSE(check_build("ca", "80-real,90-real", {1, 90, 90}).has_value());
-  EXPECT_FALSE(check_build("cg", "90-real;100-real", {0, 100, 100}).has_value());
+  EXPECT_FALSE(check_build("default", "90-real", {0, 90, 90, 40}).has_value());
+  EXPECT_FALSE(check_build("default", "90-real", {0, 90, 90, 250}).has_value());  // no claim
+  EXPECT_FALSE(check_build("ca", "80-real,90-real", {0, 90, 90, 38}).has_value());  // sm_90 reports cacheModeCA=0
+  EXPECT_FALSE(check_build("ca", "80-real,90-real", {1, 90, 90, 38}).has_value());
+  EXPECT_FALSE(check_build("cg", "90-real;100-real", {0, 100, 100, 260}).has_value());
 }
 
-TEST(CheckBuild, RejectsWrongCacheMode) {
-  EXPECT_TRUE(check_build("ca", "90-real", {0, 90, 90}).has_value());
-  EXPECT_TRUE(check_build("default", "90-real", {1, 90, 90}).has_value());
+TEST(CheckBuild, RejectsLoadsThatContradictTheMode) {
+  EXPECT_TRUE(check_build("ca", "90-real", {0, 90, 90, 260}).has_value());
+  EXPECT_TRUE(check_build("cg", "90-real", {0, 90, 90, 35}).has_value());
+  EXPECT_TRUE(check_build("default", "90-real", {1, 90, 90, 35}).has_value());
+  EXPECT_TRUE(check_build("cg", "90-real", {1, 90, 90, 260}).has_value());
 }
 
 TEST(CheckBuild, RejectsJitCompiledCode) {
-  const auto problem = check_build("cg", "80-real", {0, 90, 80});
+  const auto problem = check_build("cg", "80-real", {0, 90, 80, 260});
   ASSERT_TRUE(problem.has_value());
   EXPECT_NE(problem->find("JIT"), std::string::npos);
 }

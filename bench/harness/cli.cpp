@@ -33,10 +33,17 @@ std::string min_time_arg(std::string_view version, double seconds) {
 
 std::optional<std::string> check_build(std::string_view cache_mode, std::string_view architectures,
                                        const probe_attributes& probe) {
-  const int want_ca = cache_mode == "ca" ? 1 : 0;
-  if (probe.cache_mode_ca != want_ca) {
-    return fmt::format("this is the '{}' build but its probe kernel reports cacheModeCA={} (expected {})", cache_mode,
-                       probe.cache_mode_ca, want_ca);
+  if (cache_mode != "ca" && probe.cache_mode_ca != 0) {
+    return fmt::format("this is the '{}' build but its probe kernel reports cacheModeCA=1", cache_mode);
+  }
+  const bool l1_hit = probe.load_cycles < l1_hit_cycles_max;
+  if (cache_mode == "ca" && !l1_hit) {
+    return fmt::format("this is the 'ca' build but its loads miss L1 ({:.0f} cycles per dependent load)",
+                       probe.load_cycles);
+  }
+  if (cache_mode == "cg" && l1_hit) {
+    return fmt::format("this is the 'cg' build but its loads hit L1 ({:.0f} cycles per dependent load)",
+                       probe.load_cycles);
   }
   // The loaded SASS must be one we compiled with ptxas; anything else came from the
   // driver JIT-compiling PTX, which drops the -dlcm flag.

@@ -29,13 +29,18 @@ bool has_arg_prefix(const std::vector<std::string>& args, std::string_view prefi
 std::string min_time_arg(std::string_view version, double seconds);
 
 struct probe_attributes {
-  int cache_mode_ca = 0;
-  int binary_version = 0;
+  int cache_mode_ca = 0;       ///< cudaFuncAttributes::cacheModeCA (0 on sm_90 even for ca)
+  int binary_version = 0;      ///< SASS version of the loaded probe kernel
   int ptx_version = 0;
+  double load_cycles = 0;      ///< cycles per dependent load over a 4 KiB chain
 };
 
+/// Dependent loads faster than this are L1 hits (tens of cycles); L2 hits take hundreds.
+inline constexpr double l1_hit_cycles_max = 100;
+
 /// Null when a build compiled as `cache_mode` for `architectures` ("90-real,100-real")
-/// would really run the probe kernel that way; otherwise what is wrong.
+/// really runs its loads that way; otherwise what is wrong. ca loads must hit L1, cg loads
+/// must not; the default build makes no claim.
 std::optional<std::string> check_build(std::string_view cache_mode, std::string_view architectures,
                                        const probe_attributes& probe);
 
