@@ -24,7 +24,7 @@ for phase in "$@"; do
     suite:*)
       exe=${phase#suite:}
       start=$(date +%s%N)
-      timeout 560 "$bundle/$exe" --benchmark_out="$out/$exe.json" --benchmark_out_format=json >"$out/$exe.log" 2>&1
+      timeout 185 "$bundle/$exe" --benchmark_out="$out/$exe.json" --benchmark_out_format=json >"$out/$exe.log" 2>&1
       rc=$?
       echo "$exe: exit $rc, wall $(( ($(date +%s%N) - start) / 1000000 )) ms, $(grep -c '"error_occurred": true' "$out/$exe.json" 2>/dev/null) error rows"
       tail -n 3 "$out/$exe.log"
