@@ -14,9 +14,9 @@ TEST(Cli, DetectsListOnly) {
 }
 
 TEST(Cli, MinTimeSyntaxFollowsGoogleBenchmarkVersion) {
-  EXPECT_EQ(min_time_arg("1.7.1", 0.05), "--benchmark_min_time=0.05");
-  EXPECT_EQ(min_time_arg("1.8.3", 0.05), "--benchmark_min_time=0.05s");
-  EXPECT_EQ(min_time_arg("2.0.0", 1), "--benchmark_min_time=1s");
+  EXPECT_EQ(single_iteration_arg("1.7.1"), "--benchmark_min_time=0");
+  EXPECT_EQ(single_iteration_arg("1.8.3"), "--benchmark_min_time=1x");
+  EXPECT_EQ(single_iteration_arg("2.0.0"), "--benchmark_min_time=1x");
   EXPECT_TRUE(has_arg_prefix({"a", "--benchmark_min_time=1"}, "--benchmark_min_time"));
   EXPECT_FALSE(has_arg_prefix({"a", "--benchmark_filter=x"}, "--benchmark_min_time"));
 }
@@ -78,6 +78,29 @@ TEST(DeviceInfo, ContextDescribesTheDevice) {
   EXPECT_EQ(m["gpu_compute_capability"], "9.0");
   EXPECT_EQ(m["gpu_peak_dram_gbps"], "3352.3");
   EXPECT_EQ(m["cuda_driver_version"], "13.0");
+}
+
+}  // namespace
+}  // namespace membench
+
+#include "harness/nvml.hpp"
+#include "harness/runner.hpp"
+
+namespace membench {
+namespace {
+
+TEST(Timing, MethodNamesRoundTrip) {
+  for (auto m : {timing_method::blocking, timing_method::events, timing_method::single})
+    EXPECT_EQ(parse_timing_method(to_string(m)), m);
+  EXPECT_FALSE(parse_timing_method("graph").has_value());
+}
+
+TEST(Nvml, DescribesClockReasons) {
+  EXPECT_EQ(describe_clock_reasons(0), "none");
+  EXPECT_EQ(describe_clock_reasons(clock_reason::sw_power_cap | clock_reason::hw_thermal), "sw_power_cap+hw_thermal");
+  EXPECT_EQ(describe_clock_reasons(0x1000 | clock_reason::gpu_idle), "gpu_idle+0x1000");
+  EXPECT_TRUE(clock_reason::throttling & clock_reason::sw_power_cap);
+  EXPECT_FALSE(clock_reason::throttling & clock_reason::gpu_idle);
 }
 
 }  // namespace

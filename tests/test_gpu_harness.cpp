@@ -5,6 +5,7 @@
 
 #include "harness/harness_kernels.hpp"
 #include "harness/resources.hpp"
+#include "harness/timing.hpp"
 #include "harness/verify.hpp"
 #include "kernels/common/pattern.hpp"
 
@@ -59,6 +60,42 @@ TEST(GpuTiming, EventTimerAndL2FlushWork) {
   const double secs = t.seconds();
   EXPECT_GT(secs, 1e-6);
   EXPECT_LT(secs, 1.0);
+}
+
+TEST(GpuTiming, BlockerHoldsTheStreamUntilReleased) {
+  stream s;
+  stream_blocker blocker(5.0);
+  cudaEvent_t e = nullptr;
+  MEMBENCH_CUDA_CHECK(cudaEventCreateWithFlags(&e, cudaEventDisableTiming));
+  blocker.hold(s.get());
+  MEMBENCH_CUDA_CHECK(cudaEventRecord(e, s.get()));
+  EXPECT_EQ(cudaEventQuery(e), cudaErrorNotReady) << "the queued event must wait for the release";
+  blocker.release();
+  s.synchronize();
+  EXPECT_EQ(cudaEventQuery(e), cudaSuccess);
+  EXPECT_FALSE(blocker.timed_out());
+  MEMBENCH_CUDA_CHECK(cudaEventDestroy(e));
+}
+
+TEST(GpuTiming, BlockerGivesUpAfterItsTimeout) {
+  stream s;
+  stream_blocker blocker(0.01);
+  blocker.hold(s.get());
+  s.synchronize();  // no release: only the timeout ends the kernel
+  EXPECT_TRUE(blocker.timed_out());
+  blocker.release();
+}
+
+TEST(GpuTiming, ClockProbeReadsAPlausibleSmClock) {
+  stream s;
+  clock_probe probe;
+  int dev = 0, khz = 0;
+  MEMBENCH_CUDA_CHECK(cudaGetDevice(&dev));
+  MEMBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&khz, cudaDevAttrClockRate, dev));
+  probe.record(s.get());
+  s.synchronize();
+  EXPECT_GT(probe.mhz(), 100.0);
+  EXPECT_LT(probe.mhz(), 1.1 * khz / 1000.0) << "no faster than the maximum SM clock";
 }
 
 TEST(GpuDeviceScope, RestoresTheDevice) {

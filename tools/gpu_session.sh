@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tools/gpu_session.sh BUNDLE OUT PHASE...: one GPU-machine session over a bundle
-# (cmake --build <dir> --target bundle). Phases: info, tests, sass, suite:<exe>,
+# (cmake --build <dir> --target bundle). Phases: info, tests, sass, demos (fault and
+# Ctrl-C), ncu (harness vs Nsight Compute), suite:<exe> (wall time, rows, median noise),
 # reps:<exe> (10 repetitions of the fastest 1 GiB copy and of cudaMemcpy from OUT/<exe>.json).
 # Never changes clocks or settings: it only reads them.
 set -u
@@ -21,13 +22,33 @@ for phase in "$@"; do
         "$bundle/check_sass.sh" "$bundle/${pair%%:*}" "${pair##*:}"
       done
       ;;
+    demos)
+      here=$(dirname "$0")/../tests
+      "$here/fault_demo.sh" "$bundle/membench" "$out/fault_demo.json" "$here/check_rows.cmake" >"$out/fault_demo.log" 2>&1
+      echo "fault demo: exit $?"; grep -E "error row|timed rows|fresh process" "$out/fault_demo.log"
+      "$here/interrupt_demo.sh" "$bundle/membench" "$out/interrupt_demo.json" "$here/check_rows.cmake" >"$out/interrupt_demo.log" 2>&1
+      echo "interrupt demo: exit $?"; grep -E "timed rows|stopped by" "$out/interrupt_demo.log"; grep -m3 "error row" "$out/interrupt_demo.log"
+      ;;
+    ncu)
+      python3 "$(dirname "$0")/ncu_validate.py" "$bundle" "$out"
+      echo "ncu validation: exit $?"
+      ;;
     suite:*)
       exe=${phase#suite:}
       start=$(date +%s%N)
-      timeout 185 "$bundle/$exe" --benchmark_out="$out/$exe.json" --benchmark_out_format=json >"$out/$exe.log" 2>&1
+      timeout 300 "$bundle/$exe" --benchmark_out="$out/$exe.json" --benchmark_out_format=json >"$out/$exe.log" 2>&1
       rc=$?
-      echo "$exe: exit $rc, wall $(( ($(date +%s%N) - start) / 1000000 )) ms, $(grep -c '"error_occurred": true' "$out/$exe.json" 2>/dev/null) error rows"
-      tail -n 3 "$out/$exe.log"
+      echo "$exe: exit $rc, wall $(( ($(date +%s%N) - start) / 1000000 )) ms"
+      python3 - "$out/$exe.json" <<'PY'
+import json, statistics, sys
+rows = json.load(open(sys.argv[1]))["benchmarks"]
+ok = [r for r in rows if "noise_pct" in r]
+conv = [r for r in ok if r.get("converged", 1) == 1]
+print(f"rows {len(rows)}, timed {len(ok)}, errors {len(rows) - len(ok)}, converged {len(conv)}, "
+      f"median noise {statistics.median(r['noise_pct'] for r in ok):.3f} %, "
+      f"median samples {statistics.median(r['samples'] for r in ok):.0f}")
+PY
+      tail -n 2 "$out/$exe.log"
       ;;
     reps:*)
       exe=${phase#reps:}

@@ -21,14 +21,14 @@ bool has_arg_prefix(const std::vector<std::string>& args, std::string_view prefi
   return false;
 }
 
-std::string min_time_arg(std::string_view version, double seconds) {
+std::string single_iteration_arg(std::string_view version) {
   int major = 0, minor = 0;
   const char* p = version.data();
   const char* end = p + version.size();
   auto r = std::from_chars(p, end, major);
   if (r.ptr < end && *r.ptr == '.') std::from_chars(r.ptr + 1, end, minor);
   const bool suffix = major > 1 || (major == 1 && minor >= 8);
-  return fmt::format("--benchmark_min_time={}{}", seconds, suffix ? "s" : "");
+  return suffix ? "--benchmark_min_time=1x" : "--benchmark_min_time=0";
 }
 
 std::optional<std::string> check_build(std::string_view cache_mode, std::string_view architectures,

@@ -16,6 +16,7 @@ enum exit_code : int {
   exit_no_device = 3,         ///< no CUDA device or driver
   exit_bad_device = 4,        ///< --device out of range
   exit_build_mismatch = 5,    ///< kernels not compiled the way this build claims
+  // 128 + signal when SIGINT/SIGTERM stopped the run (see interrupt.hpp)
 };
 
 /// True when argv asks Google Benchmark only to list the benchmarks.
@@ -24,9 +25,10 @@ bool wants_list_only(const std::vector<std::string>& args);
 /// True when some argument starts with `prefix`.
 bool has_arg_prefix(const std::vector<std::string>& args, std::string_view prefix);
 
-/// `--benchmark_min_time=<secs>` in the syntax of Google Benchmark `version`
-/// (1.7 takes a bare number of seconds, 1.8 and later want an `s` suffix).
-std::string min_time_arg(std::string_view version, double seconds);
+/// The flag that makes Google Benchmark run each benchmark function exactly once (membench
+/// samples inside that one iteration): `--benchmark_min_time=1x` from 1.8 on; 1.7 has no
+/// `x` form, and a bare 0 seconds stops it after its first iteration.
+std::string single_iteration_arg(std::string_view version);
 
 struct probe_attributes {
   int cache_mode_ca = 0;       ///< cudaFuncAttributes::cacheModeCA (0 on sm_90 even for ca)

@@ -89,6 +89,7 @@ const std::vector<name_key>& name_keys() {
       {"block", "threads", "threads per block"},
       {"style", "-", "gridstride (one resident wave loops) or perthread (one block per tile, no loop)"},
       {"l2", "-", "L2 state before each timed launch: cold (flushed) or warm"},
+      {"cause", "-", "the fault a demonstration kernel raises: illegal_address, misaligned_address"},
       {"bytes", "bytes", "buffer size; binary suffixes K, M, G = KiB, MiB, GiB"},
   };
   return keys;

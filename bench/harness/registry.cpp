@@ -7,8 +7,13 @@
 namespace membench {
 namespace {
 
-std::map<std::string, std::vector<bench_case> (*)()>& families() {
-  static std::map<std::string, std::vector<bench_case> (*)()> f;
+struct family {
+  std::vector<bench_case> (*make)();
+  bool opt_in;
+};
+
+std::map<std::string, family>& families() {
+  static std::map<std::string, family> f;
   return f;
 }
 
@@ -19,14 +24,16 @@ bench_case make_case(const bench_name& name, std::function<void(bench_context&)>
   return {n, [n, body = std::move(body)](benchmark::State& state) { run_benchmark(state, n, body); }};
 }
 
-family_registrar::family_registrar(const char* family, std::vector<bench_case> (*make)()) {
-  if (!families().emplace(family, make).second) throw std::logic_error(std::string("family registered twice: ") + family);
+family_registrar::family_registrar(const char* name, std::vector<bench_case> (*make)(), bool opt_in) {
+  if (!families().emplace(name, family{make, opt_in}).second)
+    throw std::logic_error(std::string("family registered twice: ") + name);
 }
 
-std::vector<std::string> register_all() {
+std::vector<std::string> register_all(bool include_opt_in) {
   std::vector<std::string> names;
-  for (const auto& [family, make] : families()) {
-    for (auto& c : make()) {
+  for (const auto& [name, f] : families()) {
+    if (f.opt_in && !include_opt_in) continue;
+    for (auto& c : f.make()) {
       benchmark::RegisterBenchmark(c.name.c_str(), c.run)->UseManualTime()->Unit(benchmark::kMicrosecond);
       names.push_back(std::move(c.name));
     }

@@ -1,13 +1,19 @@
 #include "runner.hpp"
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <optional>
 #include <vector>
 
 #include <fmt/format.h>
+#include <nvtx3/nvToolsExt.h>
 
 #include "check.hpp"
+#include "interrupt.hpp"
+#include "nvml.hpp"
 #include "stats.hpp"
+#include "timing.hpp"
 #include "verify.hpp"
 
 namespace membench {
@@ -15,6 +21,14 @@ namespace {
 
 struct session {
   std::optional<device_info> device;
+  timing_options timing;
+  double event_overhead_s = 0;  // blocking method: an event pair with nothing between
+  std::unique_ptr<stream_blocker> blocker;
+  std::unique_ptr<clock_probe> probe;
+  std::unique_ptr<nvml_device> nvml;
+  std::string nvml_missing;
+  nvtxDomainHandle_t nvtx = nullptr;
+  std::vector<std::string> not_run;
   std::unique_ptr<l2_flusher> flusher;
   std::unique_ptr<pinned_buffer<std::byte>> staging;
   std::string workspace_key;
@@ -31,6 +45,62 @@ session& the_session() {
 }
 
 constexpr std::size_t staging_bytes = std::size_t{64} << 20;
+
+class interrupted : public std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// Releases a held stream on every path out of a sample, exceptions included.
+struct release_on_exit {
+  stream_blocker* blocker;
+  ~release_on_exit() {
+    if (blocker != nullptr) blocker->release();
+  }
+};
+
+class nvtx_range {
+ public:
+  nvtx_range(nvtxDomainHandle_t domain, const std::string& name) : domain_(domain) {
+    if (domain_ == nullptr) return;
+    nvtxEventAttributes_t a{};
+    a.version = NVTX_VERSION;
+    a.size = NVTX_EVENT_ATTRIB_STRUCT_SIZE;
+    a.messageType = NVTX_MESSAGE_TYPE_ASCII;
+    a.message.ascii = name.c_str();
+    nvtxDomainRangePushEx(domain_, &a);
+  }
+  nvtx_range(const nvtx_range&) = delete;
+  nvtx_range& operator=(const nvtx_range&) = delete;
+  ~nvtx_range() {
+    if (domain_ != nullptr) nvtxDomainRangePop(domain_);
+  }
+
+ private:
+  nvtxDomainHandle_t domain_;
+};
+
+double seconds_since(std::chrono::steady_clock::time_point t0) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// The cost of the timer itself: events around nothing on a held stream (1.3 us on an
+// H200). Subtracting it makes blocking-method times the kernel's own duration.
+double measure_event_overhead(stream_blocker& blocker) {
+  membench::stream st;
+  event_timer timer;
+  std::vector<double> samples;
+  for (int i = 0; i < 203; ++i) {
+    release_on_exit guard{&blocker};
+    blocker.hold(st.get());
+    timer.start(st.get());
+    timer.stop(st.get());
+    blocker.release();
+    st.synchronize();
+    const double secs = timer.seconds();
+    if (i >= 3 && !blocker.timed_out()) samples.push_back(secs);  // 3 warm-ups
+  }
+  return summarize(samples).median;
+}
 
 // A context error that survives cudaGetLastError() is sticky, whatever its code.
 bool context_poisoned(cudaError_t seen) {
@@ -82,46 +152,111 @@ void bench_context::set_counter(const std::string& key, double value) { state_.c
 void bench_context::time_launches(l2_state l2, std::uint64_t bytes_per_launch,
                                   const std::function<void(cudaStream_t)>& launch) {
   session& s = the_session();
+  const timing_options& opt = s.timing;
   const cudaStream_t st = stream();
   const bool cold = l2 == l2_state::cold;
   if (cold && !s.flusher) s.flusher = std::make_unique<l2_flusher>(s.device->l2_bytes);
+  const bool single = opt.method == timing_method::single;
+  if (!single && !s.probe) s.probe = std::make_unique<clock_probe>();
+  if (opt.method == timing_method::blocking && !s.blocker)
+    s.blocker = std::make_unique<stream_blocker>(opt.blocking_timeout_s);
 
   // Warm-up: module load, TLB and (warm) L2 state stay out of the samples.
-  for (int i = 0; i < 2; ++i) {
+  for (int i = 0; i < (single ? 1 : 2); ++i) {
     if (cold) s.flusher->flush(st);
     launch(st);
     MEMBENCH_CUDA_CHECK(cudaGetLastError());
   }
   MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(st));
+  const std::optional<gpu_snapshot> before = s.nvml ? s.nvml->read() : std::nullopt;
 
+  const double max_mhz = s.device->sm_clock_khz / 1000.0;
+  const double throttle_mhz = max_mhz * opt.throttle_threshold_pct / 100;
+  timing_method method = opt.method;
+  std::string fallback;
+  sampler samples(single ? stopping_rule{.min_samples = 1, .max_noise_pct = 100, .max_time_s = 0} : opt.rule);
+  std::vector<double> clocks;
+  double lowest_mhz = 0;
   event_timer timer;
-  std::vector<double> samples;
-  for (auto _ : state_) {
+  const auto t0 = std::chrono::steady_clock::now();
+  while (!samples.done(seconds_since(t0))) {
+    if (const int sig = interrupted_by())
+      throw interrupted(fmt::format("interrupted by signal {} after {} samples", sig, samples.kept()));
     if (cold) s.flusher->flush(st);
-    timer.start(st);
-    launch(st);
-    timer.stop(st);
+    const bool blocking = method == timing_method::blocking;
+    {
+      release_on_exit guard{blocking ? s.blocker.get() : nullptr};
+      if (blocking) s.blocker->hold(st);
+      timer.start(st);
+      launch(st);
+      timer.stop(st);
+      if (!single) s.probe->record(st);
+    }
+    MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(st));
     const double secs = timer.seconds();
-    state_.SetIterationTime(secs);
-    samples.push_back(secs);
+    if (blocking && s.blocker->timed_out()) {
+      // The launch blocked the host (or a profiler serialised it): time it plainly.
+      method = timing_method::events;
+      fallback = "blocking_timed_out";
+      continue;
+    }
+    if (!single) {
+      const double mhz = s.probe->mhz();
+      lowest_mhz = lowest_mhz == 0 ? mhz : std::min(lowest_mhz, mhz);
+      if (max_mhz > 0 && mhz < throttle_mhz) {
+        samples.discard();
+        continue;
+      }
+      clocks.push_back(mhz);
+    }
+    samples.add(blocking ? std::max(0.0, secs - s.event_overhead_s) : secs);
   }
   MEMBENCH_CUDA_CHECK(cudaGetLastError());
+  const double sampling_s = seconds_since(t0);
+  if (samples.kept() == 0) {
+    throw std::runtime_error(fmt::format("all {} samples ran with the SM clock under {:.0f} MHz ({:.0f} % of {:.0f}); lowest {:.0f} MHz",
+                                         samples.discarded(), throttle_mhz, opt.throttle_threshold_pct, max_mhz, lowest_mhz));
+  }
+  const std::optional<gpu_snapshot> after = s.nvml ? s.nvml->read() : std::nullopt;
 
-  const sample_stats stats = summarize(samples);
+  const sample_stats stats = summarize(samples.samples());
+  for (auto _ : state_) state_.SetIterationTime(stats.median);  // one iteration: see main.cpp
+
   const double bytes = static_cast<double>(bytes_per_launch);
   state_.SetBytesProcessed(static_cast<std::int64_t>(bytes_per_launch) * state_.iterations());
-  state_.counters["bytes"] = bytes;
-  state_.counters["samples"] = static_cast<double>(stats.count);
-  state_.counters["t_min_us"] = stats.min * 1e6;
-  state_.counters["t_median_us"] = stats.median * 1e6;
-  state_.counters["t_max_us"] = stats.max * 1e6;
-  state_.counters["noise_pct"] = stats.noise * 100;
+  auto& c = state_.counters;
+  c["bytes"] = bytes;
+  c["samples"] = static_cast<double>(stats.count);
+  c["throttled_samples"] = samples.discarded();
+  c["converged"] = samples.converged() ? 1 : 0;
+  c["sampling_s"] = sampling_s;
+  c["t_min_us"] = stats.min * 1e6;
+  c["t_median_us"] = stats.median * 1e6;
+  c["t_mean_us"] = stats.mean * 1e6;
+  c["t_max_us"] = stats.max * 1e6;
+  c["noise_pct"] = stats.noise * 100;
+  if (method == timing_method::blocking) c["event_overhead_us"] = s.event_overhead_s * 1e6;
+  if (!clocks.empty()) {
+    c["sm_clock_mhz"] = summarize(clocks).median;
+    c["sm_clock_min_mhz"] = lowest_mhz;
+  }
   if (stats.median > 0) {
     const double gbps = bytes / stats.median / 1e9;
-    state_.counters["gb_per_s"] = gbps;
+    c["gb_per_s"] = gbps;
     const double peak = s.device->peak_dram_gbps();
-    if (peak > 0) state_.counters["pct_peak"] = 100 * gbps / peak;
+    if (peak > 0) c["pct_peak"] = 100 * gbps / peak;
   }
+  std::string label = fmt::format("timing:{}", to_string(method));
+  if (!fallback.empty()) label += fmt::format(" fallback:{}", fallback);
+  if (before && after) {
+    c["power_w"] = std::max(before->power_w, after->power_w);
+    c["temp_c"] = std::max(before->temp_c, after->temp_c);
+    c["nvml_sm_clock_mhz"] = after->sm_mhz;
+    const std::uint64_t reasons = (before->reasons | after->reasons) & ~clock_reason::gpu_idle;
+    c["clock_reasons"] = static_cast<double>(reasons);
+    if (reasons & clock_reason::throttling) label += fmt::format(" throttle:{}", describe_clock_reasons(reasons));
+  }
+  state_.SetLabel(label);
 }
 
 void run_benchmark(benchmark::State& state, const std::string& name,
@@ -132,10 +267,17 @@ void run_benchmark(benchmark::State& state, const std::string& name,
     state.SkipWithError(msg.c_str());
   };
   if (!s.device) return fail("not run: no CUDA device session");
-  if (!s.poisoned_by.empty()) return fail(fmt::format("not run: CUDA context poisoned earlier by {}", s.poisoned_by));
+  if (const int sig = interrupted_by()) return fail(fmt::format("not run: interrupted by signal {}", sig));
+  if (!s.poisoned_by.empty()) {
+    if (s.not_run.empty() || s.not_run.back() != name) s.not_run.push_back(name);
+    return fail(fmt::format("not run: CUDA context poisoned earlier by {}", s.poisoned_by));
+  }
+  nvtx_range range(s.nvtx, name);
   try {
     bench_context ctx(state, name);
     body(ctx);
+  } catch (const interrupted& e) {
+    fail(e.what());
   } catch (const infeasible& e) {
     ++s.counts.skipped;
     state.SkipWithError(fmt::format("skipped: {}", e.what()).c_str());
@@ -146,6 +288,8 @@ void run_benchmark(benchmark::State& state, const std::string& name,
       s.poisoned_by = fmt::format("{} ({})", name, cudaGetErrorName(e.code()));
       s.workspace.reset();
       s.flusher.reset();
+      s.blocker.reset();
+      s.probe.reset();
       std::fprintf(stderr, "membench: %s poisoned the CUDA context; later benchmarks will not run\n", name.c_str());
     }
     fail(fmt::format("CUDA error: {}", e.what()));
@@ -172,16 +316,68 @@ void verify_checksum(std::uint64_t got, std::uint64_t expected, const char* what
   }
 }
 
-void session_open(const device_info& device) { the_session().device = device; }
+const char* to_string(timing_method m) noexcept {
+  switch (m) {
+    case timing_method::blocking: return "blocking";
+    case timing_method::events: return "events";
+    case timing_method::single: return "single";
+  }
+  return "?";
+}
+
+std::optional<timing_method> parse_timing_method(std::string_view s) noexcept {
+  for (timing_method m : {timing_method::blocking, timing_method::events, timing_method::single}) {
+    if (s == to_string(m)) return m;
+  }
+  return std::nullopt;
+}
+
+void session_open(const device_info& device, const timing_options& timing) {
+  session& s = the_session();
+  s.device = device;
+  s.timing = timing;
+  s.nvtx = nvtxDomainCreateA("membench");
+  s.nvml = nvml_device::open(device.pci_bus_id, s.nvml_missing);
+  if (timing.method == timing_method::blocking) {
+    s.blocker = std::make_unique<stream_blocker>(timing.blocking_timeout_s);
+    s.event_overhead_s = measure_event_overhead(*s.blocker);
+  }
+}
+
+std::vector<std::pair<std::string, std::string>> session_context() {
+  const session& s = the_session();
+  const timing_options& t = s.timing;
+  std::vector<std::pair<std::string, std::string>> out{
+      {"membench_timing", to_string(t.method)},
+      {"membench_min_samples", fmt::format("{}", t.rule.min_samples)},
+      {"membench_max_noise_pct", fmt::format("{}", t.rule.max_noise_pct)},
+      {"membench_max_time_s", fmt::format("{}", t.rule.max_time_s)},
+      {"membench_min_time_s", fmt::format("{}", t.rule.min_time_s)},
+      {"membench_throttle_threshold_pct", fmt::format("{}", t.throttle_threshold_pct)},
+  };
+  if (t.method == timing_method::blocking)
+    out.emplace_back("membench_event_overhead_us", fmt::format("{:.3f}", s.event_overhead_s * 1e6));
+  if (s.nvml) {
+    for (auto& kv : s.nvml->context()) out.push_back(std::move(kv));
+  } else {
+    out.emplace_back("nvml", fmt::format("unavailable: {}", s.nvml_missing));
+  }
+  return out;
+}
 
 void session_close() noexcept {
   session& s = the_session();
   s.workspace.reset();
   s.flusher.reset();
+  s.blocker.reset();
+  s.probe.reset();
+  s.nvml.reset();
   s.staging.reset();
   s.device.reset();
 }
 
 session_counts session_result() noexcept { return the_session().counts; }
+const std::vector<std::string>& session_not_run() noexcept { return the_session().not_run; }
+const std::string& session_poisoned_by() noexcept { return the_session().poisoned_by; }
 
 }  // namespace membench

@@ -5,22 +5,44 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <memory>
 #include <span>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <typeindex>
+#include <utility>
+#include <vector>
 
 #include <benchmark/benchmark.h>
 #include <cuda_runtime_api.h>
 
 #include "device_info.hpp"
 #include "resources.hpp"
+#include "sampling.hpp"
 
 namespace membench {
 
 enum class l2_state { cold, warm };
 const char* to_string(l2_state l2) noexcept;
+
+/// How a row's samples are timed; every row names its method in its label.
+enum class timing_method {
+  blocking,  ///< stream held by a blocking kernel while the launch is queued; event-pair cost subtracted
+  events,    ///< events around a plain launch: includes host launch latency
+  single,    ///< one warm-up, one launch, no stopping rule: for ncu and nsys
+};
+const char* to_string(timing_method m) noexcept;
+/// "blocking", "events" or "single"; null for anything else.
+std::optional<timing_method> parse_timing_method(std::string_view s) noexcept;
+
+struct timing_options {
+  timing_method method = timing_method::blocking;
+  stopping_rule rule;
+  double throttle_threshold_pct = 75;  ///< samples below this % of the max SM clock are discarded
+  double blocking_timeout_s = 0.5;
+};
 
 /// A row that cannot run here (not enough memory, ...): reported as skipped, not failed.
 class infeasible : public std::runtime_error {
@@ -58,8 +80,9 @@ class bench_context {
   /// Runs `check` (launch, compare with the host reference) once per benchmark name.
   void verify_once(const std::function<void()>& check);
 
-  /// Warm-up, then one timed launch per iteration; sets iteration times and counters.
-  /// `bytes_per_launch` comes from the family's unit-tested formula. throws cuda_error
+  /// Warm-up, then timed launches until the stopping rule is met; sets the iteration time
+  /// (the median sample), counters and label. `bytes_per_launch` comes from the family's
+  /// unit-tested formula. throws cuda_error
   void time_launches(l2_state l2, std::uint64_t bytes_per_launch, const std::function<void(cudaStream_t)>& launch);
 
   void set_counter(const std::string& key, double value);
@@ -85,12 +108,19 @@ std::span<std::byte> staging_buffer();
                                  const std::string& expected, std::size_t mismatches, std::size_t count);
 
 /// Process-wide state: opened by main after device selection, closed before exit.
-void session_open(const device_info& device);
+/// Opening measures the event-pair cost (blocking method) and opens NVML. throws cuda_error
+void session_open(const device_info& device, const timing_options& timing);
+/// Context entries describing the timing: method, rule, event-pair cost, NVML readings.
+std::vector<std::pair<std::string, std::string>> session_context();
 void session_close() noexcept;
 struct session_counts {
   int failed = 0;
   int skipped = 0;
 };
 session_counts session_result() noexcept;
+/// The benchmarks that did not run because an earlier one poisoned the CUDA context,
+/// in run order, and the culprit; empty when nothing was poisoned.
+const std::vector<std::string>& session_not_run() noexcept;
+const std::string& session_poisoned_by() noexcept;
 
 }  // namespace membench

@@ -1,0 +1,140 @@
+#include "rerun.hpp"
+
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <stdexcept>
+#include <string_view>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+extern char** environ;
+
+namespace membench {
+namespace {
+
+bool starts_with(std::string_view s, std::string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+
+nlohmann::json read_json(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(fmt::format("{}: cannot open", path));
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(fmt::format("{}: not valid JSON: {}", path, e.what()));
+  }
+}
+
+const nlohmann::json& benchmarks_of(const nlohmann::json& j, const std::string& path) {
+  if (!j.is_object() || !j.contains("benchmarks") || !j["benchmarks"].is_array())
+    throw std::runtime_error(fmt::format("{}: no \"benchmarks\" array", path));
+  return j["benchmarks"];
+}
+
+// A row's registered name: run_name without Google Benchmark's time suffix.
+std::string registered_name(const nlohmann::json& row) {
+  std::string n = row.value("run_name", row.value("name", ""));
+  for (std::string_view suffix : {"/manual_time", "/real_time"}) {
+    if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0)
+      n.resize(n.size() - suffix.size());
+  }
+  return n;
+}
+
+}  // namespace
+
+std::string exact_filter(const std::vector<std::string>& names) {
+  std::string f = "^(";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (i > 0) f += '|';
+    for (char c : names[i]) {
+      // Registered names are [a-z0-9_:/]; escape anything else a regex would read.
+      if (std::strchr(".^$|()[]{}*+?\\", c) != nullptr) f += '\\';
+      f += c;
+    }
+  }
+  return f + ")(/|$)";
+}
+
+std::vector<std::string> rerun_args(const std::vector<std::string>& args, const std::vector<std::string>& names,
+                                    const std::string& out_path) {
+  std::vector<std::string> out;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (i > 0 && (starts_with(a, "--benchmark_filter=") || starts_with(a, "--benchmark_out=") ||
+                  starts_with(a, "--benchmark_out_format=")))
+      continue;
+    out.push_back(a);
+  }
+  out.push_back("--benchmark_filter=" + exact_filter(names));
+  if (!out_path.empty()) {
+    out.push_back("--benchmark_out=" + out_path);
+    out.push_back("--benchmark_out_format=json");
+  }
+  return out;
+}
+
+std::string output_path(const std::vector<std::string>& args) {
+  std::string path;
+  for (const auto& a : args) {
+    if (starts_with(a, "--benchmark_out=")) path = a.substr(std::strlen("--benchmark_out="));
+  }
+  return path;
+}
+
+void merge_rerun(const std::string& main_path, const std::string& part_path, const std::vector<std::string>& names,
+                 const std::string& culprit) {
+  nlohmann::json main = read_json(main_path);
+  const nlohmann::json part = read_json(part_path);
+  const nlohmann::json& fresh = benchmarks_of(part, part_path);
+  const std::set<std::string> replaced(names.begin(), names.end());
+  nlohmann::json rows = nlohmann::json::array();
+  bool inserted = false;
+  for (const auto& row : benchmarks_of(main, main_path)) {
+    if (replaced.count(registered_name(row)) == 0) {
+      rows.push_back(row);
+    } else if (!inserted) {
+      for (const auto& r : fresh) rows.push_back(r);
+      inserted = true;
+    }
+  }
+  if (!inserted) {
+    for (const auto& r : fresh) rows.push_back(r);
+  }
+  main["benchmarks"] = std::move(rows);
+  auto& context = main["context"];
+  // Context values are strings, as Google Benchmark writes them.
+  const int count = std::stoi(context.value("membench_fresh_processes", std::string("0"))) + 1;
+  context["membench_fresh_processes"] = std::to_string(count);
+  context[fmt::format("membench_fresh_process_{}_after", count)] = culprit;
+  const std::string tmp = main_path + ".tmp";
+  {
+    std::ofstream out(tmp);
+    out << main.dump(2) << '\n';
+    if (!out) throw std::runtime_error(fmt::format("{}: cannot write", tmp));
+  }
+  if (std::rename(tmp.c_str(), main_path.c_str()) != 0)
+    throw std::runtime_error(fmt::format("{}: cannot replace: {}", main_path, std::strerror(errno)));
+}
+
+int run_fresh_process(const std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  if (const int rc = posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(), environ); rc != 0)
+    throw std::runtime_error(fmt::format("cannot start a fresh process: {}", std::strerror(rc)));
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) throw std::runtime_error(fmt::format("waiting for the fresh process: {}", std::strerror(errno)));
+  }
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+}  // namespace membench

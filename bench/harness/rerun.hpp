@@ -1,0 +1,34 @@
+// After a sticky CUDA error (the context is lost for the rest of the process) membench
+// runs the benchmarks that did not run in a fresh process and merges its JSON rows into
+// the main output, so one faulting kernel costs one row, not the rest of the sweep.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace membench {
+
+/// A --benchmark_filter value that selects exactly `names` (registered names; Google
+/// Benchmark matches them with its /manual_time suffix).
+std::string exact_filter(const std::vector<std::string>& names);
+
+/// Arguments for the fresh process: `args` (argv as the user gave it, argv[0] first)
+/// without filter and output flags, then a filter for `names` and, when `out_path` is
+/// not empty, JSON output to it.
+std::vector<std::string> rerun_args(const std::vector<std::string>& args, const std::vector<std::string>& names,
+                                    const std::string& out_path);
+
+/// The value of `--benchmark_out=` in `args`, empty when absent.
+std::string output_path(const std::vector<std::string>& args);
+
+/// Replaces the rows of `names` in the Google Benchmark JSON at `main_path` by the rows of
+/// the JSON at `part_path` (in place of the first replaced row) and records the fresh
+/// process in the context. throws std::runtime_error naming the file that is unusable.
+void merge_rerun(const std::string& main_path, const std::string& part_path, const std::vector<std::string>& names,
+                 const std::string& culprit);
+
+/// Runs /proc/self/exe with `args` (argv[0] first) and waits; its exit status, or
+/// 128 + signal when a signal ended it. throws std::runtime_error when it cannot start.
+int run_fresh_process(const std::vector<std::string>& args);
+
+}  // namespace membench

@@ -1,0 +1,80 @@
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <regex>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/rerun.hpp"
+
+namespace membench {
+namespace {
+
+TEST(Rerun, ExactFilterSelectsOnlyTheNames) {
+  const std::string f = exact_filter({"global/read/bytes:16K", "global/copy/bytes:1G"});
+  const std::regex re(f, std::regex::extended);
+  EXPECT_TRUE(std::regex_search("global/read/bytes:16K/manual_time", re));
+  EXPECT_TRUE(std::regex_search("global/copy/bytes:1G/manual_time", re));
+  EXPECT_FALSE(std::regex_search("global/read/bytes:16K0/manual_time", re)) << "prefix of a longer name";
+  EXPECT_FALSE(std::regex_search("xglobal/read/bytes:16K/manual_time", re));
+  EXPECT_FALSE(std::regex_search("global/write/bytes:16K/manual_time", re));
+}
+
+TEST(Rerun, ArgsReplaceFilterAndOutput) {
+  const auto a = rerun_args({"membench", "--benchmark_filter=read", "--max-noise=1", "--benchmark_out=r.json",
+                             "--benchmark_out_format=json", "--fault-demo"},
+                            {"global/read/bytes:16K"}, "r.json.fresh.json");
+  const std::vector<std::string> expected{"membench", "--max-noise=1", "--fault-demo",
+                                          "--benchmark_filter=" + exact_filter({"global/read/bytes:16K"}),
+                                          "--benchmark_out=r.json.fresh.json", "--benchmark_out_format=json"};
+  EXPECT_EQ(a, expected);
+  EXPECT_EQ(output_path({"x", "--benchmark_out=a.json"}), "a.json");
+  EXPECT_EQ(output_path({"x"}), "");
+}
+
+class MergeTest : public ::testing::Test {
+ protected:
+  std::string main_path = ::testing::TempDir() + "merge_main.json";
+  std::string part_path = ::testing::TempDir() + "merge_part.json";
+  void write(const std::string& path, const std::string& text) { std::ofstream(path) << text; }
+  void TearDown() override {
+    std::remove(main_path.c_str());
+    std::remove(part_path.c_str());
+  }
+};
+
+TEST_F(MergeTest, ReplacesNotRunRowsInPlace) {
+  write(main_path, R"({"context": {"x": "1"}, "benchmarks": [
+    {"name": "a/manual_time", "run_name": "a/manual_time", "real_time": 1},
+    {"name": "f/manual_time", "run_name": "f/manual_time", "error_occurred": true, "error_message": "fault"},
+    {"name": "b/manual_time", "run_name": "b/manual_time", "error_occurred": true, "error_message": "not run"},
+    {"name": "c/manual_time", "run_name": "c/manual_time", "error_occurred": true, "error_message": "not run"}]})");
+  write(part_path, R"({"context": {}, "benchmarks": [
+    {"name": "b/manual_time", "run_name": "b/manual_time", "real_time": 2},
+    {"name": "c/manual_time", "run_name": "c/manual_time", "real_time": 3}]})");
+  merge_rerun(main_path, part_path, {"b", "c"}, "f (cudaErrorIllegalAddress)");
+  const auto j = nlohmann::json::parse(std::ifstream(main_path));
+  const auto& rows = j["benchmarks"];
+  ASSERT_EQ(rows.size(), 4u);
+  EXPECT_EQ(rows[0]["name"], "a/manual_time");
+  EXPECT_EQ(rows[1]["error_message"], "fault");
+  EXPECT_EQ(rows[2]["real_time"], 2);
+  EXPECT_EQ(rows[3]["real_time"], 3);
+  EXPECT_EQ(j["context"]["membench_fresh_processes"], "1");
+  EXPECT_EQ(j["context"]["membench_fresh_process_1_after"], "f (cudaErrorIllegalAddress)");
+}
+
+TEST_F(MergeTest, MalformedPartNamesTheFile) {
+  write(main_path, R"({"context": {}, "benchmarks": []})");
+  write(part_path, R"({"context": {}, "benchmarks": [)");
+  try {
+    merge_rerun(main_path, part_path, {"b"}, "f");
+    FAIL() << "expected an error";
+  } catch (const std::runtime_error& e) {
+    EXPECT_NE(std::string(e.what()).find(part_path), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace membench
