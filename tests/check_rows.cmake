@@ -1,7 +1,8 @@
-# cmake -DFILE=out.json [-DERROR_ROWS=regex] [-DERROR_MESSAGES=regex] [-DMIN_OK=n] -P check_rows.cmake
-# Passes when FILE is valid Google Benchmark JSON in which exactly the rows whose name
-# matches ERROR_ROWS are errors (their messages matching ERROR_MESSAGES), every other row
-# has a time, and at least MIN_OK rows have one.
+# cmake -DFILE=out.json [-DERROR_ROWS=regex] [-DALLOWED_ERRORS=regex] [-DERROR_MESSAGES=regex]
+#       [-DMIN_OK=n] [-DMIN_ERRORS=n] -P check_rows.cmake
+# Passes when FILE is valid Google Benchmark JSON in which the rows whose name matches
+# ERROR_ROWS are errors, rows matching ALLOWED_ERRORS may be, every other row has a time;
+# error messages match ERROR_MESSAGES; at least MIN_OK timed and MIN_ERRORS error rows.
 file(READ "${FILE}" text)
 string(JSON rows ERROR_VARIABLE bad GET "${text}" benchmarks)
 if(bad)
@@ -18,7 +19,13 @@ if(n GREATER 0)
     if(failed STREQUAL "ON" OR failed STREQUAL "true")
       string(JSON msg GET "${text}" benchmarks ${i} error_message)
       math(EXPR errors "${errors} + 1")
-      if(NOT DEFINED ERROR_ROWS OR NOT name MATCHES "${ERROR_ROWS}")
+      set(expected FALSE)
+      if(DEFINED ERROR_ROWS AND name MATCHES "${ERROR_ROWS}")
+        set(expected TRUE)
+      elseif(DEFINED ALLOWED_ERRORS AND name MATCHES "${ALLOWED_ERRORS}")
+        set(expected TRUE)
+      endif()
+      if(NOT expected)
         message(FATAL_ERROR "${FILE}: unexpected error row ${name}: ${msg}")
       endif()
       if(DEFINED ERROR_MESSAGES AND NOT msg MATCHES "${ERROR_MESSAGES}")
@@ -34,6 +41,9 @@ if(n GREATER 0)
       message(STATUS "timed row  ${name}: ${t}")
     endif()
   endforeach()
+endif()
+if(DEFINED MIN_ERRORS AND errors LESS MIN_ERRORS)
+  message(FATAL_ERROR "${FILE}: ${errors} error rows, expected at least ${MIN_ERRORS}")
 endif()
 if(DEFINED MIN_OK AND ok LESS MIN_OK)
   message(FATAL_ERROR "${FILE}: ${ok} timed rows, expected at least ${MIN_OK}")

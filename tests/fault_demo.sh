@@ -10,5 +10,5 @@ rm -f "$out"
 rc=$?
 [ $rc -eq 3 ] && exit 77
 [ $rc -eq 1 ] || { echo "exit code $rc, expected 1"; exit 1; }
-cmake -DFILE="$out" -DERROR_ROWS='^global/fault/' -DERROR_MESSAGES='illegal address|misaligned address' -DMIN_OK=5 \
+cmake -DFILE="$out" -DERROR_ROWS='^global/fault/' -DERROR_MESSAGES='cudaErrorIllegalAddress|cudaErrorMisalignedAddress' -DMIN_OK=5 \
   -P "$check"

@@ -16,4 +16,5 @@ wait $pid
 rc=$?
 [ $rc -eq 3 ] && exit 77
 [ $rc -eq 130 ] || { echo "exit code $rc, expected 130"; exit 1; }
-cmake -DFILE="$out" -DERROR_ROWS='.' -DERROR_MESSAGES='interrupted by signal 2' -DMIN_OK=1 -P "$check"
+cmake -DFILE="$out" -DALLOWED_ERRORS='.' -DERROR_MESSAGES='interrupted by signal 2' -DMIN_OK=1 -DMIN_ERRORS=1 \
+  -P "$check"

@@ -50,7 +50,8 @@ TEST_F(MergeTest, ReplacesNotRunRowsInPlace) {
     {"name": "f/manual_time", "run_name": "f/manual_time", "error_occurred": true, "error_message": "fault"},
     {"name": "b/manual_time", "run_name": "b/manual_time", "error_occurred": true, "error_message": "not run"},
     {"name": "c/manual_time", "run_name": "c/manual_time", "error_occurred": true, "error_message": "not run"}]})");
-  write(part_path, R"({"context": {}, "benchmarks": [
+  write(part_path, R"({"context": {"membench_fresh_processes": "1", "membench_fresh_process_1_after": "b2"},
+    "benchmarks": [
     {"name": "b/manual_time", "run_name": "b/manual_time", "real_time": 2},
     {"name": "c/manual_time", "run_name": "c/manual_time", "real_time": 3}]})");
   merge_rerun(main_path, part_path, {"b", "c"}, "f (cudaErrorIllegalAddress)");
@@ -61,8 +62,9 @@ TEST_F(MergeTest, ReplacesNotRunRowsInPlace) {
   EXPECT_EQ(rows[1]["error_message"], "fault");
   EXPECT_EQ(rows[2]["real_time"], 2);
   EXPECT_EQ(rows[3]["real_time"], 3);
-  EXPECT_EQ(j["context"]["membench_fresh_processes"], "1");
+  EXPECT_EQ(j["context"]["membench_fresh_processes"], "2");
   EXPECT_EQ(j["context"]["membench_fresh_process_1_after"], "f (cudaErrorIllegalAddress)");
+  EXPECT_EQ(j["context"]["membench_fresh_process_2_after"], "b2") << "the fresh process's own rerun";
 }
 
 TEST_F(MergeTest, MalformedPartNamesTheFile) {

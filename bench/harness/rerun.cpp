@@ -107,11 +107,22 @@ void merge_rerun(const std::string& main_path, const std::string& part_path, con
     for (const auto& r : fresh) rows.push_back(r);
   }
   main["benchmarks"] = std::move(rows);
+  // Context values are strings, as Google Benchmark writes them. The culprits in order:
+  // this process's earlier ones, this one, then those of the fresh process's own reruns.
+  auto culprits_of = [](const nlohmann::json& ctx) {
+    std::vector<std::string> out;
+    if (!ctx.is_object()) return out;
+    const int n = std::stoi(ctx.value("membench_fresh_processes", std::string("0")));
+    for (int k = 1; k <= n; ++k) out.push_back(ctx.value(fmt::format("membench_fresh_process_{}_after", k), std::string()));
+    return out;
+  };
+  std::vector<std::string> culprits = culprits_of(main["context"]);
+  culprits.push_back(culprit);
+  for (auto& c : culprits_of(part.value("context", nlohmann::json::object()))) culprits.push_back(std::move(c));
   auto& context = main["context"];
-  // Context values are strings, as Google Benchmark writes them.
-  const int count = std::stoi(context.value("membench_fresh_processes", std::string("0"))) + 1;
-  context["membench_fresh_processes"] = std::to_string(count);
-  context[fmt::format("membench_fresh_process_{}_after", count)] = culprit;
+  context["membench_fresh_processes"] = std::to_string(culprits.size());
+  for (std::size_t k = 0; k < culprits.size(); ++k)
+    context[fmt::format("membench_fresh_process_{}_after", k + 1)] = culprits[k];
   const std::string tmp = main_path + ".tmp";
   {
     std::ofstream out(tmp);
