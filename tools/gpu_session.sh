@@ -6,6 +6,8 @@
 # Never changes clocks or settings: it only reads them.
 set -u
 bundle=$1 out=$2
+logs=${LOGDIR:-/tmp/membench_logs}  # OUT brings back at most 8 files: logs stay here
+mkdir -p "$logs"
 shift 2
 mkdir -p "$out"
 for phase in "$@"; do
@@ -24,10 +26,10 @@ for phase in "$@"; do
       ;;
     demos)
       here=$(dirname "$0")/../tests
-      "$here/fault_demo.sh" "$bundle/membench" "$out/fault_demo.json" "$here/check_rows.cmake" >"$out/fault_demo.log" 2>&1
-      echo "fault demo: exit $?"; grep -E "error row|timed rows|fresh process" "$out/fault_demo.log"
-      "$here/interrupt_demo.sh" "$bundle/membench" "$out/interrupt_demo.json" "$here/check_rows.cmake" >"$out/interrupt_demo.log" 2>&1
-      echo "interrupt demo: exit $?"; grep -E "timed rows|stopped by" "$out/interrupt_demo.log"; grep -m3 "error row" "$out/interrupt_demo.log"
+      "$here/fault_demo.sh" "$bundle/membench" "$logs/fault_demo.json" "$here/check_rows.cmake" >"$logs/fault_demo.log" 2>&1
+      echo "fault demo: exit $?"; grep -E "error row|timed rows|fresh process" "$logs/fault_demo.log"
+      "$here/interrupt_demo.sh" "$bundle/membench" "$logs/interrupt_demo.json" "$here/check_rows.cmake" >"$logs/interrupt_demo.log" 2>&1
+      echo "interrupt demo: exit $?"; grep -E "timed rows|stopped by" "$logs/interrupt_demo.log"; grep -m3 "error row" "$logs/interrupt_demo.log"
       ;;
     ncu)
       python3 "$(dirname "$0")/ncu_validate.py" "$bundle" "$out"
@@ -36,7 +38,7 @@ for phase in "$@"; do
     suite:*)
       exe=${phase#suite:}
       start=$(date +%s%N)
-      timeout 300 "$bundle/$exe" --benchmark_out="$out/$exe.json" --benchmark_out_format=json >"$out/$exe.log" 2>&1
+      timeout 300 "$bundle/$exe" --benchmark_out="$out/$exe.json" --benchmark_out_format=json >"$logs/$exe.log" 2>&1
       rc=$?
       echo "$exe: exit $rc, wall $(( ($(date +%s%N) - start) / 1000000 )) ms"
       python3 - "$out/$exe.json" <<'PY'
@@ -48,7 +50,7 @@ print(f"rows {len(rows)}, timed {len(ok)}, errors {len(rows) - len(ok)}, converg
       f"median noise {statistics.median(r['noise_pct'] for r in ok):.3f} %, "
       f"median samples {statistics.median(r['samples'] for r in ok):.0f}")
 PY
-      tail -n 2 "$out/$exe.log"
+      tail -n 2 "$logs/$exe.log"
       ;;
     reps:*)
       exe=${phase#reps:}

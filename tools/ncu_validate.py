@@ -3,8 +3,9 @@
 
 tools/ncu_validate.py BUNDLE OUT: times each configuration below with membench (the
 default blocking method and, for comparison, plain events), then profiles the same
-benchmark under ncu in membench's single-run mode and takes the last launch of the
-benchmark's kernel, the timed one. Clocks are left alone. ncu's own cache control is off,
+benchmark under ncu, running membench with plain events and 20 samples, and takes the
+median of ncu's durations of the benchmark kernel's last 20 launches (the timed ones; a
+single ncu launch is as noisy as one harness sample). Clocks are left alone. ncu's own cache control is off,
 so ncu sees the cache state the harness sets up (it flushes L2 before l2:cold launches by
 reading twice the L2 size); for l2:cold rows a second ncu pass with --cache-control all
 (ncu invalidates the caches) is shown for comparison. Prints a Markdown table and
@@ -15,8 +16,10 @@ import csv
 import io
 import json
 import os
+import statistics
 import subprocess
 import sys
+import tempfile
 
 CONFIGS = [
     ("global/read_offset/type:f32/offset:0/l2:cold/bytes:16K", "read_offset_kernel"),
@@ -37,8 +40,11 @@ def exact(names):
     return "^(" + "|".join(names) + ")(/|$)"
 
 
-def membench_times(exe, out, method):
-    path = os.path.join(out, f"ncu_validate_{method}.json")
+NCU_SAMPLES = 20
+
+
+def membench_times(exe, method):
+    path = os.path.join(tempfile.gettempdir(), f"ncu_validate_{method}.json")
     subprocess.run([exe, f"--timing={method}", f"--benchmark_filter={exact([c[0] for c in CONFIGS])}",
                     f"--benchmark_out={path}", "--benchmark_out_format=json"], check=True,
                    stdout=subprocess.DEVNULL)
@@ -48,25 +54,25 @@ def membench_times(exe, out, method):
 
 def ncu_time_us(exe, name, kernel, cache):
     cmd = ["ncu", "--clock-control", "none", "--cache-control", cache, "--metrics", "gpu__time_duration.sum",
-           "--print-units", "base", "--csv", "-k", f"regex:{kernel}", exe, "--timing=single",
-           f"--benchmark_filter={exact([name])}"]
+           "--print-units", "base", "--csv", "-k", f"regex:{kernel}", exe, "--timing=events",
+           f"--min-samples={NCU_SAMPLES}", "--max-noise=100", "--max-time=3600", f"--benchmark_filter={exact([name])}"]
     text = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
     lines = [l for l in text.splitlines() if l.startswith('"')]
     rows = list(csv.DictReader(io.StringIO("\n".join(lines))))
     values = [float(r["Metric Value"].replace(",", "")) for r in rows if r.get("Metric Name") == "gpu__time_duration.sum"]
-    if not values:
-        raise RuntimeError(f"ncu reported no {kernel} launch for {name}:\n{text[-2000:]}")
+    if len(values) < NCU_SAMPLES:
+        raise RuntimeError(f"ncu reported {len(values)} {kernel} launches for {name}:\n{text[-2000:]}")
     unit = rows[-1]["Metric Unit"]
     scale = {"ns": 1e-3, "nsecond": 1e-3, "us": 1.0, "usecond": 1.0, "ms": 1e3, "msecond": 1e3}[unit]
-    return values[-1] * scale, len(values)
+    return statistics.median(values[-NCU_SAMPLES:]) * scale, len(values)
 
 
 def main():
     bundle, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
     exe = os.path.join(bundle, "membench")
-    blocking = membench_times(exe, out, "blocking")
-    events = membench_times(exe, out, "events")
+    blocking = membench_times(exe, "blocking")
+    events = membench_times(exe, "events")
     results, ok = [], True
     for name, kernel in CONFIGS:
         ncu_us, launches = ncu_time_us(exe, name, kernel, "none")
@@ -80,7 +86,7 @@ def main():
                             diff_us=diff, diff_pct=100 * diff / ncu_us, within=within,
                             noise_pct=blocking[name]["noise_pct"], samples=blocking[name]["samples"],
                             event_overhead_us=blocking[name].get("event_overhead_us", 0)))
-    lines = ["| benchmark | ncu gpu__time_duration (us) | membench blocking (us) | diff (us) | diff (%) | within | "
+    lines = ["| benchmark | ncu gpu__time_duration, median of 20 (us) | membench blocking (us) | diff (us) | diff (%) | within | "
              "plain events (us) | ncu, caches invalidated (us) | noise (%) | samples |",
              "|---|---:|---:|---:|---:|:---:|---:|---:|---:|---:|"]
     for r in results:
