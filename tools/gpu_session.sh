@@ -52,6 +52,45 @@ print(f"rows {len(rows)}, timed {len(ok)}, errors {len(rows) - len(ok)}, converg
 PY
       tail -n 2 "$logs/$exe.log"
       ;;
+    gate)
+      # The CI gate on real runs: the default build twice (a rerun must pass) and the cg
+      # build (L1-bypassing loads: a real slowdown on the reuse rows must fail).
+      for run in rerun_a rerun_b; do
+        "$bundle/membench" --benchmark_out="$out/$run.json" --benchmark_out_format=json >"$logs/$run.log" 2>&1
+        echo "$run: exit $?"
+      done
+      "$bundle/membench_cg" --benchmark_out="$out/gate_cg.json" --benchmark_out_format=json >"$logs/gate_cg.log" 2>&1
+      echo "gate_cg: exit $?"
+      "$bundle/membench-report" compare "$out/rerun_a.json" "$out/rerun_b.json" --format md -o "$out/compare_rerun.md"
+      echo "compare rerun_a rerun_b: exit $?"; sed -n 1,8p "$out/compare_rerun.md"
+      "$bundle/membench-report" compare "$out/rerun_a.json" "$out/gate_cg.json" --format md -o "$out/compare_cg.md"
+      echo "compare rerun_a gate_cg: exit $?"; sed -n 1,8p "$out/compare_cg.md"
+      ;;
+    reportperf)
+      # membench-report on 100 000 rows (membench rows replicated under new experiment names).
+      python3 - "$out/rerun_a.json" "$logs/rows100k.json" <<'PY'
+import json, sys
+j = json.load(open(sys.argv[1])); base = j["benchmarks"]; rows = []
+k = 0
+while len(rows) < 100000:
+    for b in base:
+        c = dict(b)
+        for f in ("name", "run_name"):
+            sp, ex, rest = c[f].split("/", 2)
+            c[f] = f"{sp}/{ex}_r{k}/{rest}"
+        rows.append(c)
+    k += 1
+j["benchmarks"] = rows[:100000]
+json.dump(j, open(sys.argv[2], "w"))
+PY
+      ls -la "$logs/rows100k.json"
+      for cmd in "compare $logs/rows100k.json $logs/rows100k.json --format md" \
+                 "table $logs/rows100k.json --rows offset --cols experiment --filter _offset --format csv" \
+                 "builds $logs/rows100k.json $out/gate_cg.json --format csv" "gpus $logs/rows100k.json --format csv"; do
+        s0=$(date +%s%N); "$bundle/membench-report" $cmd >/dev/null; rc=$?
+        echo "membench-report ${cmd%% *} on 100000 rows: exit $rc, $(( ($(date +%s%N) - s0) / 1000000 )) ms"
+      done
+      ;;
     reps:*)
       exe=${phase#reps:}
       best=$(python3 - "$out/$exe.json" <<'PY'

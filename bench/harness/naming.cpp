@@ -138,7 +138,8 @@ bench_name parse_name(std::string_view text) {
     check_param(p);
     name.params.push_back(std::move(p));
   }
-  (void)name.str();  // validates space and experiment
+  if (!is_token(name.space) || !is_token(name.experiment))
+    throw std::invalid_argument(fmt::format("bad space/experiment '{}/{}'", name.space, name.experiment));
   return name;
 }
 

@@ -1,0 +1,179 @@
+// membench-report on fixtures: real H200 rows (tests/data/report/h200_*.json) and hand-made
+// edge cases. Golden CLI outputs are checked in tests/CMakeLists.txt.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <string>
+
+#include "model.hpp"
+#include "render.hpp"
+#include "views.hpp"
+
+namespace membench::report {
+namespace {
+
+const std::string data = MEMBENCH_REPORT_DATA;  // tests/data/report/
+
+void expect_input_error(const std::string& file, const std::string& needle) {
+  try {
+    (void)load_results(data + file);
+    FAIL() << file << ": expected an input_error";
+  } catch (const input_error& e) {
+    const std::string msg = e.what();
+    EXPECT_NE(msg.find(file), std::string::npos) << "the message names the file: " << msg;
+    EXPECT_NE(msg.find(needle), std::string::npos) << msg;
+  }
+}
+
+TEST(ReportModel, MalformedInputsNameTheFileAndTheProblem) {
+  expect_input_error("truncated.json", "not valid JSON");
+  expect_input_error("wrong_types.json", "real_time");
+  expect_input_error("missing_fields.json", "name");
+  expect_input_error("not_benchmark_json.json", "not a Google Benchmark JSON object");
+  expect_input_error("duplicates.json", "duplicate benchmark 'global/read/bytes:1G'");
+  expect_input_error("no_such_file.json", "cannot open");
+  EXPECT_THROW((void)parse_results("", "empty"), input_error);
+  EXPECT_THROW((void)parse_results(R"({"benchmarks": {}})", "x"), input_error);
+  EXPECT_THROW((void)parse_results(R"({"benchmarks": [{"name": 3}]})", "x"), input_error);
+}
+
+TEST(ReportModel, ConvertsTimeUnitsAndKeepsErrorRows) {
+  const result_file f = load_results(data + "mixed_units_errors.json");
+  ASSERT_EQ(f.results.size(), 5u);
+  EXPECT_DOUBLE_EQ(f.results[0].time_us, 2.5);
+  EXPECT_DOUBLE_EQ(f.results[1].time_us, 12.5);
+  EXPECT_DOUBLE_EQ(f.results[2].time_us, 1200.0);
+  EXPECT_TRUE(f.results[3].error && f.results[3].skipped);
+  EXPECT_TRUE(f.results[4].error && !f.results[4].skipped);
+  EXPECT_FALSE(f.results[4].value("time").has_value()) << "an error row never has a time";
+  EXPECT_EQ(f.gpu(), "Hand-made GPU");
+  EXPECT_DOUBLE_EQ(f.peak_gbps(), 1000.0);
+}
+
+TEST(ReportModel, AggregatesOnlyUsesTheMedianAndTheCv) {
+  const result_file f = load_results(data + "aggregates_only.json");
+  ASSERT_EQ(f.results.size(), 3u);
+  EXPECT_DOUBLE_EQ(f.results[0].time_us, 2.5);
+  EXPECT_DOUBLE_EQ(f.results[0].counters.at("gb_per_s"), 6.5);
+  EXPECT_DOUBLE_EQ(f.results[0].rep_cv, 0.02);
+  EXPECT_LT(f.results[1].rep_cv, 0) << "no cv row: unknown";
+}
+
+TEST(ReportModel, RealRowsParseWithTheirNames) {
+  const result_file f = load_results(data + "h200_default.json");
+  EXPECT_EQ(f.build(), "default");
+  EXPECT_EQ(f.gpu(), "NVIDIA H200");
+  const result* r = f.find("global/read_offset/type:f32/offset:4/l2:cold/bytes:1G");
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->experiment, "read_offset");
+  EXPECT_EQ(r->param("offset"), "4");
+  EXPECT_GT(r->value("gb_per_s").value_or(0), 1000.0);
+  EXPECT_DOUBLE_EQ(*r->value("time"), r->time_us);
+}
+
+TEST(ReportModel, SortsSizesAndNumbersByValue) {
+  EXPECT_TRUE(value_less("16K", "4M"));
+  EXPECT_TRUE(value_less("4M", "1G"));
+  EXPECT_TRUE(value_less("2", "16"));
+  EXPECT_FALSE(value_less("16", "2"));
+  EXPECT_TRUE(value_less("8", "f32")) << "numbers before text";
+  EXPECT_TRUE(value_less("cold", "warm"));
+  EXPECT_EQ(numeric_value("16K"), 16384.0);
+  EXPECT_FALSE(numeric_value("f32").has_value());
+}
+
+TEST(ReportCompare, VerdictNeedsThresholdResolutionAndNoise) {
+  EXPECT_EQ(judge(0.04, 10, 0.001, 0.05, 0.5), verdict::same);
+  EXPECT_EQ(judge(0.10, 10, 0.001, 0.05, 0.5), verdict::slower);
+  EXPECT_EQ(judge(-0.10, -10, 0.001, 0.05, 0.5), verdict::faster);
+  EXPECT_EQ(judge(0.10, 10, 0.05, 0.05, 0.5), verdict::unsure) << "within 3 sigma";
+  EXPECT_EQ(judge(0.10, 0.2, 0.001, 0.05, 0.5), verdict::unsure) << "0.2 us is below the resolution";
+}
+
+TEST(ReportCompare, CgBuildIsSlowerOnL1Reuse) {
+  const result_file base = load_results(data + "h200_default.json");
+  const result_file cg = load_results(data + "h200_cg.json");
+  const compare_outcome c = view_compare(base, cg, {.filter = "read_reuse"});
+  EXPECT_EQ(c.slower, 2);
+  EXPECT_EQ(c.unusable, 0);
+  EXPECT_GT(c.geomean_ratio, 1.2);
+  const compare_outcome same = view_compare(base, base, {});
+  EXPECT_EQ(same.slower + same.faster + same.unsure, 0);
+  EXPECT_DOUBLE_EQ(same.geomean_ratio, 1.0);
+}
+
+TEST(ReportCompare, MissingAndErroredBenchmarksAreUnusable) {
+  const result_file base = load_results(data + "mixed_units_errors.json");
+  const result_file agg = load_results(data + "aggregates_only.json");
+  const compare_outcome c = view_compare(base, agg, {});
+  EXPECT_EQ(c.unusable, 2) << "2G skipped and 8G failed in BASE";
+  EXPECT_THROW((void)view_compare(base, load_results(data + "h200_default.json"), {}), input_error)
+      << "nothing in common";
+}
+
+TEST(ReportViews, TablePivotsAndCharts) {
+  const std::vector<result_file> files{load_results(data + "h200_default.json"), load_results(data + "h200_ca.json"),
+                                       load_results(data + "h200_cg.json")};
+  table_options o;
+  o.filter = "read_stride";
+  o.rows = "stride";
+  o.cols = "build";
+  const document d = view_table(files, o);
+  ASSERT_EQ(d.tables.size(), 1u);
+  const table& t = d.tables[0];
+  EXPECT_EQ(t.header, (std::vector<std::string>{"stride", "build:default", "build:ca", "build:cg"}));
+  ASSERT_EQ(t.rows.size(), 4u);
+  EXPECT_EQ(t.rows[0][0].text, "1");
+  EXPECT_EQ(t.rows[3][0].text, "8");
+  ASSERT_EQ(t.charts.size(), 1u);
+  EXPECT_EQ(t.charts[0].series.size(), 3u);
+  o.rows = "nokey";
+  EXPECT_THROW((void)view_table(files, o), input_error);
+  o.rows = "stride";
+  const std::vector<result_file> twice{files[0], files[0]};  // the same run twice: one cell, two results
+  EXPECT_THROW((void)view_table(twice, o), input_error);
+}
+
+TEST(ReportViews, BuildsNeedsTwoBuildsAndRatiosThem) {
+  const result_file def = load_results(data + "h200_default.json");
+  const result_file cg = load_results(data + "h200_cg.json");
+  EXPECT_THROW((void)view_builds({def}, {}), input_error);
+  EXPECT_THROW((void)view_builds({def, def}, {}), input_error);
+  const document d = view_builds({def, cg}, {.filter = "read_reuse"});
+  ASSERT_EQ(d.tables.size(), 1u);
+  const auto& row = d.tables[0].rows[0];
+  ASSERT_EQ(row.size(), 4u);
+  EXPECT_LT(row[3].value, 0.95);
+  EXPECT_EQ(row[3].mood, tone::bad);
+}
+
+TEST(ReportViews, GpusShowsPercentOfEachPeak) {
+  const document d = view_gpus({load_results(data + "mixed_units_errors.json"), load_results(data + "h200_default.json")},
+                               {});
+  ASSERT_FALSE(d.tables.empty());
+  EXPECT_NE(d.tables[0].header[1].find("GB/s peak"), std::string::npos);
+  bool found = false;
+  for (const auto& t : d.tables)
+    for (const auto& r : t.rows)
+      if (r[0].text == "bytes:1G" && r[2].numeric()) {
+        EXPECT_NEAR(r[2].value, 89.48, 0.01) << "894.8 GB/s of 1000";
+        found = true;
+      }
+  EXPECT_TRUE(found);
+}
+
+TEST(ReportRender, FormatsAreWellFormed) {
+  document d;
+  d.title = "t";
+  d.tables.push_back({"a|b", "us", {"k", "v"}, {{{"x,y", NAN}, {"1.50", 1.5, tone::bad}}}, {}});
+  EXPECT_NE(render_markdown(d).find("### a\\|b"), std::string::npos);
+  EXPECT_NE(render_csv(d).find("\"x,y\",1.5"), std::string::npos);
+  EXPECT_EQ(render_terminal(d, false).find('\033'), std::string::npos);
+  EXPECT_NE(render_terminal(d, true).find("\033[31m"), std::string::npos);
+  EXPECT_EQ(format_value(4566.4), "4566");
+  EXPECT_EQ(format_value(9.344), "9.34");
+  EXPECT_EQ(format_value(0.2421), "0.242");
+}
+
+}  // namespace
+}  // namespace membench::report
