@@ -5,6 +5,9 @@
 #include <cmath>
 #include <deque>
 #include <fstream>
+#include <future>
+#include <mutex>
+#include <thread>
 #include <set>
 #include <sstream>
 #include <unordered_map>
@@ -38,13 +41,22 @@ double unit_to_us(std::string_view unit, const location& where) {
   throw input_error(fmt::format("{}: unknown time_unit '{}'", where.str(), unit));
 }
 
-// Counter names repeat in every row: one copy each for the whole process.
+// Counter names repeat in every row: one copy each for the whole process, shared by
+// the threads that read rows (each keeps its own lookup cache).
 std::string_view intern(std::string_view name) {
+  thread_local std::unordered_map<std::string_view, std::string_view> cache;
+  if (const auto it = cache.find(name); it != cache.end()) return it->second;
+  static std::mutex lock;
   static std::deque<std::string> store;
   static std::unordered_map<std::string_view, std::string_view> index;
-  if (const auto it = index.find(name); it != index.end()) return it->second;
-  const std::string_view kept = store.emplace_back(name);
-  index.emplace(kept, kept);
+  std::string_view kept;
+  {
+    const std::lock_guard<std::mutex> guard(lock);
+    const auto it = index.find(name);
+    kept = it != index.end() ? it->second : std::string_view(store.emplace_back(name));
+    index.emplace(kept, kept);
+  }
+  cache.emplace(kept, kept);
   return kept;
 }
 
@@ -53,7 +65,6 @@ double median(std::vector<double> v) {
   const std::size_t n = v.size();
   return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
-
 std::string strip_suffix(std::string n) {
   for (std::string_view s : {"/manual_time", "/real_time", "/process_time"}) {
     if (n.size() > s.size() && n.compare(n.size() - s.size(), s.size(), s) == 0) n.resize(n.size() - s.size());
@@ -63,6 +74,8 @@ std::string strip_suffix(std::string n) {
 
 struct raw_row {
   std::string name, aggregate, label, error;
+  std::string space, experiment;                            // parsed from name
+  std::vector<std::pair<std::string, std::string>> params;
   bool failed = false;
   int repetition = 0;
   double time_us = NAN;
@@ -176,16 +189,16 @@ void read_fields(simdjson::dom::object row, row_fields& f) {
   }
 }
 
-void parse_name_into(result& res) {
+void parse_name_into(raw_row& row) {
   try {
-    bench_name n = parse_name(res.name);
-    res.space = std::move(n.space);
-    res.experiment = std::move(n.experiment);
-    res.params.reserve(n.params.size());
-    for (auto& p : n.params) res.params.emplace_back(std::move(p.key), std::move(p.value));
+    bench_name n = parse_name(row.name);
+    row.space = std::move(n.space);
+    row.experiment = std::move(n.experiment);
+    row.params.reserve(n.params.size());
+    for (auto& p : n.params) row.params.emplace_back(std::move(p.key), std::move(p.value));
   } catch (const std::exception&) {
     // Not a membench name (another Google Benchmark program): the whole name is the experiment.
-    res.experiment = res.name;
+    row.experiment = row.name;
   }
 }
 
@@ -255,10 +268,11 @@ const result* result_file::find(std::string_view name) const {
   return nullptr;
 }
 
-result_file parse_results(std::string_view text, const std::string& path) {
+namespace {
+
+result_file parse_padded(const simdjson::padded_string& padded, const std::string& path) {
   // simdjson: nlohmann_json's parser alone took ~2 s for 100 000 membench rows (100 MB).
   simdjson::dom::parser parser;
-  const simdjson::padded_string padded(text);
   simdjson::dom::element doc;
   if (const auto err = parser.parse(padded).get(doc); err)
     throw input_error(fmt::format("{}: not valid JSON (truncated or malformed?): {}", path, simdjson::error_message(err)));
@@ -278,54 +292,78 @@ result_file parse_results(std::string_view text, const std::string& path) {
   }
   simdjson::dom::array benchmarks;
   if (top["benchmarks"].get_array().get(benchmarks)) throw input_error(fmt::format("{}: no \"benchmarks\" array", path));
-  std::vector<raw_row> all;
-  all.reserve(benchmarks.size());
-  row_fields fields;
-  for (simdjson::dom::element e : benchmarks) {
-    const location where{path, all.size()};
-    simdjson::dom::object row;
-    if (e.get_object().get(row)) throw input_error(fmt::format("{}: not an object", where.str()));
-    fields.clear();
-    fields.numbers.reserve(64);  // moved out with each row
-    read_fields(row, fields);
-    all.push_back(check_row(fields, where));
+  std::vector<simdjson::dom::element> elements;
+  elements.reserve(benchmarks.size());
+  for (simdjson::dom::element e : benchmarks) elements.push_back(e);
+  // Rows are independent: read them on several threads (the document is read-only now).
+  std::vector<raw_row> all(elements.size());
+  auto read_range = [&](std::size_t begin, std::size_t end) {
+    row_fields fields;
+    for (std::size_t i = begin; i < end; ++i) {
+      const location where{path, i};
+      simdjson::dom::object row;
+      if (elements[i].get_object().get(row)) throw input_error(fmt::format("{}: not an object", where.str()));
+      fields.clear();
+      fields.numbers.reserve(64);  // moved out with each row
+      read_fields(row, fields);
+      all[i] = check_row(fields, where);
+      parse_name_into(all[i]);
+    }
+  };
+  constexpr std::size_t rows_per_thread = 4096;
+  const std::size_t threads =
+      std::clamp<std::size_t>(elements.size() / rows_per_thread, 1, std::max(1u, std::thread::hardware_concurrency()));
+  if (threads == 1) {
+    read_range(0, elements.size());
+  } else {
+    std::vector<std::future<void>> parts;
+    const std::size_t chunk = (elements.size() + threads - 1) / threads;
+    for (std::size_t b = 0; b < elements.size(); b += chunk)
+      parts.push_back(std::async(std::launch::async, read_range, b, std::min(elements.size(), b + chunk)));
+    for (auto& p : parts) p.get();  // the first failing part, in file order, reports
   }
 
   // Group rows by name, keeping first-seen order; reject exact duplicates.
-  std::vector<std::string> order;
-  std::unordered_map<std::string, std::vector<raw_row>> rows;
-  std::unordered_set<std::string> seen;
+  std::vector<std::vector<raw_row*>> groups;
+  std::unordered_map<std::string_view, std::size_t> group_of;
   for (raw_row& r : all) {
-    if (!seen.insert(fmt::format("{}\n{}\n{}", r.name, r.aggregate, r.aggregate.empty() ? r.repetition : 0)).second)
-      throw input_error(fmt::format("{}: duplicate benchmark '{}'{}", path, r.name,
-                                    r.aggregate.empty() ? "" : fmt::format(" ({})", r.aggregate)));
-    auto [it, fresh] = rows.try_emplace(r.name);
-    if (fresh) order.push_back(r.name);
-    it->second.push_back(std::move(r));
+    const auto [it, fresh] = group_of.emplace(r.name, groups.size());
+    if (fresh) groups.emplace_back();
+    auto& g = groups[it->second];
+    for (const raw_row* o : g) {
+      if (o->aggregate == r.aggregate && (!r.aggregate.empty() || o->repetition == r.repetition))
+        throw input_error(fmt::format("{}: duplicate benchmark '{}'{}", path, r.name,
+                                      r.aggregate.empty() ? "" : fmt::format(" ({})", r.aggregate)));
+    }
+    g.push_back(&r);
   }
-  f.results.reserve(order.size());
+  f.results.reserve(groups.size());
+  f.index.reserve(groups.size());
 
-  for (const auto& name : order) {
-    const auto& group = rows[name];
+  for (auto& group : groups) {
+    raw_row& first = *group.front();
+    const std::string& name = first.name;
     result res;
     res.name = name;
-    parse_name_into(res);
-    std::vector<const raw_row*> iterations;
+    res.space = std::move(first.space);
+    res.experiment = std::move(first.experiment);
+    res.params = std::move(first.params);
+    std::vector<raw_row*> iterations;
     const raw_row* agg_median = nullptr;
     const raw_row* agg_mean = nullptr;
     const raw_row* agg_cv = nullptr;
-    for (const auto& r : group) {
-      if (r.failed) {
-        res.error = r.error;
-        res.skipped = r.error.rfind("skipped:", 0) == 0;
-      } else if (r.aggregate.empty()) {
-        iterations.push_back(&r);
-      } else if (r.aggregate == "median") {
-        agg_median = &r;
-      } else if (r.aggregate == "mean") {
-        agg_mean = &r;
-      } else if (r.aggregate == "cv") {
-        agg_cv = &r;
+    for (raw_row* r : group) {
+      if (r->failed) {
+        res.error = r->error;
+        res.skipped = r->error.rfind("skipped:", 0) == 0;
+      } else if (r->aggregate.empty()) {
+        iterations.push_back(r);
+      } else if (r->aggregate == "median") {
+        agg_median = r;
+      } else if (r->aggregate == "mean") {
+        agg_mean = r;
+      } else if (r->aggregate == "cv") {
+        agg_cv = r;
       }
     }
     if (!res.error) {
@@ -334,7 +372,7 @@ result_file parse_results(std::string_view text, const std::string& path) {
         res.time_us = median(res.rep_times_us);
         res.label = iterations.front()->label;
         if (iterations.size() == 1) {
-          res.counters = counter_set(iterations.front()->counters);
+          res.counters = counter_set(std::move(iterations.front()->counters));
         } else {
           std::map<std::string_view, std::vector<double>> per_counter;
           for (const raw_row* r : iterations) {
@@ -367,12 +405,16 @@ result_file parse_results(std::string_view text, const std::string& path) {
   return f;
 }
 
+}  // namespace
+
+result_file parse_results(std::string_view text, const std::string& path) {
+  return parse_padded(simdjson::padded_string(text), path);
+}
+
 result_file load_results(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw input_error(fmt::format("{}: cannot open", path));
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  return parse_results(ss.str(), path);
+  simdjson::padded_string text;
+  if (simdjson::padded_string::load(path).get(text)) throw input_error(fmt::format("{}: cannot open", path));
+  return parse_padded(text, path);
 }
 
 std::optional<double> numeric_value(std::string_view v) {

@@ -6,6 +6,7 @@
 #include <regex>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -264,16 +265,16 @@ struct column_file {
   const result_file* file;
 };
 
+// Every benchmark of the columns' files, in the order membench registered them (the
+// first file's order, then whatever only later files have).
 std::vector<const result*> union_results(const std::vector<column_file>& cols, const std::regex& filter) {
-  std::map<std::string, const result*> by_name;
+  std::vector<const result*> out;
+  std::unordered_set<std::string_view> seen;
   for (const auto& c : cols) {
     for (const auto& r : c.file->results) {
-      if (std::regex_search(r.name, filter)) by_name.emplace(r.name, &r);
+      if (seen.insert(r.name).second && std::regex_search(r.name, filter)) out.push_back(&r);
     }
   }
-  std::vector<const result*> out;
-  for (const auto& kv : by_name) out.push_back(kv.second);
-  std::sort(out.begin(), out.end(), [](const result* a, const result* b) { return result_less(*a, *b); });
   return out;
 }
 
