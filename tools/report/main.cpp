@@ -56,6 +56,17 @@ int emit(const document& d, const output_options& o) {
 }
 
 // Files parse independently: one thread each (a CI compare reads two large files).
+// The arguments every view over several files shares.
+CLI::App* add_view(CLI::App& app, const char* name, const char* what, const char* files_help,
+                   std::vector<std::string>& paths, common_options& opt, output_options& out) {
+  CLI::App* cmd = app.add_subcommand(name, what);
+  cmd->add_option("files", paths, files_help)->required()->check(CLI::ExistingFile);
+  cmd->add_option("--value", opt.value, "time or a counter (gb_per_s, pct_peak, noise_pct, ...)");
+  cmd->add_option("--filter", opt.filter, "regular expression searched in benchmark names");
+  add_output(cmd, out);
+  return cmd;
+}
+
 std::vector<result_file> load_all(const std::vector<std::string>& paths) {
   std::vector<std::future<result_file>> pending;
   for (const auto& p : paths) pending.push_back(std::async(std::launch::async, [p] { return load_results(p); }));
@@ -74,28 +85,19 @@ int main(int argc, char** argv) {
   std::vector<std::string> paths;
 
   table_options topt;
-  auto* table_cmd = app.add_subcommand("table", "pivot any files on two keys of the benchmark names");
-  table_cmd->add_option("files", paths, "Google Benchmark JSON files")->required()->check(CLI::ExistingFile);
+  auto* table_cmd = add_view(app, "table", "pivot any files on two keys of the benchmark names",
+                             "Google Benchmark JSON files", paths, topt, out);
   table_cmd->add_option("--rows", topt.rows, "key for the rows (a name key such as bytes, offset, stride; or build, gpu, file)");
   table_cmd->add_option("--cols", topt.cols, "key for the columns");
-  table_cmd->add_option("--value", topt.value, "time or a counter (gb_per_s, pct_peak, noise_pct, ...)");
-  table_cmd->add_option("--filter", topt.filter, "regular expression searched in benchmark names");
-  add_output(table_cmd, out);
 
   common_options bopt;
-  auto* builds_cmd = app.add_subcommand("builds", "default, ca and cg builds side by side, with ratios");
-  builds_cmd->add_option("files", paths, "one JSON file per build")->required()->check(CLI::ExistingFile);
-  builds_cmd->add_option("--value", bopt.value, "time or a counter");
-  builds_cmd->add_option("--filter", bopt.filter, "regular expression searched in benchmark names");
-  add_output(builds_cmd, out);
+  auto* builds_cmd = add_view(app, "builds", "default, ca and cg builds side by side, with ratios",
+                              "one JSON file per build", paths, bopt, out);
 
   gpus_options gopt;
-  auto* gpus_cmd = app.add_subcommand("gpus", "several GPUs side by side, absolute and as % of each one's peak");
-  gpus_cmd->add_option("files", paths, "one JSON file per GPU")->required()->check(CLI::ExistingFile);
-  gpus_cmd->add_option("--value", gopt.value, "time or a counter");
-  gpus_cmd->add_option("--filter", gopt.filter, "regular expression searched in benchmark names");
+  auto* gpus_cmd = add_view(app, "gpus", "several GPUs side by side, absolute and as % of each one's peak",
+                            "one JSON file per GPU", paths, gopt, out);
   gpus_cmd->add_option("--build", gopt.build, "which build's files (default, ca, cg)");
-  add_output(gpus_cmd, out);
 
   compare_options copt;
   std::string base_path, new_path;

@@ -257,6 +257,11 @@ double result_file::peak_gbps() const {
   return ec == std::errc() ? v : 0;
 }
 
+std::string result_file::context_value(const std::string& key) const {
+  const auto it = context.find(key);
+  return it == context.end() ? "?" : it->second;
+}
+
 const result* result_file::find(std::string_view name) const {
   if (index.size() == results.size()) {
     const auto it = index.find(std::string(name));

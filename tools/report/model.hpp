@@ -60,6 +60,7 @@ struct result_file {
   std::string build() const;  ///< membench_cache_mode, or "unknown"
   std::string gpu() const;    ///< gpu_name, or "unknown"
   double peak_gbps() const;   ///< gpu_peak_dram_gbps, 0 if unknown
+  std::string context_value(const std::string& key) const;  ///< "?" when absent
   const result* find(std::string_view name) const;
 };
 

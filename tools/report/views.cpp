@@ -278,6 +278,20 @@ std::vector<const result*> union_results(const std::vector<column_file>& cols, c
   return out;
 }
 
+// The table of `r`'s experiment: a new one whenever the experiment changes (results come
+// in registration order, one experiment after another).
+table& experiment_table(document& d, const result& r, const std::string& value, const std::vector<std::string>& columns) {
+  if (d.tables.empty() || d.tables.back().title != experiment_of(r)) {
+    table t;
+    t.title = experiment_of(r);
+    t.unit = unit_of(value);
+    t.header.push_back("benchmark");
+    t.header.insert(t.header.end(), columns.begin(), columns.end());
+    d.tables.push_back(std::move(t));
+  }
+  return d.tables.back();
+}
+
 }  // namespace
 
 document view_builds(const std::vector<result_file>& files, const common_options& opt) {
@@ -304,20 +318,12 @@ document view_builds(const std::vector<result_file>& files, const common_options
                                 opt.value, unit_of(opt.value), cols.front().heading, lower_better ? "lower" : "higher"));
   for (const auto& c : cols)
     d.notes.push_back(fmt::format("{}: {} ({}, commit {})", c.heading, c.file->path, c.file->gpu(),
-                                  c.file->context.count("membench_git_commit") ? c.file->context.at("membench_git_commit") : "?"));
-  table* t = nullptr;
-  std::string current;
+                                  c.file->context_value("membench_git_commit")));
+  std::vector<std::string> columns;
+  for (const auto& c : cols) columns.push_back(c.heading);
+  for (std::size_t i = 1; i < cols.size(); ++i) columns.push_back(fmt::format("{}/{}", cols[i].heading, cols[0].heading));
   for (const result* r : union_results(cols, filter)) {
-    if (t == nullptr || experiment_of(*r) != current) {
-      current = experiment_of(*r);
-      d.tables.push_back({});
-      t = &d.tables.back();
-      t->title = current;
-      t->unit = unit_of(opt.value);
-      t->header.push_back("benchmark");
-      for (const auto& c : cols) t->header.push_back(c.heading);
-      for (std::size_t i = 1; i < cols.size(); ++i) t->header.push_back(fmt::format("{}/{}", cols[i].heading, cols[0].heading));
-    }
+    table* t = &experiment_table(d, *r, opt.value, columns);
     std::vector<cell> line{{param_label(*r), NAN, tone::plain}};
     std::vector<double> values;
     for (const auto& c : cols) {
@@ -352,23 +358,15 @@ document view_gpus(const std::vector<result_file>& files, const gpus_options& op
                                 bandwidth ? "; % is of each GPU's own theoretical DRAM peak" : ""));
   for (const auto& c : cols)
     d.notes.push_back(fmt::format("{}: {} (driver {}, commit {})", c.heading, c.file->path,
-                                  c.file->context.count("cuda_driver_version") ? c.file->context.at("cuda_driver_version") : "?",
-                                  c.file->context.count("membench_git_commit") ? c.file->context.at("membench_git_commit") : "?"));
-  table* t = nullptr;
-  std::string current;
+                                  c.file->context_value("cuda_driver_version"),
+                                  c.file->context_value("membench_git_commit")));
+  std::vector<std::string> columns;
+  for (const auto& c : cols) {
+    columns.push_back(c.heading);
+    if (bandwidth) columns.push_back("% peak");
+  }
   for (const result* r : union_results(cols, filter)) {
-    if (t == nullptr || experiment_of(*r) != current) {
-      current = experiment_of(*r);
-      d.tables.push_back({});
-      t = &d.tables.back();
-      t->title = current;
-      t->unit = unit_of(opt.value);
-      t->header.push_back("benchmark");
-      for (const auto& c : cols) {
-        t->header.push_back(c.heading);
-        if (bandwidth) t->header.push_back("% peak");
-      }
-    }
+    table* t = &experiment_table(d, *r, opt.value, columns);
     std::vector<cell> line{{param_label(*r), NAN, tone::plain}};
     for (const auto& c : cols) {
       const result* x = c.file->find(r->name);
@@ -497,9 +495,9 @@ compare_outcome view_compare(const result_file& base, const result_file& next, c
   out.geomean_ratio = compared > 0 ? std::exp(log_sum / compared) : 1;
   d.notes.insert(d.notes.begin(),
                  {fmt::format("base: {} ({}, {} build, commit {})", base.path, base.gpu(), base.build(),
-                              base.context.count("membench_git_commit") ? base.context.at("membench_git_commit") : "?"),
+                              base.context_value("membench_git_commit")),
                   fmt::format("new:  {} ({}, {} build, commit {})", next.path, next.gpu(), next.build(),
-                              next.context.count("membench_git_commit") ? next.context.at("membench_git_commit") : "?"),
+                              next.context_value("membench_git_commit")),
                   fmt::format("{} compared: {} slower, {} faster, {} same, {} unsure; {} unusable", compared, out.slower,
                               out.faster, out.same, out.unsure, out.unusable),
                   fmt::format("geometric mean of new/base time: {:.4f} ({:+.2f} %)", out.geomean_ratio,
