@@ -68,7 +68,7 @@ PY
       ;;
     reportperf)
       # membench-report on 100 000 rows (membench rows replicated under new experiment names).
-      python3 - "$out/rerun_a.json" "$logs/rows100k.json" <<'PY'
+      python3 - "${REPORT_SOURCE:-$out/rerun_a.json}" "$logs/rows100k.json" <<'PY'
 import json, sys
 j = json.load(open(sys.argv[1])); base = j["benchmarks"]; rows = []
 k = 0
@@ -86,7 +86,7 @@ PY
       ls -la "$logs/rows100k.json"
       for cmd in "compare $logs/rows100k.json $logs/rows100k.json --format md" \
                  "table $logs/rows100k.json --rows offset --cols experiment --filter _offset --format csv" \
-                 "builds $logs/rows100k.json $out/gate_cg.json --format csv" "gpus $logs/rows100k.json --format csv"; do
+                 "builds $logs/rows100k.json ${REPORT_SOURCE_CG:-$out/gate_cg.json} --format csv" "gpus $logs/rows100k.json --format csv"; do
         s0=$(date +%s%N); "$bundle/membench-report" $cmd >/dev/null; rc=$?
         echo "membench-report ${cmd%% *} on 100000 rows: exit $rc, $(( ($(date +%s%N) - s0) / 1000000 )) ms"
       done
