@@ -1,6 +1,8 @@
 // membench entry point: Google Benchmark flags plus membench's own, device selection,
 // build verification, JSON context, faults, signals and exit codes (see cli.hpp).
 #include <cstdio>
+#include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -50,10 +52,26 @@ void print_help() {
   benchmark::PrintDefaultHelp();
 }
 
-// Runs the benchmarks a poisoned context left undone in a fresh process, merging its JSON.
+// Runs the benchmarks a poisoned context left undone in a fresh process, merging its JSON;
+// or, where that cannot work, says which did not run and how to run them.
 int continue_after_fault(const std::vector<std::string>& user_args) {
   const std::vector<std::string>& names = membench::session_not_run();
   const std::string& culprit = membench::session_poisoned_by();
+  const char* depth_env = std::getenv("MEMBENCH_FRESH_DEPTH");
+  const int depth = depth_env != nullptr ? std::atoi(depth_env) : 0;
+  std::optional<std::string> obstacle = membench::fresh_process_obstacle(user_args);
+  if (!obstacle && depth >= membench::max_fresh_depth)
+    obstacle = fmt::format("{} fresh processes deep already", depth);
+  if (obstacle) {
+    std::fprintf(stderr, "membench: %zu benchmark(s) not run after %s (no fresh process: %s); to run them:\n  %s '%s'\n",
+                 names.size(), culprit.c_str(), obstacle->c_str(), user_args[0].c_str(),
+                 ("--benchmark_filter=" + membench::exact_filter(names)).c_str());
+    return membench::exit_benchmark_failed;
+  }
+  // The lost context would only hold device memory (or, in exclusive compute mode, the
+  // device itself) while the child runs.
+  MEMBENCH_CUDA_LOG(cudaDeviceReset());
+  setenv("MEMBENCH_FRESH_DEPTH", std::to_string(depth + 1).c_str(), 1);
   const std::string main_out = membench::output_path(user_args);
   const std::string part_out = main_out.empty() ? std::string() : main_out + ".fresh.json";
   std::fprintf(stderr, "membench: running the %zu benchmark(s) left after %s in a fresh process\n", names.size(),
@@ -163,6 +181,7 @@ int run(int argc, char** argv) {
   int rc = result.failed > 0 ? membench::exit_benchmark_failed : membench::exit_ok;
   if (!membench::session_not_run().empty()) {
     const int fresh = continue_after_fault(user_args);
+    if (const int sig = membench::interrupted_by()) return membench::exit_code_for_signal(sig);  // forwarded to it
     if (fresh > 128) return fresh;  // the fresh process was stopped by a signal
     if (fresh != membench::exit_ok) rc = membench::exit_benchmark_failed;
   }

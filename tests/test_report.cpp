@@ -35,6 +35,13 @@ TEST(ReportModel, MalformedInputsNameTheFileAndTheProblem) {
   EXPECT_THROW((void)parse_results("", "empty"), input_error);
   EXPECT_THROW((void)parse_results(R"({"benchmarks": {}})", "x"), input_error);
   EXPECT_THROW((void)parse_results(R"({"benchmarks": [{"name": 3}]})", "x"), input_error);
+  // Repetition indices are 64-bit: 0 and 2^32 are two repetitions, not a duplicate.
+  const result_file f = parse_results(R"({"benchmarks": [
+    {"name": "a", "run_type": "iteration", "repetition_index": 0, "real_time": 1, "time_unit": "us"},
+    {"name": "a", "run_type": "iteration", "repetition_index": 4294967296, "real_time": 3, "time_unit": "us"}]})", "x");
+  EXPECT_EQ(f.results.at(0).rep_times_us.size(), 2u);
+  EXPECT_THROW((void)parse_results(R"({"benchmarks": [
+    {"name": "a", "repetition_index": 18446744073709551615, "real_time": 1, "time_unit": "us"}]})", "x"), input_error);
 }
 
 TEST(ReportModel, ConvertsTimeUnitsAndKeepsErrorRows) {
@@ -80,6 +87,7 @@ TEST(ReportModel, SortsSizesAndNumbersByValue) {
   EXPECT_TRUE(value_less("cold", "warm"));
   EXPECT_EQ(numeric_value("16K"), 16384.0);
   EXPECT_FALSE(numeric_value("f32").has_value());
+  EXPECT_FALSE(numeric_value("nan").has_value()) << "would break the sort order";
 }
 
 TEST(ReportCompare, VerdictNeedsThresholdResolutionAndNoise) {

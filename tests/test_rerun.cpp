@@ -33,6 +33,15 @@ TEST(Rerun, ArgsReplaceFilterAndOutput) {
   EXPECT_EQ(output_path({"x"}), "");
 }
 
+TEST(Rerun, FreshProcessOnlyWhereItsRowsCanBeMerged) {
+  EXPECT_FALSE(fresh_process_obstacle({"m"}).has_value());
+  EXPECT_FALSE(fresh_process_obstacle({"m", "--benchmark_out=a.json"}).has_value());
+  EXPECT_FALSE(fresh_process_obstacle({"m", "--benchmark_out=a.json", "--benchmark_out_format=json"}).has_value());
+  EXPECT_TRUE(fresh_process_obstacle({"m", "--benchmark_format=json"}).has_value()) << "two documents on stdout";
+  EXPECT_TRUE(fresh_process_obstacle({"m", "--benchmark_out=a.csv", "--benchmark_out_format=csv"}).has_value());
+  EXPECT_EQ(flag_value({"m", "--benchmark_format=csv", "--benchmark_format=json"}, "--benchmark_format"), "json");
+}
+
 class MergeTest : public ::testing::Test {
  protected:
   std::string main_path = ::testing::TempDir() + "merge_main.json";

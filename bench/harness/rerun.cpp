@@ -4,6 +4,7 @@
 #include <sys/wait.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <set>
@@ -12,6 +13,8 @@
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+
+#include "interrupt.hpp"
 
 extern char** environ;
 
@@ -79,6 +82,25 @@ std::vector<std::string> rerun_args(const std::vector<std::string>& args, const 
   return out;
 }
 
+std::string flag_value(const std::vector<std::string>& args, std::string_view flag) {
+  std::string value;
+  const std::string prefix = std::string(flag) + "=";
+  for (const auto& a : args) {
+    if (starts_with(a, prefix)) value = a.substr(prefix.size());
+  }
+  return value;
+}
+
+std::optional<std::string> fresh_process_obstacle(const std::vector<std::string>& args) {
+  const std::string shown = flag_value(args, "--benchmark_format");
+  if (!shown.empty() && shown != "console")
+    return fmt::format("--benchmark_format={} on standard output: a second process would write a second document", shown);
+  const std::string out_format = flag_value(args, "--benchmark_out_format");
+  if (!output_path(args).empty() && !out_format.empty() && out_format != "json")
+    return fmt::format("--benchmark_out_format={}: only JSON output is merged", out_format);
+  return std::nullopt;
+}
+
 std::string output_path(const std::vector<std::string>& args) {
   std::string path;
   for (const auto& a : args) {
@@ -137,13 +159,20 @@ int run_fresh_process(const std::vector<std::string>& args) {
   std::vector<char*> argv;
   for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
   argv.push_back(nullptr);
+  std::fflush(stdout);  // the child writes to the same streams after us
+  std::fflush(stderr);
   pid_t pid = 0;
   if (const int rc = posix_spawn(&pid, "/proc/self/exe", nullptr, nullptr, argv.data(), environ); rc != 0)
     throw std::runtime_error(fmt::format("cannot start a fresh process: {}", std::strerror(rc)));
+  forward_signals_to(pid);
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) throw std::runtime_error(fmt::format("waiting for the fresh process: {}", std::strerror(errno)));
+    if (errno != EINTR) {
+      forward_signals_to(0);
+      throw std::runtime_error(fmt::format("waiting for the fresh process: {}", std::strerror(errno)));
+    }
   }
+  forward_signals_to(0);
   if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
   return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }

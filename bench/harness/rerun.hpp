@@ -3,7 +3,9 @@
 // the main output, so one faulting kernel costs one row, not the rest of the sweep.
 #pragma once
 
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace membench {
@@ -20,6 +22,14 @@ std::vector<std::string> rerun_args(const std::vector<std::string>& args, const 
 
 /// The value of `--benchmark_out=` in `args`, empty when absent.
 std::string output_path(const std::vector<std::string>& args);
+/// The value of `flag=` (the last one) in `args`, empty when absent.
+std::string flag_value(const std::vector<std::string>& args, std::string_view flag);
+/// Why the output `args` ask for cannot take a fresh process's rows, or null when it can:
+/// console on standard output, JSON (or nothing) in --benchmark_out.
+std::optional<std::string> fresh_process_obstacle(const std::vector<std::string>& args);
+
+/// How deep fresh processes may nest (each one follows a different faulting benchmark).
+inline constexpr int max_fresh_depth = 8;
 
 /// Replaces the rows of `names` in the Google Benchmark JSON at `main_path` by the rows of
 /// the JSON at `part_path` (in place of the first replaced row) and records the fresh

@@ -29,6 +29,7 @@ struct session {
   std::string nvml_missing;
   nvtxDomainHandle_t nvtx = nullptr;
   std::vector<std::string> not_run;
+  std::string timing_fallback;
   std::unique_ptr<l2_flusher> flusher;
   std::unique_ptr<pinned_buffer<std::byte>> staging;
   std::string workspace_key;
@@ -85,10 +86,11 @@ double seconds_since(std::chrono::steady_clock::time_point t0) {
 
 // The cost of the timer itself: events around nothing on a held stream (1.3 us on an
 // H200). Subtracting it makes blocking-method times the kernel's own duration.
-double measure_event_overhead(stream_blocker& blocker) {
+std::optional<double> measure_event_overhead(stream_blocker& blocker) {
   membench::stream st;
   event_timer timer;
   std::vector<double> samples;
+  int timeouts = 0;
   for (int i = 0; i < 203; ++i) {
     release_on_exit guard{&blocker};
     blocker.hold(st.get());
@@ -97,7 +99,12 @@ double measure_event_overhead(stream_blocker& blocker) {
     blocker.release();
     st.synchronize();
     const double secs = timer.seconds();
-    if (i >= 3 && !blocker.timed_out()) samples.push_back(secs);  // 3 warm-ups
+    if (blocker.timed_out()) {
+      // Launches block the host here (a profiler, CUDA_LAUNCH_BLOCKING): blocking cannot work.
+      if (++timeouts == 3) return std::nullopt;
+      continue;
+    }
+    if (i >= 3) samples.push_back(secs);  // 3 warm-ups
   }
   return summarize(samples).median;
 }
@@ -178,7 +185,7 @@ void bench_context::time_launches(l2_state l2, std::uint64_t bytes_per_launch,
   std::vector<double> clocks;
   double lowest_mhz = 0;
   event_timer timer;
-  const auto t0 = std::chrono::steady_clock::now();
+  auto t0 = std::chrono::steady_clock::now();
   while (!samples.done(seconds_since(t0))) {
     if (const int sig = interrupted_by())
       throw interrupted(fmt::format("interrupted by signal {} after {} samples", sig, samples.kept()));
@@ -195,9 +202,14 @@ void bench_context::time_launches(l2_state l2, std::uint64_t bytes_per_launch,
     MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(st));
     const double secs = timer.seconds();
     if (blocking && s.blocker->timed_out()) {
-      // The launch blocked the host (or a profiler serialised it): time it plainly.
+      // The launch blocked the host (or a profiler serialised it): time the row plainly,
+      // from scratch, so that no sample mixes the two methods.
       method = timing_method::events;
       fallback = "blocking_timed_out";
+      samples = sampler(opt.rule);
+      clocks.clear();
+      lowest_mhz = 0;
+      t0 = std::chrono::steady_clock::now();
       continue;
     }
     if (!single) {
@@ -220,6 +232,10 @@ void bench_context::time_launches(l2_state l2, std::uint64_t bytes_per_launch,
   const std::optional<gpu_snapshot> after = s.nvml ? s.nvml->read() : std::nullopt;
 
   const sample_stats stats = summarize(samples.samples());
+  if (!(stats.median > 0))
+    throw std::runtime_error(fmt::format("median sample is {} us after subtracting the event-pair cost ({:.3f} us): "
+                                         "below what events resolve; time it with --timing=events",
+                                         stats.median * 1e6, s.event_overhead_s * 1e6));
   for (auto _ : state_) state_.SetIterationTime(stats.median);  // one iteration: see main.cpp
 
   const double bytes = static_cast<double>(bytes_per_launch);
@@ -269,7 +285,9 @@ void run_benchmark(benchmark::State& state, const std::string& name,
   if (!s.device) return fail("not run: no CUDA device session");
   if (const int sig = interrupted_by()) return fail(fmt::format("not run: interrupted by signal {}", sig));
   if (!s.poisoned_by.empty()) {
-    if (s.not_run.empty() || s.not_run.back() != name) s.not_run.push_back(name);
+    // The culprit's own later repetitions are not "not run": rerunning them would fault again.
+    const bool culprit = s.poisoned_by.rfind(name + " (", 0) == 0;
+    if (!culprit && std::find(s.not_run.begin(), s.not_run.end(), name) == s.not_run.end()) s.not_run.push_back(name);
     return fail(fmt::format("not run: CUDA context poisoned earlier by {}", s.poisoned_by));
   }
   nvtx_range range(s.nvtx, name);
@@ -340,7 +358,15 @@ void session_open(const device_info& device, const timing_options& timing) {
   s.nvml = nvml_device::open(device.pci_bus_id, s.nvml_missing);
   if (timing.method == timing_method::blocking) {
     s.blocker = std::make_unique<stream_blocker>(timing.blocking_timeout_s);
-    s.event_overhead_s = measure_event_overhead(*s.blocker);
+    if (const auto overhead = measure_event_overhead(*s.blocker)) {
+      s.event_overhead_s = *overhead;
+    } else {
+      s.timing.method = timing_method::events;
+      s.blocker.reset();
+      s.timing_fallback = "the blocking kernel timed out at start-up: launches block the host (a profiler? "
+                          "CUDA_LAUNCH_BLOCKING?); every row uses plain events";
+      std::fprintf(stderr, "membench: %s\n", s.timing_fallback.c_str());
+    }
   }
 }
 
@@ -357,6 +383,7 @@ std::vector<std::pair<std::string, std::string>> session_context() {
   };
   if (t.method == timing_method::blocking)
     out.emplace_back("membench_event_overhead_us", fmt::format("{:.3f}", s.event_overhead_s * 1e6));
+  if (!s.timing_fallback.empty()) out.emplace_back("membench_timing_fallback", s.timing_fallback);
   if (s.nvml) {
     for (auto& kv : s.nvml->context()) out.push_back(std::move(kv));
   } else {

@@ -139,5 +139,8 @@ int main(int argc, char** argv) {
   } catch (const input_error& e) {
     std::fprintf(stderr, "membench-report: %s\n", e.what());
     return exit_unusable;
+  } catch (const std::exception& e) {  // out of memory, a regex too complex to match, ...
+    std::fprintf(stderr, "membench-report: %s\n", e.what());
+    return exit_unusable;
   }
 }

@@ -77,7 +77,7 @@ struct raw_row {
   std::string space, experiment;                            // parsed from name
   std::vector<std::pair<std::string, std::string>> params;
   bool failed = false;
-  int repetition = 0;
+  std::int64_t repetition = 0;
   double time_us = NAN;
   std::vector<counter_set::value_type> counters;
 };
@@ -123,7 +123,7 @@ raw_row check_row(row_fields& f, const location& where) {
   if (const std::string_view* t = f.string_field("run_type"); t != nullptr && *t == "aggregate")
     r.aggregate = f.required("aggregate_name", where);
   if (f.wrong("repetition_index")) throw input_error(fmt::format("{}: repetition_index is not an integer", where.str()));
-  if (f.repetition_index) r.repetition = static_cast<int>(*f.repetition_index);
+  if (f.repetition_index) r.repetition = *f.repetition_index;
   if (f.wrong("error_occurred")) throw input_error(fmt::format("{}: error_occurred is not a boolean", where.str()));
   r.failed = f.error_occurred.value_or(false);
   if (r.failed) {
@@ -164,10 +164,11 @@ void read_fields(simdjson::dom::object row, row_fields& f) {
         if (key == "real_time") {
           f.real_time = v;
         } else if (key == "repetition_index") {
-          if (value.type() == simdjson::dom::element_type::DOUBLE) {
+          std::int64_t index = 0;
+          if (value.get_int64().get(index)) {  // a fraction, or beyond int64
             f.wrong_type.push_back(key);
           } else {
-            f.repetition_index = static_cast<std::int64_t>(v);
+            f.repetition_index = index;
           }
         } else if (key == "error_occurred") {
           f.wrong_type.push_back(key);
@@ -433,7 +434,7 @@ std::optional<double> numeric_value(std::string_view v) {
   }
   double d = 0;
   const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), d);
-  if (ec != std::errc() || p != v.data() + v.size()) return std::nullopt;
+  if (ec != std::errc() || p != v.data() + v.size() || !std::isfinite(d)) return std::nullopt;  // "nan" sorts nowhere
   return d;
 }
 

@@ -450,6 +450,11 @@ compare_outcome view_compare(const result_file& base, const result_file& next, c
       unusable(fmt::format("missing in {}", next.path));
       continue;
     }
+    if (b->skipped && n->skipped) {
+      // Skipped for the same reason on both sides (a size this GPU cannot hold): nothing to compare.
+      d.notes.push_back(fmt::format("skipped in both: {}", b->name));
+      continue;
+    }
     if (b->error || n->error) {
       unusable(fmt::format("error row in {}: {}", b->error ? base.path : next.path, b->error ? *b->error : *n->error));
       continue;
