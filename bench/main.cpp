@@ -16,7 +16,6 @@
 #include "harness/cli.hpp"
 #include "harness/device_info.hpp"
 #include "harness/interrupt.hpp"
-#include "harness/pcie.hpp"
 #include "harness/registry.hpp"
 #include "harness/rerun.hpp"
 #include "harness/runner.hpp"
@@ -168,14 +167,6 @@ int run(int argc, char** argv) {
   benchmark::AddCustomContext("membench_probe_binary_version", fmt::format("{}", probe.binary_version));
   benchmark::AddCustomContext("membench_probe_load_cycles", fmt::format("{:.1f}", probe.load_cycles));
   for (const auto& [k, v] : membench::session_context()) benchmark::AddCustomContext(k, v);
-  // The host-device ceiling; virtual machines often hide it ("Unknown" in sysfs).
-  if (const auto link = membench::read_pcie_link(info.pci_bus_id)) {
-    benchmark::AddCustomContext("pcie_link", link->str());
-    benchmark::AddCustomContext("pcie_peak_gbps", fmt::format("{:.1f}", link->gbps()));
-  } else {
-    benchmark::AddCustomContext("pcie_link", "unknown (sysfs gives no current link speed and width)");
-  }
-
   benchmark::RunSpecifiedBenchmarks();
   membench::session_close();
   benchmark::Shutdown();

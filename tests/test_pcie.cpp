@@ -25,6 +25,17 @@ TEST(Pcie, Gen5x16IsAbout63GBPerDirection) {
   EXPECT_NEAR((pcie_link{2.5, 1, 1}).gbps(), 0.25, 1e-12);
 }
 
+TEST(Pcie, LinkOfAGenerationAndWidth) {
+  const auto l = pcie_link_of(5, 16);
+  ASSERT_TRUE(l.has_value());
+  EXPECT_EQ(l->gt_per_s, 32.0);
+  EXPECT_NEAR(l->gbps(), 63.015, 0.001);
+  EXPECT_NEAR(pcie_link_of(1, 4)->gbps(), 1.0, 1e-12);
+  EXPECT_FALSE(pcie_link_of(0, 16).has_value());
+  EXPECT_FALSE(pcie_link_of(7, 16).has_value());
+  EXPECT_FALSE(pcie_link_of(4, 0).has_value());
+}
+
 TEST(Pcie, ParsesSysfsSpeeds) {
   EXPECT_EQ(parse_link_speed("32.0 GT/s PCIe"), 32.0);
   EXPECT_EQ(parse_link_speed("8 GT/s"), 8.0);

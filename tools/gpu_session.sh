@@ -2,6 +2,7 @@
 # tools/gpu_session.sh BUNDLE OUT PHASE...: one GPU-machine session over a bundle
 # (cmake --build <dir> --target bundle). Phases: info, tests, sass, demos (fault and
 # Ctrl-C), ncu (harness vs Nsight Compute), suite:<exe> (wall time, rows, median noise),
+# run:<exe>:<name>:<filter> (a filtered run and its rows in brief),
 # reps:<exe> (10 repetitions of the fastest 1 GiB copy and of cudaMemcpy from OUT/<exe>.json).
 # Never changes clocks or settings: it only reads them.
 set -u
@@ -51,6 +52,16 @@ print(f"rows {len(rows)}, timed {len(ok)}, errors {len(rows) - len(ok)}, converg
       f"median samples {statistics.median(r['samples'] for r in ok):.0f}")
 PY
       tail -n 2 "$logs/$exe.log"
+      ;;
+    run:*)
+      # run:<exe>:<name>:<filter>: one filtered run to OUT/<name>.json, then a compact table.
+      spec=${phase#run:}; exe=${spec%%:*}; spec=${spec#*:}; name=${spec%%:*}; filter=${spec#*:}
+      start=$(date +%s%N)
+      timeout 500 "$bundle/$exe" --benchmark_filter="$filter" --benchmark_out="$out/$name.json" \
+        --benchmark_out_format=json >"$logs/$name.log" 2>&1
+      echo "$name ($exe, filter $filter): exit $?, wall $(( ($(date +%s%N) - start) / 1000000 )) ms"
+      grep -E "^membench:" "$logs/$name.log" | head -5
+      python3 "$(dirname "$0")/summarize_rows.py" "$out/$name.json"
       ;;
     gate)
       # The CI gate on real runs: the default build twice (a rerun must pass) and the cg

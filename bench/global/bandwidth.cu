@@ -94,16 +94,10 @@ void run_bandwidth(bench_context& ctx, bw_op op, unsigned block) {
     launch(ctx.stream());
     MEMBENCH_CUDA_CHECK(cudaGetLastError());
     switch (op) {
-      case bw_op::read: {
-        std::vector<std::uint32_t> partials(grid);
-        MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(partials.data(), ws.partials.data(), grid * sizeof(std::uint32_t),
-                                            cudaMemcpyDeviceToHost, ctx.stream()));
-        MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
-        std::uint32_t sum = 0;
-        for (auto p : partials) sum += p;
-        verify_checksum(sum, expected_checksum(ws), "sum of the block partials");
+      case bw_op::read:
+        verify_checksum(sum_device_words(ctx.stream(), ws.partials.data(), grid), expected_checksum(ws),
+                        "sum of the block partials");
         break;
-      }
       case bw_op::write:
         verify_device_array(ctx.stream(), out, n, [](std::size_t i) { return write_element<T>(i); }, "out");
         break;

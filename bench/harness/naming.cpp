@@ -34,7 +34,7 @@ const name_key* find_key(std::string_view key) {
 
 void check_param(const name_param& p) {
   if (find_key(p.key) == nullptr) throw std::invalid_argument(fmt::format("unknown name key '{}'", p.key));
-  const bool ok = p.key == "bytes" ? is_size_token(p.value) : is_token(p.value);
+  const bool ok = find_key(p.key)->unit == "bytes" ? is_size_token(p.value) : is_token(p.value);
   if (!ok) throw std::invalid_argument(fmt::format("bad value '{}' for key '{}'", p.value, p.key));
 }
 
@@ -90,6 +90,21 @@ const std::vector<name_key>& name_keys() {
       {"style", "-", "gridstride (one resident wave loops) or perthread (one block per tile, no loop)"},
       {"l2", "-", "L2 state before each timed launch: cold (flushed) or warm"},
       {"cause", "-", "the fault a demonstration kernel raises: illegal_address, misaligned_address"},
+      {"dir", "-", "copy direction: h2d, d2h"},
+      {"host", "-", "host memory kind: pageable, pinned (cudaMallocHost), host_alloc (cudaHostAlloc), wc (write-combined), registered (cudaHostRegister)"},
+      {"api", "-", "the call that moves the data: memcpy (synchronous), memcpy_async, symbol (cudaMemcpyToSymbol / FromSymbol)"},
+      {"memory", "-", "where the data lives: device (cudaMalloc), mapped (zero-copy host memory), symbol (a static __device__ array)"},
+      {"policy", "-", "managed-memory state before the kernel: fault, prefetch, resident, read_mostly, accessed_by"},
+      {"streams", "streams", "CUDA streams a chunked pipeline is spread over"},
+      {"intensity", "-", "arithmetic per element of a pipeline's kernel: low or high"},
+      {"pattern", "-", "access pattern: coalesced, scattered, uniform (one address per warp), per_lane, strided, tile (column of [32][32]), padded (column of [32][33]), broadcast"},
+      {"load", "-", "load path: plain, restrict (const __restrict__), ldg (__ldg), constant"},
+      {"source", "-", "where a kernel's coefficients live: constant, ldg, global"},
+      {"config", "-", "cudaFuncSetCacheConfig preference: prefer_none, prefer_shared, prefer_l1, prefer_equal"},
+      {"carveout", "percent", "cudaFuncAttributePreferredSharedMemoryCarveout: shared-memory share of the unified L1/shared"},
+      {"storage", "-", "where a per-thread array lives: registers or local (spilled)"},
+      {"elems", "elements", "elements in a per-thread array"},
+      {"block_bytes", "bytes", "working set of one block; binary suffixes K, M, G"},
       {"bytes", "bytes", "buffer size; binary suffixes K, M, G = KiB, MiB, GiB"},
   };
   return keys;

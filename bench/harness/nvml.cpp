@@ -48,6 +48,10 @@ struct nvml_device::api {
   int (*temperature)(device_t, int, unsigned*) = nullptr;
   int (*reasons)(device_t, unsigned long long*) = nullptr;
   int (*driver_version)(char*, unsigned) = nullptr;
+  int (*pcie_max_gen)(device_t, unsigned*) = nullptr;  // optional: the PCIe link
+  int (*pcie_max_width)(device_t, unsigned*) = nullptr;
+  int (*pcie_cur_gen)(device_t, unsigned*) = nullptr;
+  int (*pcie_cur_width)(device_t, unsigned*) = nullptr;
 
   static constexpr int clock_sm = 1, clock_mem = 2, temperature_gpu = 0;
 
@@ -92,6 +96,10 @@ std::unique_ptr<nvml_device> nvml_device::open(const std::string& pci_bus_id, st
     dlclose(a->lib);
     return nullptr;
   }
+  (void)(a->bind(a->pcie_max_gen, "nvmlDeviceGetMaxPcieLinkGeneration") &&
+         a->bind(a->pcie_max_width, "nvmlDeviceGetMaxPcieLinkWidth") &&
+         a->bind(a->pcie_cur_gen, "nvmlDeviceGetCurrPcieLinkGeneration") &&
+         a->bind(a->pcie_cur_width, "nvmlDeviceGetCurrPcieLinkWidth"));
   std::unique_ptr<nvml_device> d(new nvml_device());
   d->api_ = std::move(a);
   return d;
@@ -114,6 +122,18 @@ std::optional<gpu_snapshot> nvml_device::read() const noexcept {
     return std::nullopt;
   return gpu_snapshot{static_cast<double>(sm), static_cast<double>(mem), mw / 1000.0, static_cast<double>(temp),
                       reasons};
+}
+
+std::optional<nvml_pcie> nvml_device::pcie() const noexcept {
+  const api& a = *api_;
+  if (a.pcie_max_gen == nullptr || a.pcie_max_width == nullptr || a.pcie_cur_gen == nullptr ||
+      a.pcie_cur_width == nullptr)
+    return std::nullopt;
+  unsigned g = 0, w = 0, cg = 0, cw = 0;
+  if (a.pcie_max_gen(a.dev, &g) != 0 || a.pcie_max_width(a.dev, &w) != 0 || a.pcie_cur_gen(a.dev, &cg) != 0 ||
+      a.pcie_cur_width(a.dev, &cw) != 0)
+    return std::nullopt;
+  return nvml_pcie{static_cast<int>(g), static_cast<int>(w), static_cast<int>(cg), static_cast<int>(cw)};
 }
 
 std::vector<std::pair<std::string, std::string>> nvml_device::context() const {

@@ -36,6 +36,13 @@ struct gpu_snapshot {
   std::uint64_t reasons = 0;
 };
 
+/// The PCIe link as NVML reports it: the most the device and system allow, and now (an
+/// idle link may train down to save power).
+struct nvml_pcie {
+  int max_generation = 0, max_width = 0;
+  int current_generation = 0, current_width = 0;
+};
+
 class nvml_device {
  public:
   /// The device with this PCI bus id, or null with `why_not` saying what was missing.
@@ -46,6 +53,8 @@ class nvml_device {
 
   /// Current clocks, power, temperature and reasons; null if NVML stops answering.
   std::optional<gpu_snapshot> read() const noexcept;
+  /// The PCIe link; null when NVML does not say.
+  std::optional<nvml_pcie> pcie() const noexcept;
   /// Driver version, maximum SM clock, enforced power limit: for the JSON context.
   std::vector<std::pair<std::string, std::string>> context() const;
 

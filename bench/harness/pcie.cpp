@@ -37,6 +37,11 @@ double pcie_encoding_efficiency(int generation) {
   return 242.0 / 256.0;
 }
 
+std::optional<pcie_link> pcie_link_of(int generation, int width) {
+  if (generation < 1 || generation > static_cast<int>(lane_rates.size()) || width <= 0) return std::nullopt;
+  return pcie_link{lane_rates[static_cast<std::size_t>(generation - 1)], width, generation};
+}
+
 double pcie_link::gbps() const { return gt_per_s * width * pcie_encoding_efficiency(generation) / 8.0; }
 
 std::string pcie_link::str() const {

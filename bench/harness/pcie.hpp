@@ -22,6 +22,8 @@ int pcie_generation(double gt_per_s);
 /// Payload bits per transferred bit: 8b/10b up to gen 2, 128b/130b for gen 3-5, 242/256
 /// (FLIT with FEC) for gen 6.
 double pcie_encoding_efficiency(int generation);
+/// The link of a generation (1..6) and width, as NVML reports them; null for others.
+std::optional<pcie_link> pcie_link_of(int generation, int width);
 /// "16.0 GT/s PCIe" or "8 GT/s" -> 16.0 / 8.0; null for "Unknown" or anything else.
 std::optional<double> parse_link_speed(std::string_view text);
 

@@ -44,6 +44,25 @@ stream::~stream() {
 
 void stream::synchronize() const { MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(s_)); }
 
+event::event() { MEMBENCH_CUDA_CHECK(cudaEventCreateWithFlags(&e_, cudaEventDisableTiming)); }
+
+event& event::operator=(event&& o) noexcept {
+  if (this != &o) {
+    if (e_ != nullptr) MEMBENCH_CUDA_LOG(cudaEventDestroy(e_));
+    e_ = std::exchange(o.e_, nullptr);
+  }
+  return *this;
+}
+
+event::~event() {
+  if (e_ != nullptr) MEMBENCH_CUDA_LOG(cudaEventDestroy(e_));
+}
+
+void event::order(cudaStream_t from, cudaStream_t to) {
+  MEMBENCH_CUDA_CHECK(cudaEventRecord(e_, from));
+  MEMBENCH_CUDA_CHECK(cudaStreamWaitEvent(to, e_, 0));
+}
+
 event_timer::event_timer() {
   MEMBENCH_CUDA_CHECK(cudaEventCreate(&start_));
   MEMBENCH_CUDA_CHECK(cudaEventCreate(&stop_));

@@ -85,6 +85,23 @@ class stream {
   cudaStream_t s_ = nullptr;
 };
 
+/// One CUDA event without timing: orders work across streams (fork and join).
+class event {
+ public:
+  event();  ///< throws cuda_error
+  event(event&& o) noexcept : e_(std::exchange(o.e_, nullptr)) {}
+  event& operator=(event&& o) noexcept;
+  event(const event&) = delete;
+  event& operator=(const event&) = delete;
+  ~event();
+  cudaEvent_t get() const noexcept { return e_; }
+  /// Records on `from`; `to` waits for it. throws cuda_error
+  void order(cudaStream_t from, cudaStream_t to);
+
+ private:
+  cudaEvent_t e_ = nullptr;
+};
+
 /// A start/stop pair of CUDA events recorded on one stream.
 class event_timer {
  public:

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -38,6 +39,9 @@ struct session {
   std::string verified_name;
   std::string poisoned_by;
   session_counts counts;
+  std::map<std::string, double> medians;  // every timed row's median: references for ratios
+  std::optional<pcie_link> pcie;
+  std::string pcie_source;
 };
 
 session& the_session() {
@@ -156,41 +160,60 @@ void bench_context::verify_once(const std::function<void()>& check) {
 
 void bench_context::set_counter(const std::string& key, double value) { state_.counters[key] = value; }
 
-void bench_context::time_launches(l2_state l2, std::uint64_t bytes_per_launch,
-                                  const std::function<void(cudaStream_t)>& launch) {
+namespace {
+
+// One row's samples and what was seen while taking them.
+struct sample_run {
+  sample_stats stats;
+  timing_method method = timing_method::blocking;
+  std::string fallback;
+  std::vector<double> clocks;
+  double lowest_mhz = 0;
+  double sampling_s = 0;
+  int discarded = 0;
+  bool converged = false;
+};
+
+// Warm-up, then samples until the stopping rule is met. Shared by timed rows and by the
+// untimed measurements behind references and bounds.
+sample_run take_samples(const launch_options& lo, const std::function<void(cudaStream_t)>& launch, cudaStream_t own) {
   session& s = the_session();
   const timing_options& opt = s.timing;
-  const cudaStream_t st = stream();
-  const bool cold = l2 == l2_state::cold;
+  const cudaStream_t st = lo.stream != nullptr ? lo.stream : own;
+  const bool cold = lo.l2 == l2_state::cold;
   if (cold && !s.flusher) s.flusher = std::make_unique<l2_flusher>(s.device->l2_bytes);
   const bool single = opt.method == timing_method::single;
   if (!single && !s.probe) s.probe = std::make_unique<clock_probe>();
-  if (opt.method == timing_method::blocking && !s.blocker)
-    s.blocker = std::make_unique<stream_blocker>(opt.blocking_timeout_s);
+  // A launch that waits for its own work would deadlock behind the blocking kernel.
+  timing_method method = opt.method == timing_method::blocking && lo.blocks_host ? timing_method::events : opt.method;
+  if (method == timing_method::blocking && !s.blocker) s.blocker = std::make_unique<stream_blocker>(opt.blocking_timeout_s);
+  auto prepare = [&] {
+    if (lo.prepare) lo.prepare(st);
+    if (cold) s.flusher->flush(st);
+  };
 
   // Warm-up: module load, TLB and (warm) L2 state stay out of the samples.
+  // Synchronised one by one: a host-side prepare must not race the previous launch.
   for (int i = 0; i < (single ? 1 : 2); ++i) {
-    if (cold) s.flusher->flush(st);
+    prepare();
     launch(st);
     MEMBENCH_CUDA_CHECK(cudaGetLastError());
+    MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(st));
   }
-  MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(st));
-  const std::optional<gpu_snapshot> before = s.nvml ? s.nvml->read() : std::nullopt;
 
   const double max_mhz = s.device->sm_clock_khz / 1000.0;
   const double throttle_mhz = max_mhz * opt.throttle_threshold_pct / 100;
-  timing_method method = opt.method;
-  std::string fallback;
+  sample_run run;
+  run.method = method;
+  if (opt.method == timing_method::blocking && lo.blocks_host) run.fallback = "launch_blocks_host";
   sampler samples(single ? stopping_rule{.min_samples = 1, .max_noise_pct = 100, .max_time_s = 0} : opt.rule);
-  std::vector<double> clocks;
-  double lowest_mhz = 0;
   event_timer timer;
   auto t0 = std::chrono::steady_clock::now();
   while (!samples.done(seconds_since(t0))) {
     if (const int sig = interrupted_by())
       throw interrupted(fmt::format("interrupted by signal {} after {} samples", sig, samples.kept()));
-    if (cold) s.flusher->flush(st);
-    const bool blocking = method == timing_method::blocking;
+    prepare();
+    const bool blocking = run.method == timing_method::blocking;
     {
       release_on_exit guard{blocking ? s.blocker.get() : nullptr};
       if (blocking) s.blocker->hold(st);
@@ -204,66 +227,102 @@ void bench_context::time_launches(l2_state l2, std::uint64_t bytes_per_launch,
     if (blocking && s.blocker->timed_out()) {
       // The launch blocked the host (or a profiler serialised it): time the row plainly,
       // from scratch, so that no sample mixes the two methods.
-      method = timing_method::events;
-      fallback = "blocking_timed_out";
+      run.method = timing_method::events;
+      run.fallback = "blocking_timed_out";
       samples = sampler(opt.rule);
-      clocks.clear();
-      lowest_mhz = 0;
+      run.clocks.clear();
+      run.lowest_mhz = 0;
       t0 = std::chrono::steady_clock::now();
       continue;
     }
     if (!single) {
       const double mhz = s.probe->mhz();
-      lowest_mhz = lowest_mhz == 0 ? mhz : std::min(lowest_mhz, mhz);
+      run.lowest_mhz = run.lowest_mhz == 0 ? mhz : std::min(run.lowest_mhz, mhz);
       if (max_mhz > 0 && mhz < throttle_mhz) {
         samples.discard();
         continue;
       }
-      clocks.push_back(mhz);
+      run.clocks.push_back(mhz);
     }
     samples.add(blocking ? std::max(0.0, secs - s.event_overhead_s) : secs);
   }
   MEMBENCH_CUDA_CHECK(cudaGetLastError());
-  const double sampling_s = seconds_since(t0);
+  run.sampling_s = seconds_since(t0);
   if (samples.kept() == 0) {
     throw std::runtime_error(fmt::format("all {} samples ran with the SM clock under {:.0f} MHz ({:.0f} % of {:.0f}); lowest {:.0f} MHz",
-                                         samples.discarded(), throttle_mhz, opt.throttle_threshold_pct, max_mhz, lowest_mhz));
+                                         samples.discarded(), throttle_mhz, opt.throttle_threshold_pct, max_mhz,
+                                         run.lowest_mhz));
   }
-  const std::optional<gpu_snapshot> after = s.nvml ? s.nvml->read() : std::nullopt;
-
-  const sample_stats stats = summarize(samples.samples());
-  if (!(stats.median > 0))
+  run.stats = summarize(samples.samples());
+  run.discarded = samples.discarded();
+  run.converged = samples.converged();
+  if (!(run.stats.median > 0))
     throw std::runtime_error(fmt::format("median sample is {} us after subtracting the event-pair cost ({:.3f} us): "
                                          "below what events resolve; time it with --timing=events",
-                                         stats.median * 1e6, s.event_overhead_s * 1e6));
+                                         run.stats.median * 1e6, s.event_overhead_s * 1e6));
+  return run;
+}
+
+}  // namespace
+
+double bench_context::time_launches(l2_state l2, std::uint64_t bytes_per_launch,
+                                    const std::function<void(cudaStream_t)>& launch) {
+  launch_options opt;
+  opt.l2 = l2;
+  return time_launches(opt, bytes_per_launch, launch);
+}
+
+double bench_context::measure(const launch_options& opt, const std::function<void(cudaStream_t)>& launch) {
+  return take_samples(opt, launch, stream()).stats.median;
+}
+
+double bench_context::reference_seconds(const std::string& reference, const launch_options& opt,
+                                        const std::function<void(cudaStream_t)>& launch) {
+  session& s = the_session();
+  if (auto it = s.medians.find(reference); it != s.medians.end()) return it->second;
+  const double median = measure(opt, launch);
+  s.medians[reference] = median;
+  return median;
+}
+
+const std::optional<pcie_link>& bench_context::pcie() const { return the_session().pcie; }
+
+double bench_context::time_launches(const launch_options& lo, std::uint64_t bytes_per_launch,
+                                    const std::function<void(cudaStream_t)>& launch) {
+  session& s = the_session();
+  const std::optional<gpu_snapshot> before = s.nvml ? s.nvml->read() : std::nullopt;
+  const sample_run run = take_samples(lo, launch, stream());
+  const std::optional<gpu_snapshot> after = s.nvml ? s.nvml->read() : std::nullopt;
+  const sample_stats& stats = run.stats;
   for (auto _ : state_) state_.SetIterationTime(stats.median);  // one iteration: see main.cpp
+  s.medians[name_] = stats.median;
 
   const double bytes = static_cast<double>(bytes_per_launch);
   state_.SetBytesProcessed(static_cast<std::int64_t>(bytes_per_launch) * state_.iterations());
   auto& c = state_.counters;
   c["bytes"] = bytes;
   c["samples"] = static_cast<double>(stats.count);
-  c["throttled_samples"] = samples.discarded();
-  c["converged"] = samples.converged() ? 1 : 0;
-  c["sampling_s"] = sampling_s;
+  c["throttled_samples"] = run.discarded;
+  c["converged"] = run.converged ? 1 : 0;
+  c["sampling_s"] = run.sampling_s;
   c["t_min_us"] = stats.min * 1e6;
   c["t_median_us"] = stats.median * 1e6;
   c["t_mean_us"] = stats.mean * 1e6;
   c["t_max_us"] = stats.max * 1e6;
   c["noise_pct"] = stats.noise * 100;
-  if (method == timing_method::blocking) c["event_overhead_us"] = s.event_overhead_s * 1e6;
-  if (!clocks.empty()) {
-    c["sm_clock_mhz"] = summarize(clocks).median;
-    c["sm_clock_min_mhz"] = lowest_mhz;
+  if (run.method == timing_method::blocking) c["event_overhead_us"] = s.event_overhead_s * 1e6;
+  if (!run.clocks.empty()) {
+    c["sm_clock_mhz"] = summarize(run.clocks).median;
+    c["sm_clock_min_mhz"] = run.lowest_mhz;
   }
-  if (stats.median > 0) {
-    const double gbps = bytes / stats.median / 1e9;
-    c["gb_per_s"] = gbps;
-    const double peak = s.device->peak_dram_gbps();
-    if (peak > 0) c["pct_peak"] = 100 * gbps / peak;
-  }
-  std::string label = fmt::format("timing:{}", to_string(method));
-  if (!fallback.empty()) label += fmt::format(" fallback:{}", fallback);
+  const double gbps = bytes / stats.median / 1e9;
+  c["gb_per_s"] = gbps;
+  // A named ceiling the system does not report (a VM hiding its PCIe link) gives no percentage.
+  const double peak = lo.peak_name != nullptr ? lo.peak_gbps : s.device->peak_dram_gbps();
+  if (peak > 0 && lo.report_pct_peak) c["pct_peak"] = 100 * gbps / peak;
+  std::string label = fmt::format("timing:{}", to_string(run.method));
+  if (!run.fallback.empty()) label += fmt::format(" fallback:{}", run.fallback);
+  if (lo.peak_name != nullptr) label += fmt::format(" peak:{}", lo.peak_name);
   if (before && after) {
     c["power_w"] = std::max(before->power_w, after->power_w);
     c["temp_c"] = std::max(before->temp_c, after->temp_c);
@@ -273,6 +332,7 @@ void bench_context::time_launches(l2_state l2, std::uint64_t bytes_per_launch,
     if (reasons & clock_reason::throttling) label += fmt::format(" throttle:{}", describe_clock_reasons(reasons));
   }
   state_.SetLabel(label);
+  return stats.median;
 }
 
 void run_benchmark(benchmark::State& state, const std::string& name,
@@ -328,6 +388,15 @@ void throw_mismatch(const char* what, std::size_t index, const std::string& got,
                                        what, index, got, expected, mismatches, count));
 }
 
+std::uint32_t sum_device_words(cudaStream_t s, const std::uint32_t* dev, std::size_t count) {
+  std::vector<std::uint32_t> host(count);
+  MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(host.data(), dev, count * sizeof(std::uint32_t), cudaMemcpyDeviceToHost, s));
+  MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(s));
+  std::uint32_t sum = 0;
+  for (std::uint32_t v : host) sum += v;
+  return sum;
+}
+
 void verify_checksum(std::uint64_t got, std::uint64_t expected, const char* what) {
   if (got != expected) {
     throw verification_error(fmt::format("{}: checksum {:#x}, expected {:#x}", what, got, expected));
@@ -356,6 +425,15 @@ void session_open(const device_info& device, const timing_options& timing) {
   s.timing = timing;
   s.nvtx = nvtxDomainCreateA("membench");
   s.nvml = nvml_device::open(device.pci_bus_id, s.nvml_missing);
+  // The host-device ceiling. NVML's maximum is what the device and slot allow; an idle
+  // link may have trained down, and virtual machines often hide sysfs ("Unknown").
+  const std::optional<nvml_pcie> np = s.nvml ? s.nvml->pcie() : std::nullopt;
+  if (np) s.pcie = pcie_link_of(np->max_generation, np->max_width);
+  if (s.pcie) {
+    s.pcie_source = fmt::format("nvml maximum; now gen{} x{}", np->current_generation, np->current_width);
+  } else if ((s.pcie = read_pcie_link(device.pci_bus_id))) {
+    s.pcie_source = "sysfs current link";
+  }
   if (timing.method == timing_method::blocking) {
     s.blocker = std::make_unique<stream_blocker>(timing.blocking_timeout_s);
     if (const auto overhead = measure_event_overhead(*s.blocker)) {
@@ -384,6 +462,12 @@ std::vector<std::pair<std::string, std::string>> session_context() {
   if (t.method == timing_method::blocking)
     out.emplace_back("membench_event_overhead_us", fmt::format("{:.3f}", s.event_overhead_s * 1e6));
   if (!s.timing_fallback.empty()) out.emplace_back("membench_timing_fallback", s.timing_fallback);
+  if (s.pcie) {
+    out.emplace_back("pcie_link", fmt::format("{} ({})", s.pcie->str(), s.pcie_source));
+    out.emplace_back("pcie_peak_gbps", fmt::format("{:.1f}", s.pcie->gbps()));
+  } else {
+    out.emplace_back("pcie_link", "unknown (neither NVML nor sysfs gives the link generation and width)");
+  }
   if (s.nvml) {
     for (auto& kv : s.nvml->context()) out.push_back(std::move(kv));
   } else {
@@ -401,6 +485,7 @@ void session_close() noexcept {
   s.nvml.reset();
   s.staging.reset();
   s.device.reset();
+  s.medians.clear();
 }
 
 session_counts session_result() noexcept { return the_session().counts; }

@@ -19,6 +19,7 @@
 #include <cuda_runtime_api.h>
 
 #include "device_info.hpp"
+#include "pcie.hpp"
 #include "resources.hpp"
 #include "sampling.hpp"
 
@@ -42,6 +43,27 @@ struct timing_options {
   stopping_rule rule;
   double throttle_threshold_pct = 75;  ///< samples below this % of the max SM clock are discarded
   double blocking_timeout_s = 0.5;
+};
+
+/// How one row's launches are sampled. The defaults fit a kernel on the benchmark's stream.
+struct launch_options {
+  l2_state l2 = l2_state::cold;
+  /// The launch returns only when its work is done (pageable copies, synchronous APIs):
+  /// the blocking kernel would deadlock, so the row is timed with plain events.
+  bool blocks_host = false;
+  /// Where the events, flush and launch go; null = the benchmark's stream. Synchronous
+  /// APIs (cudaMemcpy, cudaMemcpyToSymbol) run on the legacy stream: pass cudaStreamLegacy.
+  cudaStream_t stream = nullptr;
+  /// Runs before every warm-up and sample, outside the timed region: restores the state a
+  /// sample must start from (pages migrated back to the host, ...).
+  std::function<void(cudaStream_t)> prepare;
+  /// The ceiling `pct_peak` refers to (GB/s) and its name in the label (`peak:pcie`).
+  /// No name: the device's theoretical DRAM bandwidth. A name with 0 GB/s (the system does
+  /// not say): no pct_peak.
+  double peak_gbps = 0;
+  const char* peak_name = nullptr;
+  /// False for rows no memory ceiling describes (shared memory, registers, L1): no pct_peak.
+  bool report_pct_peak = true;
 };
 
 /// A row that cannot run here (not enough memory, ...): reported as skipped, not failed.
@@ -81,9 +103,25 @@ class bench_context {
   void verify_once(const std::function<void()>& check);
 
   /// Warm-up, then timed launches until the stopping rule is met; sets the iteration time
-  /// (the median sample), counters and label. `bytes_per_launch` comes from the family's
-  /// unit-tested formula. throws cuda_error
-  void time_launches(l2_state l2, std::uint64_t bytes_per_launch, const std::function<void(cudaStream_t)>& launch);
+  /// (the median sample), counters and label; returns the median in seconds.
+  /// `bytes_per_launch` comes from the family's unit-tested formula. throws cuda_error
+  double time_launches(l2_state l2, std::uint64_t bytes_per_launch, const std::function<void(cudaStream_t)>& launch);
+  double time_launches(const launch_options& opt, std::uint64_t bytes_per_launch,
+                       const std::function<void(cudaStream_t)>& launch);
+
+  /// Samples `launch` like time_launches but reports nothing: for the parts of a bound
+  /// (the copy-engine bound of a pipeline). Returns the median in seconds. throws cuda_error
+  double measure(const launch_options& opt, const std::function<void(cudaStream_t)>& launch);
+
+  /// The median (seconds) of the benchmark named `reference`: the row of that name already
+  /// timed in this process, or, when it did not run (filtered out), measured now with
+  /// `launch`, which must do the same work. For ratios measured in the same run
+  /// (slowdown of a bank conflict, of zero-copy). throws cuda_error
+  double reference_seconds(const std::string& reference, const launch_options& opt,
+                           const std::function<void(cudaStream_t)>& launch);
+
+  /// The PCIe link to the host, when the system tells (sysfs, else NVML).
+  const std::optional<pcie_link>& pcie() const;
 
   void set_counter(const std::string& key, double value);
 

@@ -1,0 +1,117 @@
+// H1: host <-> device copies (Professional CUDA C ch. 4 "Pinned Memory"; the Russian
+// lecture's pinned-memory slide). H2D and D2H of one buffer from pageable, pinned
+// (cudaMallocHost, cudaHostAlloc), write-combined and cudaHostRegister'ed host memory,
+// with cudaMemcpy (synchronous, legacy stream) and cudaMemcpyAsync (the benchmark's stream).
+//
+// Expected: page-locked memory runs near the PCIe link's rate (gen5 x16: 63 GB/s per
+// direction, less the protocol's ~10-15 %); pageable memory pays a host-side copy through the
+// driver's staging buffer and falls far below. cudaMallocHost and cudaHostAlloc are the same
+// pages; write-combined memory only helps H2D when the CPU writes it, so the DMA rate should
+// match pinned. Small copies are latency: a few microseconds of API and DMA setup.
+// Timing: pinned cudaMemcpyAsync rows use the harness's default method (the engine's time);
+// cudaMemcpy and pageable rows block the host, so they are timed with plain events around
+// the call (the label says timing:events) and include the call's cost, as an application sees it.
+// Bytes per launch: copy_bytes (the buffer). pct_peak: of the PCIe link (context pcie_link).
+// Sizes: 4 KiB (latency) to 1 GiB (sustained).
+#include <array>
+#include <cstring>
+#include <string>
+
+#include "harness/harness_kernels.hpp"
+#include "harness/host_memory.hpp"
+#include "harness/registry.hpp"
+#include "harness/verify.hpp"
+#include "host/pcie_options.hpp"
+#include "kernels/common/pattern.hpp"
+#include "kernels/host/copy.hpp"
+
+namespace membench::host {
+namespace {
+
+constexpr std::array<std::uint64_t, 6> sizes{std::uint64_t{4} << 10,  std::uint64_t{64} << 10, std::uint64_t{1} << 20,
+                                             std::uint64_t{16} << 20, std::uint64_t{256} << 20, std::uint64_t{1} << 30};
+
+struct copy_workspace {
+  host_buffer host;
+  device_buffer<std::uint32_t> dev;
+};
+
+void fill_host_words(std::uint32_t* words, std::size_t n) {
+  parallel_parts(n, [&](std::size_t b, std::size_t e, std::size_t) {
+    for (std::size_t i = b; i < e; ++i) words[i] = pattern_word(i, copy_seed);
+  });
+}
+
+void run_copy(bench_context& ctx, bool h2d, host_kind kind, bool async, std::uint64_t bytes) {
+  const std::size_t n = bytes / sizeof(std::uint32_t);
+  auto& ws = ctx.workspace<copy_workspace>(std::string("host/copy/") + to_string(kind) + "/" + std::to_string(bytes), [&] {
+    ctx.require_device_bytes(bytes);
+    copy_workspace w{host_buffer(kind, bytes), device_buffer<std::uint32_t>(n)};
+    fill_host_words(reinterpret_cast<std::uint32_t*>(w.host.data()), n);
+    fill_words(w.dev.data(), n, copy_seed, ctx.stream());
+    return w;
+  });
+  auto* host = reinterpret_cast<std::uint32_t*>(ws.host.data());
+  std::uint32_t* dev = ws.dev.data();
+  const cudaMemcpyKind dir = h2d ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
+  void* dst = h2d ? static_cast<void*>(dev) : static_cast<void*>(host);
+  const void* src = h2d ? static_cast<const void*>(host) : static_cast<const void*>(dev);
+  auto launch = [&](cudaStream_t s) {
+    if (async) {
+      MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, dir, s));
+    } else {
+      MEMBENCH_CUDA_CHECK(cudaMemcpy(dst, src, bytes, dir));
+    }
+  };
+  const auto pattern = [](std::size_t i) { return pattern_word(i, copy_seed); };
+  ctx.verify_once([&] {
+    if (h2d) {
+      fill_words(dev, n, copy_poison_seed, ctx.stream());
+      MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+      launch(ctx.stream());
+      MEMBENCH_CUDA_CHECK(cudaDeviceSynchronize());
+      verify_device_array(ctx.stream(), dev, n, pattern, "device copy");
+      return;
+    }
+    std::memset(host, 0xA5, bytes);
+    launch(ctx.stream());
+    MEMBENCH_CUDA_CHECK(cudaDeviceSynchronize());
+    if (kind != host_kind::wc) {
+      verify_host_array(host, n, pattern, "host copy");
+      return;
+    }
+    // The CPU reads write-combined memory uncached (GiB would take minutes): check it
+    // where it can be read fast, by copying it back to the poisoned device buffer.
+    fill_words(dev, n, copy_poison_seed, ctx.stream());
+    MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(dev, host, bytes, cudaMemcpyHostToDevice, ctx.stream()));
+    verify_device_array(ctx.stream(), dev, n, pattern, "host copy (read back through the device)");
+  });
+  // cudaMemcpy runs on the legacy stream and returns when done; pageable async copies too.
+  const bool blocks_host = !async || !is_page_locked(kind);
+  ctx.time_launches(over_pcie(ctx, blocks_host, async ? nullptr : cudaStreamLegacy), copy_bytes(bytes), launch);
+}
+
+std::vector<bench_case> make_cases() {
+  std::vector<bench_case> cases;
+  // Host kind and size outermost: the rows sharing a buffer run back to back.
+  for (host_kind kind : all_host_kinds) {
+    for (std::uint64_t bytes : sizes) {
+      for (bool h2d : {true, false}) {
+        for (bool async : {false, true}) {
+          bench_name name{"host", "copy",
+                          {{"dir", h2d ? "h2d" : "d2h"},
+                           {"host", to_string(kind)},
+                           {"api", async ? "memcpy_async" : "memcpy"},
+                           {"bytes", format_size(bytes)}}};
+          cases.push_back(make_case(name, [=](bench_context& ctx) { run_copy(ctx, h2d, kind, async, bytes); }));
+        }
+      }
+    }
+  }
+  return cases;
+}
+
+const family_registrar copy_family{"host/copy", &make_cases};
+
+}  // namespace
+}  // namespace membench::host

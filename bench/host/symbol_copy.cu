@@ -1,0 +1,106 @@
+// A4: static __device__ variables (Professional CUDA C ch. 4 "Global Memory"; The CUDA
+// Handbook 5.2). cudaMemcpyToSymbol / cudaMemcpyFromSymbol against cudaMemcpy to the same
+// symbol's address (cudaGetSymbolAddress) and against cudaMemcpy to cudaMalloc'ed memory,
+// from and to pinned host memory, sizes from one float to 16 MiB.
+//
+// Expected: a symbol copy is a cudaMemcpy after a symbol lookup: the same bandwidth, and at
+// most a small constant more per call, which only shows for tiny copies (one float: the
+// call's latency, several microseconds). Synchronous calls are timed with events around
+// the call on the legacy stream (timing:events).
+// Bytes per launch: copy_bytes. pct_peak: of the PCIe link.
+#include <array>
+#include <cstring>
+#include <string>
+
+#include "harness/harness_kernels.hpp"
+#include "harness/host_memory.hpp"
+#include "harness/registry.hpp"
+#include "harness/verify.hpp"
+#include "host/pcie_options.hpp"
+#include "kernels/common/pattern.hpp"
+#include "kernels/host/copy.hpp"
+#include "kernels/host/symbol_copy.hpp"
+
+namespace membench::host {
+
+__device__ std::uint32_t symbol_words[symbol_capacity_bytes / sizeof(std::uint32_t)];
+
+namespace {
+
+constexpr std::array<std::uint64_t, 5> sizes{4, std::uint64_t{4} << 10, std::uint64_t{64} << 10, std::uint64_t{1} << 20,
+                                             symbol_capacity_bytes};
+
+enum class target { symbol_api, symbol_memcpy, device_memcpy };
+
+struct symbol_workspace {
+  host_buffer host;
+  device_buffer<std::uint32_t> dev;
+};
+
+void run_symbol(bench_context& ctx, bool h2d, target t, std::uint64_t bytes) {
+  const std::size_t n = bytes / sizeof(std::uint32_t);
+  auto& ws = ctx.workspace<symbol_workspace>("host/symbol_copy", [&] {
+    ctx.require_device_bytes(symbol_capacity_bytes);
+    return symbol_workspace{host_buffer(host_kind::pinned, symbol_capacity_bytes),
+                            device_buffer<std::uint32_t>(symbol_capacity_bytes / sizeof(std::uint32_t))};
+  });
+  void* symbol_address = nullptr;
+  MEMBENCH_CUDA_CHECK(cudaGetSymbolAddress(&symbol_address, symbol_words));
+  auto* dev = t == target::device_memcpy ? ws.dev.data() : static_cast<std::uint32_t*>(symbol_address);
+  auto* host = reinterpret_cast<std::uint32_t*>(ws.host.data());
+  auto launch = [&](cudaStream_t) {
+    if (t == target::symbol_api) {
+      if (h2d) {
+        MEMBENCH_CUDA_CHECK(cudaMemcpyToSymbol(symbol_words, host, bytes));
+      } else {
+        MEMBENCH_CUDA_CHECK(cudaMemcpyFromSymbol(host, symbol_words, bytes));
+      }
+    } else {
+      MEMBENCH_CUDA_CHECK(cudaMemcpy(h2d ? static_cast<void*>(dev) : static_cast<void*>(host),
+                                     h2d ? static_cast<const void*>(host) : static_cast<const void*>(dev), bytes,
+                                     h2d ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost));
+    }
+  };
+  const auto pattern = [](std::size_t i) { return pattern_word(i, copy_seed); };
+  ctx.verify_once([&] {
+    // Source: the pattern; destination: something else, so a copy that did nothing fails.
+    if (h2d) {
+      for (std::size_t i = 0; i < n; ++i) host[i] = pattern(i);
+      fill_words(dev, n, copy_poison_seed, ctx.stream());
+    } else {
+      std::memset(host, 0xA5, bytes);
+      fill_words(dev, n, copy_seed, ctx.stream());
+    }
+    MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+    launch(nullptr);
+    MEMBENCH_CUDA_CHECK(cudaDeviceSynchronize());
+    if (h2d) {
+      verify_device_array(ctx.stream(), dev, n, pattern, "device words");
+    } else {
+      verify_host_array(host, n, pattern, "host words");
+    }
+  });
+  ctx.time_launches(over_pcie(ctx, true, cudaStreamLegacy), copy_bytes(bytes), launch);
+}
+
+std::vector<bench_case> make_cases() {
+  std::vector<bench_case> cases;
+  for (bool h2d : {true, false}) {
+    for (target t : {target::symbol_api, target::symbol_memcpy, target::device_memcpy}) {
+      for (std::uint64_t bytes : sizes) {
+        bench_name name{"host", "symbol_copy",
+                        {{"dir", h2d ? "h2d" : "d2h"},
+                         {"api", t == target::symbol_api ? "symbol" : "memcpy"},
+                         {"memory", t == target::device_memcpy ? "device" : "symbol"},
+                         {"bytes", format_size(bytes)}}};
+        cases.push_back(make_case(name, [=](bench_context& ctx) { run_symbol(ctx, h2d, t, bytes); }));
+      }
+    }
+  }
+  return cases;
+}
+
+const family_registrar symbol_copy_family{"host/symbol_copy", &make_cases};
+
+}  // namespace
+}  // namespace membench::host
