@@ -2,7 +2,7 @@
 # tools/gpu_session.sh BUNDLE OUT PHASE...: one GPU-machine session over a bundle
 # (cmake --build <dir> --target bundle). Phases: info, tests, sass, demos (fault and
 # Ctrl-C), ncu (harness vs Nsight Compute), suite:<exe> (wall time, rows, median noise),
-# run:<exe>:<name>:<filter> (a filtered run and its rows in brief),
+# loads:<exe>:<regex> (load opcodes per kernel), run:<exe>:<name>:<filter> (a filtered run and its rows in brief),
 # reps:<exe> (10 repetitions of the fastest 1 GiB copy and of cudaMemcpy from OUT/<exe>.json).
 # Never changes clocks or settings: it only reads them.
 set -u
@@ -52,6 +52,15 @@ print(f"rows {len(rows)}, timed {len(ok)}, errors {len(rows) - len(ok)}, converg
       f"median samples {statistics.median(r['samples'] for r in ok):.0f}")
 PY
       tail -n 2 "$logs/$exe.log"
+      ;;
+    loads:*)
+      # loads:<exe>:<regex>: the load opcodes in the SASS of each kernel whose name matches.
+      spec=${phase#loads:}; exe=${spec%%:*}; regex=${spec#*:}
+      cuobjdump -sass "$bundle/$exe" | awk -v re="$regex" '
+        /Function :/ { fn = $3; keep = (fn ~ re) }
+        keep && match($0, /(LDG|LDC|LDS|LDL|LD)\.[A-Z0-9._]+|(LDG|LDC|LDS|LDL) /) {
+          op = substr($0, RSTART, RLENGTH); gsub(/ /, "", op); n[fn " " op]++ }
+        END { for (k in n) print k, n[k] }' | sort | sed "s/^/$exe /"
       ;;
     run:*)
       # run:<exe>:<name>:<filter>: one filtered run to OUT/<name>.json, then a compact table.

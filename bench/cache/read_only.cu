@@ -1,0 +1,115 @@
+// C2: the read-only data cache (ru lecture, Professional CUDA C 5.5.2): `const __restrict__`
+// and __ldg against plain loads. 2^22 threads each sum 16 floats of a table, coalesced
+// (lane l of the load stream reads element e, e + 1, ...) or scattered (a multiplicative
+// permutation: the 32 lanes of a warp in 32 different sectors), the table wrapping when it
+// is smaller than the 64 Mi loads of a launch; output checked against the host reference.
+// PTX (nvcc 13.0, sm_90): plain kernels load with ld.global (LDG.E, cached in L1 in the
+// default build, STRONG.SM / STRONG.GPU in the ca / cg builds), restrict and ldg kernels
+// with ld.global.nc (LDG.E.CONSTANT), which ignores -dlcm.
+//
+// Expected: on sm_90 L1 and the texture path are one cache, so in the default build the
+// three loads should be close; the read-only path is not ordered with writes and skips
+// coherence work, which helps scattered reads a little, and in the cg build it is the only
+// way these loads can hit L1 (128K table: large gain for ldg/restrict). `speedup_vs_plain`
+// is the plain row's time (same pattern and table, same run) over this row's.
+// Bytes per launch: read_only_bytes = threads * (16 + 1) * 4 (loads as requested and the
+// output); a scattered load moves a 32-byte sector for 4 useful bytes when it misses.
+// Tables: 128 KiB (fits each SM's L1), 8 MiB (L2), 256 MiB (DRAM, one pass); L2 warm.
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "harness/harness_kernels.hpp"
+#include "harness/registry.hpp"
+#include "harness/verify.hpp"
+#include "kernels/cache/read_only.cuh"
+
+namespace membench::cache {
+namespace {
+
+enum class load_path { plain, restrict, ldg };
+constexpr std::array<load_path, 3> loads{load_path::plain, load_path::restrict, load_path::ldg};
+constexpr std::array<std::uint64_t, 3> table_sizes{std::uint64_t{128} << 10, std::uint64_t{8} << 20, std::uint64_t{256} << 20};
+
+const char* to_string(load_path l) {
+  switch (l) {
+    case load_path::plain: return "plain";
+    case load_path::restrict: return "restrict";
+    case load_path::ldg: return "ldg";
+  }
+  return "?";
+}
+
+struct read_only_workspace {
+  device_buffer<float> in, out;
+};
+
+bench_name read_only_name(bool scattered, load_path l, std::uint64_t bytes) {
+  return bench_name{"cache", "read_only",
+                    {{"pattern", scattered ? "scattered" : "coalesced"}, {"load", to_string(l)}, {"l2", "warm"},
+                     {"bytes", format_size(bytes)}}};
+}
+
+template <bool Scattered>
+void launch_read_only(load_path l, const float* in, float* out, std::uint64_t n, cudaStream_t s) {
+  constexpr auto grid = static_cast<unsigned>(read_only_threads / read_only_block);
+  switch (l) {
+    case load_path::plain: read_only_plain_kernel<Scattered><<<grid, read_only_block, 0, s>>>(in, out, n); break;
+    case load_path::restrict: read_only_restrict_kernel<Scattered><<<grid, read_only_block, 0, s>>>(in, out, n); break;
+    case load_path::ldg: read_only_ldg_kernel<Scattered><<<grid, read_only_block, 0, s>>>(in, out, n); break;
+  }
+}
+
+template <bool Scattered>
+void run_read_only(bench_context& ctx, load_path l, std::uint64_t bytes) {
+  const std::uint64_t n = bytes / sizeof(float);
+  auto& ws = ctx.workspace<read_only_workspace>("cache/read_only/" + std::to_string(bytes), [&] {
+    ctx.require_device_bytes(bytes + read_only_threads * sizeof(float));
+    read_only_workspace w{device_buffer<float>(n), device_buffer<float>(read_only_threads)};
+    fill_values(w.in.data(), n, read_only_seed, ctx.stream());
+    return w;
+  });
+  auto launch_of = [&ws, n](load_path which) {
+    return [&ws, n, which](cudaStream_t s) { launch_read_only<Scattered>(which, ws.in.data(), ws.out.data(), n, s); };
+  };
+  const auto launch = launch_of(l);
+  ctx.verify_once([&] {
+    fill_poison(ws.out.data(), read_only_threads, ctx.stream());
+    launch(ctx.stream());
+    MEMBENCH_CUDA_CHECK(cudaGetLastError());
+    verify_device_array(
+        ctx.stream(), ws.out.data(), read_only_threads,
+        [&](std::size_t t) { return read_only_expected<Scattered>(t, n, read_only_threads); }, "out");
+  });
+  launch_options opt;
+  opt.l2 = l2_state::warm;
+  const double median = ctx.time_launches(opt, read_only_bytes(read_only_threads), launch);
+  const double plain = ctx.reference_seconds(read_only_name(Scattered, load_path::plain, bytes).str(), opt, launch_of(load_path::plain));
+  ctx.set_counter("speedup_vs_plain", plain / median);
+}
+
+std::vector<bench_case> make_cases() {
+  std::vector<bench_case> cases;
+  for (bool scattered : {false, true}) {
+    for (load_path l : loads) {
+      for (std::uint64_t bytes : table_sizes) {
+        cases.push_back(make_case(read_only_name(scattered, l, bytes), [=](bench_context& ctx) {
+          if (scattered) {
+            run_read_only<true>(ctx, l, bytes);
+          } else {
+            run_read_only<false>(ctx, l, bytes);
+          }
+        }));
+      }
+    }
+  }
+  return cases;
+}
+
+const family_registrar read_only_family{"cache/read_only", &make_cases};
+
+}  // namespace
+}  // namespace membench::cache
