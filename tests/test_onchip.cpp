@@ -181,9 +181,9 @@ TEST(ReadOnly, CoalescedLanesAreContiguousScatteredLanesAreNot) {
     for (unsigned k = 0; k < cache::read_only_loads; ++k) {
       std::set<std::uint64_t> sectors;
       for (unsigned lane = 0; lane < 32; ++lane) {
-        const std::uint64_t e = cache::read_only_position(warp_first + lane, k, threads);
+        const std::uint64_t e = cache::read_only_position(warp_first + lane, k, n, threads);
         const std::uint64_t c = cache::read_only_index<false>(e, n);
-        EXPECT_EQ(c, cache::read_only_index<false>(cache::read_only_position(warp_first, k, threads), n) + lane);
+        EXPECT_EQ(c, cache::read_only_index<false>(cache::read_only_position(warp_first, k, n, threads), n) + lane);
         sectors.insert(cache::read_only_index<true>(e, n) * 4 / 32);
       }
       EXPECT_EQ(sectors.size(), 32u);  // one 32-byte sector per lane
@@ -197,10 +197,26 @@ TEST(ReadOnly, EveryTableElementIsReadEquallyOften) {
     std::vector<int> reads(n, 0);
     for (std::uint64_t t = 0; t < threads; ++t)
       for (unsigned k = 0; k < cache::read_only_loads; ++k) {
-        const std::uint64_t e = cache::read_only_position(t, k, threads);
+        const std::uint64_t e = cache::read_only_position(t, k, n, threads);
         ++reads[scattered ? cache::read_only_index<true>(e, n) : cache::read_only_index<false>(e, n)];
       }
     for (int r : reads) ASSERT_EQ(r, 4) << scattered;
+  }
+}
+
+TEST(ReadOnly, EachThreadReadsSixteenDifferentElementsAtTheRealGrid) {
+  // The suite's tables (128 KiB and 8 MiB are smaller than the grid; 256 MiB is not).
+  for (std::uint64_t n : {std::uint64_t{1} << 15, std::uint64_t{1} << 21, std::uint64_t{1} << 26}) {
+    for (std::uint64_t t : {std::uint64_t{0}, std::uint64_t{12345}, cache::read_only_threads - 1}) {
+      for (bool scattered : {false, true}) {
+        std::set<std::uint64_t> seen;
+        for (unsigned k = 0; k < cache::read_only_loads; ++k) {
+          const std::uint64_t e = cache::read_only_position(t, k, n, cache::read_only_threads);
+          seen.insert(scattered ? cache::read_only_index<true>(e, n) : cache::read_only_index<false>(e, n));
+        }
+        EXPECT_EQ(seen.size(), cache::read_only_loads) << n << " " << t << " " << scattered;
+      }
+    }
   }
 }
 
@@ -211,7 +227,7 @@ void check_read_only_reference(std::uint64_t n, std::uint64_t threads) {
   for (std::uint64_t t = 0; t < threads; ++t) {
     float acc = 0;
     for (unsigned k = 0; k < cache::read_only_loads; ++k)
-      acc += table[cache::read_only_index<Scattered>(cache::read_only_position(t, k, threads), n)];
+      acc += table[cache::read_only_index<Scattered>(cache::read_only_position(t, k, n, threads), n)];
     ASSERT_EQ(acc, (cache::read_only_expected<Scattered>(t, n, threads)));
     ASSERT_GE(acc, 16.0f);
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <cstdio>
 #include <map>
 #include <optional>
@@ -185,7 +186,8 @@ sample_run take_samples(const launch_options& lo, const std::function<void(cudaS
   const bool single = opt.method == timing_method::single;
   if (!single && !s.probe) s.probe = std::make_unique<clock_probe>();
   // A launch that waits for its own work would deadlock behind the blocking kernel.
-  timing_method method = opt.method == timing_method::blocking && lo.blocks_host ? timing_method::events : opt.method;
+  const bool plain = lo.blocks_host || lo.copy_engine;
+  timing_method method = opt.method == timing_method::blocking && plain ? timing_method::events : opt.method;
   if (method == timing_method::blocking && !s.blocker) s.blocker = std::make_unique<stream_blocker>(opt.blocking_timeout_s);
   auto prepare = [&] {
     if (lo.prepare) lo.prepare(st);
@@ -205,7 +207,7 @@ sample_run take_samples(const launch_options& lo, const std::function<void(cudaS
   const double throttle_mhz = max_mhz * opt.throttle_threshold_pct / 100;
   sample_run run;
   run.method = method;
-  if (opt.method == timing_method::blocking && lo.blocks_host) run.fallback = "launch_blocks_host";
+  if (opt.method == timing_method::blocking && plain) run.fallback = lo.blocks_host ? "launch_blocks_host" : "copy_engine";
   sampler samples(single ? stopping_rule{.min_samples = 1, .max_noise_pct = 100, .max_time_s = 0} : opt.rule);
   event_timer timer;
   auto t0 = std::chrono::steady_clock::now();
@@ -462,6 +464,9 @@ std::vector<std::pair<std::string, std::string>> session_context() {
   if (t.method == timing_method::blocking)
     out.emplace_back("membench_event_overhead_us", fmt::format("{:.3f}", s.event_overhead_s * 1e6));
   if (!s.timing_fallback.empty()) out.emplace_back("membench_timing_fallback", s.timing_fallback);
+  // Hardware queues behind the streams (8 unless raised): bounds multi-stream overlap.
+  const char* connections = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS");
+  out.emplace_back("cuda_device_max_connections", connections != nullptr ? connections : "unset (8)");
   if (s.pcie) {
     out.emplace_back("pcie_link", fmt::format("{} ({})", s.pcie->str(), s.pcie_source));
     out.emplace_back("pcie_peak_gbps", fmt::format("{:.1f}", s.pcie->gbps()));

@@ -51,6 +51,10 @@ struct launch_options {
   /// The launch returns only when its work is done (pageable copies, synchronous APIs):
   /// the blocking kernel would deadlock, so the row is timed with plain events.
   bool blocks_host = false;
+  /// The work runs on a copy engine. The blocking kernel would add the hand-off from the SMs
+  /// to the copy engine to every sample, which the event-pair cost (measured on the SMs)
+  /// does not remove: the row is timed with plain events.
+  bool copy_engine = false;
   /// Where the events, flush and launch go; null = the benchmark's stream. Synchronous
   /// APIs (cudaMemcpy, cudaMemcpyToSymbol) run on the legacy stream: pass cudaStreamLegacy.
   cudaStream_t stream = nullptr;
@@ -120,7 +124,7 @@ class bench_context {
   double reference_seconds(const std::string& reference, const launch_options& opt,
                            const std::function<void(cudaStream_t)>& launch);
 
-  /// The PCIe link to the host, when the system tells (sysfs, else NVML).
+  /// The PCIe link to the host, when the system tells (NVML, else sysfs).
   const std::optional<pcie_link>& pcie() const;
 
   void set_counter(const std::string& key, double value);

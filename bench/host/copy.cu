@@ -8,9 +8,10 @@
 // driver's staging buffer and falls far below. cudaMallocHost and cudaHostAlloc are the same
 // pages; write-combined memory only helps H2D when the CPU writes it, so the DMA rate should
 // match pinned. Small copies are latency: a few microseconds of API and DMA setup.
-// Timing: pinned cudaMemcpyAsync rows use the harness's default method (the engine's time);
-// cudaMemcpy and pageable rows block the host, so they are timed with plain events around
-// the call (the label says timing:events) and include the call's cost, as an application sees it.
+// Timing: plain events around the call (timing:events), as the lessons timed copies: the
+// blocking method would add the SM-to-copy-engine hand-off after its kernel to every sample.
+// cudaMemcpy and pageable rows block the host (fallback:launch_blocks_host), pinned async rows
+// do not (fallback:copy_engine); either way a small copy's time includes the call's cost.
 // Bytes per launch: copy_bytes (the buffer). pct_peak: of the PCIe link (context pcie_link).
 // Sizes: 4 KiB (latency) to 1 GiB (sustained).
 #include <array>

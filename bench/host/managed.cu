@@ -115,6 +115,7 @@ void run_managed(bench_context& ctx, managed_policy policy, std::uint64_t bytes)
     verify_checksum(got, ws.checksum, "sum of the managed array");
   });
   launch_options opt = over_pcie(ctx);
+  opt.copy_engine = false;  // a kernel, whatever migrates behind it: the default method applies
   if (policy == managed_policy::resident) opt = launch_options{};
   opt.l2 = l2_state::cold;
   opt.prepare = prepare;

@@ -14,6 +14,8 @@
 // Bytes per launch: pipeline_bytes (3 N sizeof(float) over PCIe); pct_peak of both directions
 // of the PCIe link together (2/3 of the bytes go one way, so 75 % is the most reachable).
 // Size: 32 M elements (128 MiB per array), 32 chunks of 4 MiB.
+// More than 8 streams share hardware queues unless CUDA_DEVICE_MAX_CONNECTIONS is raised
+// (default 8; its value is in the context): the 16-stream rows show what a program gets.
 #include <array>
 #include <cstring>
 #include <memory>

@@ -13,7 +13,7 @@ __global__ void read_only_plain_kernel(const float* in, float* out, std::uint64_
   const std::uint64_t threads = std::uint64_t{gridDim.x} * blockDim.x;
   float acc = 0;
 #pragma unroll
-  for (unsigned k = 0; k < read_only_loads; ++k) acc += in[read_only_index<Scattered>(read_only_position(t, k, threads), n)];
+  for (unsigned k = 0; k < read_only_loads; ++k) acc += in[read_only_index<Scattered>(read_only_position(t, k, n, threads), n)];
   out[t] = acc;
 }
 
@@ -23,7 +23,7 @@ __global__ void read_only_restrict_kernel(const float* __restrict__ in, float* _
   const std::uint64_t threads = std::uint64_t{gridDim.x} * blockDim.x;
   float acc = 0;
 #pragma unroll
-  for (unsigned k = 0; k < read_only_loads; ++k) acc += in[read_only_index<Scattered>(read_only_position(t, k, threads), n)];
+  for (unsigned k = 0; k < read_only_loads; ++k) acc += in[read_only_index<Scattered>(read_only_position(t, k, n, threads), n)];
   out[t] = acc;
 }
 
@@ -34,7 +34,7 @@ __global__ void read_only_ldg_kernel(const float* in, float* out, std::uint64_t 
   float acc = 0;
 #pragma unroll
   for (unsigned k = 0; k < read_only_loads; ++k)
-    acc += __ldg(in + read_only_index<Scattered>(read_only_position(t, k, threads), n));
+    acc += __ldg(in + read_only_index<Scattered>(read_only_position(t, k, n, threads), n));
   out[t] = acc;
 }
 

@@ -25,9 +25,16 @@ MEMBENCH_HD std::uint64_t read_only_index(std::uint64_t e, std::uint64_t n) {
   return (Scattered ? e * 0x9E3779B1ull : e) & (n - 1);
 }
 
-/// Position of thread t's k-th load in the load stream.
-MEMBENCH_HD std::uint64_t read_only_position(std::uint64_t t, unsigned k, std::uint64_t threads) {
-  return t + std::uint64_t{k} * threads;
+/// Distance in the load stream between a thread's consecutive loads: a sixteenth of the
+/// table, so the 16 loads of a thread hit 16 different elements even when the table is
+/// smaller than the grid (a stride of `threads`, a multiple of n then, would repeat one).
+MEMBENCH_HD std::uint64_t read_only_stride(std::uint64_t n, std::uint64_t threads) {
+  return n / read_only_loads < threads ? n / read_only_loads : threads;
+}
+
+/// Position of thread t's k-th load in the load stream over a table of n elements.
+MEMBENCH_HD std::uint64_t read_only_position(std::uint64_t t, unsigned k, std::uint64_t n, std::uint64_t threads) {
+  return t + std::uint64_t{k} * read_only_stride(n, threads);
 }
 
 /// out[t] over the pattern table of n floats.
@@ -35,7 +42,7 @@ template <bool Scattered>
 MEMBENCH_HD float read_only_expected(std::uint64_t t, std::uint64_t n, std::uint64_t threads) {
   float acc = 0;
   for (unsigned k = 0; k < read_only_loads; ++k)
-    acc += pattern_value<float>(read_only_index<Scattered>(read_only_position(t, k, threads), n), read_only_seed);
+    acc += pattern_value<float>(read_only_index<Scattered>(read_only_position(t, k, n, threads), n), read_only_seed);
   return acc;
 }
 
