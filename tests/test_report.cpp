@@ -1,5 +1,6 @@
 // membench-report on fixtures: real H200 rows (tests/data/report/h200_*.json) and hand-made
 // edge cases. Golden CLI outputs are checked in tests/CMakeLists.txt.
+#include <algorithm>
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -140,6 +141,22 @@ TEST(ReportViews, TablePivotsAndCharts) {
   o.rows = "stride";
   const std::vector<result_file> twice{files[0], files[0]};  // the same run twice: one cell, two results
   EXPECT_THROW((void)view_table(twice, o), input_error);
+}
+
+TEST(ReportViews, PercentOfPeakNamesTheRowsCeiling) {
+  result_file f = load_results(data + "h200_default.json");
+  table_options o;
+  o.filter = "read_stride";
+  o.rows = "stride";
+  o.cols = "type";
+  o.value = "pct_peak";
+  EXPECT_EQ(view_table({f}, o).tables.at(0).unit, "% of theoretical DRAM peak");
+  for (auto& r : f.results) r.label = "timing:events peak:pcie";
+  EXPECT_EQ(view_table({f}, o).tables.at(0).unit, "% of the theoretical pcie peak");
+  std::find_if(f.results.begin(), f.results.end(), [](const result& r) {
+    return r.name.find("read_stride") != std::string::npos;
+  })->label = "timing:blocking";
+  EXPECT_EQ(view_table({f}, o).tables.at(0).unit, "% of the theoretical DRAM, pcie peak") << "mixed ceilings say so";
 }
 
 TEST(ReportViews, BuildsNeedsTwoBuildsAndRatiosThem) {

@@ -191,9 +191,23 @@ document view_table(const std::vector<result_file>& files, const table_options& 
     groups[g].push_back(&rec);
   }
 
+  // pct_peak is of the ceiling a row's label names (peak:pcie, ...), DRAM where it names none.
+  std::string unit = unit_of(opt.value);
+  if (opt.value == "pct_peak") {
+    std::set<std::string> peaks;
+    for (const auto& rec : records) {
+      const auto at = rec.r->label.find("peak:");
+      peaks.insert(at == std::string::npos ? "DRAM" : rec.r->label.substr(at + 5, rec.r->label.find(' ', at) - at - 5));
+    }
+    if (peaks.size() > 1 || *peaks.begin() != "DRAM") {
+      std::string names;
+      for (const auto& p : peaks) names += (names.empty() ? "" : ", ") + p;
+      unit = fmt::format("% of the theoretical {} peak", names);
+    }
+  }
   document d;
   d.title = fmt::format("{} by {} and {}", opt.value, opt.rows, opt.cols);
-  d.notes.push_back(fmt::format("value: {} in {}", opt.value, unit_of(opt.value)));
+  d.notes.push_back(fmt::format("value: {} in {}", opt.value, unit));
   for (const auto& f : files) d.notes.push_back(fmt::format("input: {} ({}, {} build)", f.path, f.gpu(), f.build()));
   if (!common.empty()) {
     std::string c;
@@ -209,7 +223,7 @@ document view_table(const std::vector<result_file>& files, const table_options& 
       t.title += g[i];
     }
     if (t.title.empty()) t.title = experiment_of(*recs.front()->r);
-    t.unit = unit_of(opt.value);
+    t.unit = unit;
     std::vector<std::string_view> row_values, col_values;
     for (const record* rec : recs) {
       row_values.push_back(key_or_empty(*rec, opt.rows));
