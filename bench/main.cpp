@@ -16,6 +16,7 @@
 #include "harness/cli.hpp"
 #include "harness/device_info.hpp"
 #include "harness/interrupt.hpp"
+#include "harness/metrics.hpp"
 #include "harness/registry.hpp"
 #include "harness/rerun.hpp"
 #include "harness/runner.hpp"
@@ -41,7 +42,12 @@ void print_help() {
       "  --min-time=S             ... and S seconds of sampled GPU time (%g)\n"
       "  --max-time=S             wall-clock budget per row; the row then says converged=0 (%g)\n"
       "  --throttle-threshold=PCT discard samples with the SM clock under PCT %% of its maximum (%g)\n"
-      "  --fault-demo             add global/fault/* rows that fault on purpose\n\n"
+      "  --fault-demo             add global/fault/* rows that fault on purpose\n"
+      "  --metrics                after each kernel row is timed, profile its launch with CUPTI's range\n"
+      "                           profiler (separate replay passes, never timed) and add the metrics as\n"
+      "                           counters: load/store efficiency, global-load sectors and requests\n"
+      "                           (and sectors_per_request), L1 and L2 hit rates, DRAM throughput\n"
+      "  --metric-list=M1,M2,...  profile these metrics instead (implies --metrics)\n\n"
       "Google Benchmark runs each benchmark once; membench samples inside it, so\n"
       "--benchmark_min_time is not accepted (use the options above).\n"
       "Exit codes: 0 ok, 1 a benchmark failed, 2 usage, 3 no CUDA device, 4 invalid --device,\n"
@@ -122,6 +128,10 @@ int run(int argc, char** argv) {
   app.add_option("--max-time", opt.rule.max_time_s)->check(CLI::Range(0.0, 3600.0));
   app.add_option("--throttle-threshold", opt.throttle_threshold_pct)->check(CLI::Range(0.0, 100.0));
   app.add_flag("--fault-demo", fault_demo);
+  bool metrics = false;
+  std::string metric_list;
+  app.add_flag("--metrics", metrics);
+  app.add_option("--metric-list", metric_list);
   try {
     app.parse(cargc, cargv.data());
   } catch (const CLI::ParseError& e) {
@@ -129,6 +139,14 @@ int run(int argc, char** argv) {
     return membench::exit_usage;
   }
   opt.method = *membench::parse_timing_method(timing);
+  if (metrics || !metric_list.empty()) {
+    try {
+      opt.metrics = metric_list.empty() ? membench::default_metrics() : membench::parse_metric_list(metric_list);
+    } catch (const std::invalid_argument& e) {
+      std::fprintf(stderr, "membench: --metric-list: %s\n", e.what());
+      return membench::exit_usage;
+    }
+  }
   if (auto problem = membench::validate(opt.rule)) {
     std::fprintf(stderr, "membench: %s\n", problem->c_str());
     return membench::exit_usage;

@@ -13,6 +13,7 @@
 
 #include "check.hpp"
 #include "interrupt.hpp"
+#include "metrics.hpp"
 #include "nvml.hpp"
 #include "stats.hpp"
 #include "timing.hpp"
@@ -43,6 +44,7 @@ struct session {
   std::map<std::string, double> medians;  // every timed row's median: references for ratios
   std::optional<pcie_link> pcie;
   std::string pcie_source;
+  std::unique_ptr<metrics_profiler> metrics;
 };
 
 session& the_session() {
@@ -163,10 +165,14 @@ void bench_context::set_counter(const std::string& key, double value) { state_.c
 
 namespace {
 
+// --timing=single: one sample, no stopping rule (for ncu and nsys).
+constexpr stopping_rule single_rule{.min_samples = 1, .max_noise_pct = 100, .max_time_s = 0};
+
 // One row's samples and what was seen while taking them.
 struct sample_run {
   sample_stats stats;
   timing_method method = timing_method::blocking;
+  const char* host_clock = nullptr;  ///< set when the host's clock took the samples
   std::string fallback;
   std::vector<double> clocks;
   double lowest_mhz = 0;
@@ -175,24 +181,29 @@ struct sample_run {
   bool converged = false;
 };
 
+// The state a sample starts from: the row's own preparation, then the L2 flush of a cold row.
+void prepare_sample(const launch_options& lo, cudaStream_t st) {
+  session& s = the_session();
+  if (lo.prepare) lo.prepare(st);
+  if (lo.l2 == l2_state::cold) {
+    if (!s.flusher) s.flusher = std::make_unique<l2_flusher>(s.device->l2_bytes);
+    s.flusher->flush(st);
+  }
+}
+
 // Warm-up, then samples until the stopping rule is met. Shared by timed rows and by the
 // untimed measurements behind references and bounds.
 sample_run take_samples(const launch_options& lo, const std::function<void(cudaStream_t)>& launch, cudaStream_t own) {
   session& s = the_session();
   const timing_options& opt = s.timing;
   const cudaStream_t st = lo.stream != nullptr ? lo.stream : own;
-  const bool cold = lo.l2 == l2_state::cold;
-  if (cold && !s.flusher) s.flusher = std::make_unique<l2_flusher>(s.device->l2_bytes);
   const bool single = opt.method == timing_method::single;
   if (!single && !s.probe) s.probe = std::make_unique<clock_probe>();
   // A launch that waits for its own work would deadlock behind the blocking kernel.
   const bool plain = lo.blocks_host || lo.copy_engine;
   timing_method method = opt.method == timing_method::blocking && plain ? timing_method::events : opt.method;
   if (method == timing_method::blocking && !s.blocker) s.blocker = std::make_unique<stream_blocker>(opt.blocking_timeout_s);
-  auto prepare = [&] {
-    if (lo.prepare) lo.prepare(st);
-    if (cold) s.flusher->flush(st);
-  };
+  auto prepare = [&] { prepare_sample(lo, st); };
 
   // Warm-up: module load, TLB and (warm) L2 state stay out of the samples.
   // Synchronised one by one: a host-side prepare must not race the previous launch.
@@ -208,7 +219,7 @@ sample_run take_samples(const launch_options& lo, const std::function<void(cudaS
   sample_run run;
   run.method = method;
   if (opt.method == timing_method::blocking && plain) run.fallback = lo.blocks_host ? "launch_blocks_host" : "copy_engine";
-  sampler samples(single ? stopping_rule{.min_samples = 1, .max_noise_pct = 100, .max_time_s = 0} : opt.rule);
+  sampler samples(single ? single_rule : opt.rule);
   event_timer timer;
   auto t0 = std::chrono::steady_clock::now();
   while (!samples.done(seconds_since(t0))) {
@@ -289,19 +300,104 @@ double bench_context::reference_seconds(const std::string& reference, const laun
 
 const std::optional<pcie_link>& bench_context::pcie() const { return the_session().pcie; }
 
+namespace {
+
+// Host-clock samples of `call`, under the same warm-up and stopping rule as take_samples.
+sample_run take_host_samples(const host_options& ho, const std::function<void()>& call) {
+  const timing_options& opt = the_session().timing;
+  const bool single = opt.method == timing_method::single;
+  for (int i = 0; i < (single ? 1 : 2); ++i) {
+    if (ho.prepare) ho.prepare();
+    call();
+  }
+  sample_run run;
+  run.host_clock = "host_clock";
+  sampler samples(single ? single_rule : opt.rule);
+  const auto t0 = std::chrono::steady_clock::now();
+  while (!samples.done(seconds_since(t0))) {
+    if (const int sig = interrupted_by())
+      throw interrupted(fmt::format("interrupted by signal {} after {} samples", sig, samples.kept()));
+    if (ho.prepare) ho.prepare();
+    const auto start = std::chrono::steady_clock::now();
+    call();
+    samples.add(seconds_since(start));
+  }
+  MEMBENCH_CUDA_CHECK(cudaGetLastError());
+  run.sampling_s = seconds_since(t0);
+  run.stats = summarize(samples.samples());
+  run.converged = samples.converged();
+  return run;
+}
+
+double report_row(benchmark::State& state, const std::string& name, std::string& label, const launch_options& lo,
+                  std::uint64_t bytes_per_launch, const std::function<sample_run()>& sample);
+
+}  // namespace
+
+double bench_context::time_host(const host_options& opt, std::uint64_t bytes_per_call,
+                                const std::function<void()>& call) {
+  launch_options lo;
+  lo.report_pct_peak = false;
+  return report_row(state_, name_, label_, lo, bytes_per_call, [&] { return take_host_samples(opt, call); });
+}
+
+double bench_context::reference_host_seconds(const std::string& reference, const std::function<void()>& call) {
+  session& s = the_session();
+  if (auto it = s.medians.find(reference); it != s.medians.end()) return it->second;
+  const double median = take_host_samples(host_options{}, call).stats.median;
+  s.medians[reference] = median;
+  return median;
+}
+
 double bench_context::time_launches(const launch_options& lo, std::uint64_t bytes_per_launch,
                                     const std::function<void(cudaStream_t)>& launch) {
+  const double median =
+      report_row(state_, name_, label_, lo, bytes_per_launch, [&] { return take_samples(lo, launch, stream()); });
+  profile_metrics(lo, launch);
+  return median;
+}
+
+void bench_context::profile_metrics(const launch_options& lo, const std::function<void(cudaStream_t)>& launch) {
+  session& s = the_session();
+  if (!s.metrics) return;
+  std::string token;
+  if (lo.copy_engine || lo.blocks_host) {
+    token = "metrics:none(not_a_kernel_row)";  // copies and host calls: no SM counters to read
+  } else if (!s.metrics->unavailable()) {
+    const cudaStream_t st = lo.stream != nullptr ? lo.stream : stream();
+    auto prepare = [&] { prepare_sample(lo, st); };
+    std::vector<std::pair<std::string, double>> values;
+    try {
+      s.metrics->profile(prepare, [&] { launch(st); }, values);
+      for (const auto& [k, v] : metric_counters(values)) state_.counters[k] = v;
+      state_.counters["metrics_passes"] = static_cast<double>(s.metrics->passes());
+    } catch (const cuda_error&) {
+      throw;  // the launch itself failed: an error row like any other
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "membench: metrics of %s: %s\n", name_.c_str(), e.what());
+      token = metrics_unavailable_token(e.what());
+    }
+  }
+  if (s.metrics->unavailable()) token = metrics_unavailable_token(*s.metrics->unavailable());
+  if (!token.empty()) state_.SetLabel(label_ += " " + token);
+}
+
+namespace {
+
+// Samples a row, then sets its time, counters and label.
+double report_row(benchmark::State& state, const std::string& name, std::string& label, const launch_options& lo,
+                  std::uint64_t bytes_per_launch, const std::function<sample_run()>& sample) {
   session& s = the_session();
   const std::optional<gpu_snapshot> before = s.nvml ? s.nvml->read() : std::nullopt;
-  const sample_run run = take_samples(lo, launch, stream());
+  const sample_run run = sample();
   const std::optional<gpu_snapshot> after = s.nvml ? s.nvml->read() : std::nullopt;
   const sample_stats& stats = run.stats;
-  for (auto _ : state_) state_.SetIterationTime(stats.median);  // one iteration: see main.cpp
-  s.medians[name_] = stats.median;
+  for (auto _ : state) state.SetIterationTime(stats.median);  // one iteration: see main.cpp
+  s.medians[name] = stats.median;
 
   const double bytes = static_cast<double>(bytes_per_launch);
-  state_.SetBytesProcessed(static_cast<std::int64_t>(bytes_per_launch) * state_.iterations());
-  auto& c = state_.counters;
+  state.SetBytesProcessed(static_cast<std::int64_t>(bytes_per_launch) * state.iterations());
+  auto& c = state.counters;
   c["bytes"] = bytes;
   c["samples"] = static_cast<double>(stats.count);
   c["throttled_samples"] = run.discarded;
@@ -312,7 +408,7 @@ double bench_context::time_launches(const launch_options& lo, std::uint64_t byte
   c["t_mean_us"] = stats.mean * 1e6;
   c["t_max_us"] = stats.max * 1e6;
   c["noise_pct"] = stats.noise * 100;
-  if (run.method == timing_method::blocking) c["event_overhead_us"] = s.event_overhead_s * 1e6;
+  if (run.method == timing_method::blocking && run.host_clock == nullptr) c["event_overhead_us"] = s.event_overhead_s * 1e6;
   if (!run.clocks.empty()) {
     c["sm_clock_mhz"] = summarize(run.clocks).median;
     c["sm_clock_min_mhz"] = run.lowest_mhz;
@@ -322,7 +418,7 @@ double bench_context::time_launches(const launch_options& lo, std::uint64_t byte
   // A named ceiling the system does not report (a VM hiding its PCIe link) gives no percentage.
   const double peak = lo.peak_name != nullptr ? lo.peak_gbps : s.device->peak_dram_gbps();
   if (peak > 0 && lo.report_pct_peak) c["pct_peak"] = 100 * gbps / peak;
-  std::string label = fmt::format("timing:{}", to_string(run.method));
+  label = fmt::format("timing:{}", run.host_clock != nullptr ? run.host_clock : to_string(run.method));
   if (!run.fallback.empty()) label += fmt::format(" fallback:{}", run.fallback);
   if (lo.peak_name != nullptr) label += fmt::format(" peak:{}", lo.peak_name);
   if (before && after) {
@@ -333,9 +429,11 @@ double bench_context::time_launches(const launch_options& lo, std::uint64_t byte
     c["clock_reasons"] = static_cast<double>(reasons);
     if (reasons & clock_reason::throttling) label += fmt::format(" throttle:{}", describe_clock_reasons(reasons));
   }
-  state_.SetLabel(label);
+  state.SetLabel(label);
   return stats.median;
 }
+
+}  // namespace
 
 void run_benchmark(benchmark::State& state, const std::string& name,
                    const std::function<void(bench_context&)>& body) {
@@ -436,6 +534,12 @@ void session_open(const device_info& device, const timing_options& timing) {
   } else if ((s.pcie = read_pcie_link(device.pci_bus_id))) {
     s.pcie_source = "sysfs current link";
   }
+  if (!timing.metrics.empty()) {
+    s.metrics = std::make_unique<metrics_profiler>(device.index, timing.metrics);
+    if (s.metrics->unavailable())
+      std::fprintf(stderr, "membench: metrics unavailable: %s; rows are timed without them\n",
+                   s.metrics->unavailable()->c_str());
+  }
   if (timing.method == timing_method::blocking) {
     s.blocker = std::make_unique<stream_blocker>(timing.blocking_timeout_s);
     if (const auto overhead = measure_event_overhead(*s.blocker)) {
@@ -464,6 +568,21 @@ std::vector<std::pair<std::string, std::string>> session_context() {
   if (t.method == timing_method::blocking)
     out.emplace_back("membench_event_overhead_us", fmt::format("{:.3f}", s.event_overhead_s * 1e6));
   if (!s.timing_fallback.empty()) out.emplace_back("membench_timing_fallback", s.timing_fallback);
+  if (s.metrics) {
+    std::string list;
+    for (const auto& m : s.metrics->metrics()) list += (list.empty() ? "" : ",") + m;
+    out.emplace_back("membench_metrics", list);
+    if (!s.metrics->rejected().empty()) {
+      std::string rejected;
+      for (const auto& m : s.metrics->rejected()) rejected += (rejected.empty() ? "" : ",") + m;
+      out.emplace_back("membench_metrics_rejected", rejected);
+    }
+    out.emplace_back("membench_metrics_status",
+                     s.metrics->unavailable() ? fmt::format("unavailable: {}", *s.metrics->unavailable())
+                                              : fmt::format("CUPTI range profiler, chip {}, {} passes per row, user replay "
+                                                            "of the row's launch after its timing",
+                                                            s.metrics->chip(), s.metrics->passes()));
+  }
   // Hardware queues behind the streams (8 unless raised): bounds multi-stream overlap.
   const char* connections = std::getenv("CUDA_DEVICE_MAX_CONNECTIONS");
   out.emplace_back("cuda_device_max_connections", connections != nullptr ? connections : "unset (8)");
@@ -488,6 +607,7 @@ void session_close() noexcept {
   s.blocker.reset();
   s.probe.reset();
   s.nvml.reset();
+  s.metrics.reset();
   s.staging.reset();
   s.device.reset();
   s.medians.clear();

@@ -43,6 +43,8 @@ struct timing_options {
   stopping_rule rule;
   double throttle_threshold_pct = 75;  ///< samples below this % of the max SM clock are discarded
   double blocking_timeout_s = 0.5;
+  /// CUPTI metrics profiled after each kernel row is timed (--metrics); empty: none.
+  std::vector<std::string> metrics;
 };
 
 /// How one row's launches are sampled. The defaults fit a kernel on the benchmark's stream.
@@ -68,6 +70,12 @@ struct launch_options {
   const char* peak_name = nullptr;
   /// False for rows no memory ceiling describes (shared memory, registers, L1): no pct_peak.
   bool report_pct_peak = true;
+};
+
+/// How a host-timed row is sampled (allocation calls, CPU loops).
+struct host_options {
+  /// Runs before every warm-up and sample, outside the timed region.
+  std::function<void()> prepare;
 };
 
 /// A row that cannot run here (not enough memory, ...): reported as skipped, not failed.
@@ -113,6 +121,12 @@ class bench_context {
   double time_launches(const launch_options& opt, std::uint64_t bytes_per_launch,
                        const std::function<void(cudaStream_t)>& launch);
 
+  /// Times `call` with the host's steady clock: the same warm-up, stopping rule and
+  /// counters as time_launches, label `timing:host_clock`, no pct_peak. For work the GPU
+  /// clock cannot see (cudaMalloc, CPU loops): `call` must return when its work is done.
+  /// Returns the median in seconds.
+  double time_host(const host_options& opt, std::uint64_t bytes_per_call, const std::function<void()>& call);
+
   /// Samples `launch` like time_launches but reports nothing: for the parts of a bound
   /// (the copy-engine bound of a pipeline). Returns the median in seconds. throws cuda_error
   double measure(const launch_options& opt, const std::function<void(cudaStream_t)>& launch);
@@ -124,6 +138,10 @@ class bench_context {
   double reference_seconds(const std::string& reference, const launch_options& opt,
                            const std::function<void(cudaStream_t)>& launch);
 
+  /// reference_seconds for a host-timed row (time_host): its median if it ran in this
+  /// process, else `call` sampled now on the host clock.
+  double reference_host_seconds(const std::string& reference, const std::function<void()>& call);
+
   /// The PCIe link to the host, when the system tells (NVML, else sysfs).
   const std::optional<pcie_link>& pcie() const;
 
@@ -132,8 +150,12 @@ class bench_context {
  private:
   std::shared_ptr<void>& workspace_slot(const std::string& key, std::type_index type);
 
+  /// Profiles the row's launch for the session's metrics (if any): counters or a label token.
+  void profile_metrics(const launch_options& opt, const std::function<void(cudaStream_t)>& launch);
+
   benchmark::State& state_;
   std::string name_;
+  std::string label_;
   membench::stream stream_;
 };
 

@@ -1,0 +1,354 @@
+#include "metrics.hpp"
+
+#include <algorithm>
+#include <cstdint>
+#include <stdexcept>
+
+#include <cuda.h>
+#include <cuda_runtime_api.h>
+#include <cupti_profiler_host.h>
+#include <cupti_profiler_target.h>
+#include <cupti_range_profiler.h>
+#include <cupti_result.h>
+#include <cupti_target.h>
+#include <fmt/format.h>
+
+#include "check.hpp"
+
+namespace membench {
+
+const std::vector<std::string>& default_metrics() {
+  static const std::vector<std::string> list{
+      "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
+      "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct",
+      "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+      "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+      "l1tex__t_sector_hit_rate.pct",
+      "lts__t_sector_hit_rate.pct",
+      "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+  };
+  return list;
+}
+
+std::vector<std::string> parse_metric_list(std::string_view text) {
+  std::vector<std::string> out;
+  while (true) {
+    const auto comma = text.find(',');
+    const std::string_view entry = text.substr(0, comma);
+    if (entry.empty()) throw std::invalid_argument("empty metric name in the list");
+    const bool ok = std::all_of(entry.begin(), entry.end(), [](char c) {
+      return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+    });
+    if (!ok) throw std::invalid_argument(fmt::format("bad metric name '{}'", entry));
+    if (std::find(out.begin(), out.end(), entry) != out.end())
+      throw std::invalid_argument(fmt::format("metric '{}' listed twice", entry));
+    out.emplace_back(entry);
+    if (comma == std::string_view::npos) break;
+    text.remove_prefix(comma + 1);
+  }
+  return out;
+}
+
+std::vector<std::pair<std::string, double>> metric_counters(const std::vector<std::pair<std::string, double>>& values) {
+  std::vector<std::pair<std::string, double>> out = values;
+  auto find = [&](std::string_view name) -> const double* {
+    for (const auto& [k, v] : values)
+      if (k == name) return &v;
+    return nullptr;
+  };
+  const double* sectors = find("l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum");
+  const double* requests = find("l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum");
+  if (sectors != nullptr && requests != nullptr && *requests > 0)
+    out.emplace_back("sectors_per_request", *sectors / *requests);
+  return out;
+}
+
+std::string metrics_unavailable_token(std::string_view reason) {
+  std::string token;
+  bool gap = false;
+  for (char c : reason) {
+    const bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    if (keep) {
+      if (gap && !token.empty()) token += '_';
+      token += c;
+      gap = false;
+    } else {
+      gap = true;
+    }
+  }
+  return fmt::format("metrics:unavailable({})", token.empty() ? "unknown" : token);
+}
+
+namespace {
+
+// A failed CUPTI call: its result name, and whether no later call can succeed either.
+class cupti_error : public std::runtime_error {
+ public:
+  cupti_error(CUptiResult r, const char* call) : std::runtime_error(describe(r, call)), result(r) {}
+  bool permanent() const noexcept {
+    return result == CUPTI_ERROR_INSUFFICIENT_PRIVILEGES || result == CUPTI_ERROR_NOT_SUPPORTED ||
+           result == CUPTI_ERROR_NOT_INITIALIZED || result == CUPTI_ERROR_NOT_COMPATIBLE ||
+           result == CUPTI_ERROR_VIRTUALIZED_DEVICE_NOT_SUPPORTED || result == CUPTI_ERROR_CMP_DEVICE_NOT_SUPPORTED ||
+           result == CUPTI_ERROR_MIG_DEVICE_NOT_SUPPORTED || result == CUPTI_ERROR_UNKNOWN;
+  }
+  CUptiResult result;
+
+ private:
+  static std::string describe(CUptiResult r, const char* call) {
+    const char* name = nullptr;
+    if (cuptiGetResultString(r, &name) != CUPTI_SUCCESS || name == nullptr) name = "CUPTI_ERROR";
+    return fmt::format("{} ({})", name, call);
+  }
+};
+
+#define MEMBENCH_CUPTI_CHECK(call)                             \
+  do {                                                         \
+    const CUptiResult membench_cupti_r = (call);               \
+    if (membench_cupti_r != CUPTI_SUCCESS) throw cupti_error(membench_cupti_r, #call); \
+  } while (0)
+
+template <class P>
+P params(std::size_t size) {
+  P p{};
+  p.structSize = size;
+  return p;
+}
+
+// The device's primary context, without linking the driver library (CI machines have none).
+CUcontext current_context() {
+  using get_current_fn = CUresult (*)(CUcontext*);
+  void* fn = nullptr;
+  cudaDriverEntryPointQueryResult found{};
+  MEMBENCH_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 12000, cudaEnableDefault, &found));
+  if (found != cudaDriverEntryPointSuccess || fn == nullptr) throw std::runtime_error("cuCtxGetCurrent not found");
+  CUcontext ctx = nullptr;
+  if (reinterpret_cast<get_current_fn>(fn)(&ctx) != CUDA_SUCCESS || ctx == nullptr)
+    throw std::runtime_error("no current CUDA context");
+  return ctx;
+}
+
+std::vector<const char*> c_names(const std::vector<std::string>& names) {
+  std::vector<const char*> out;
+  for (const auto& n : names) out.push_back(n.c_str());
+  return out;
+}
+
+}  // namespace
+
+struct metrics_profiler::state {
+  CUcontext ctx = nullptr;
+  bool initialized = false;
+  CUpti_Profiler_Host_Object* host = nullptr;
+  std::vector<std::uint8_t> config;
+};
+
+metrics_profiler::metrics_profiler(int device, std::vector<std::string> metrics)
+    : metrics_(std::move(metrics)), state_(std::make_unique<state>()) {
+  try {
+    MEMBENCH_CUDA_CHECK(cudaSetDevice(device));
+    MEMBENCH_CUDA_CHECK(cudaFree(nullptr));  // the primary context exists from here
+    state_->ctx = current_context();
+    auto init = params<CUpti_Profiler_Initialize_Params>(CUpti_Profiler_Initialize_Params_STRUCT_SIZE);
+    MEMBENCH_CUPTI_CHECK(cuptiProfilerInitialize(&init));
+    state_->initialized = true;
+
+    auto chip = params<CUpti_Device_GetChipName_Params>(CUpti_Device_GetChipName_Params_STRUCT_SIZE);
+    chip.deviceIndex = static_cast<std::size_t>(device);
+    MEMBENCH_CUPTI_CHECK(cuptiDeviceGetChipName(&chip));
+    chip_ = chip.pChipName;
+
+    auto avail = params<CUpti_Profiler_GetCounterAvailability_Params>(CUpti_Profiler_GetCounterAvailability_Params_STRUCT_SIZE);
+    avail.ctx = state_->ctx;
+    MEMBENCH_CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&avail));
+    std::vector<std::uint8_t> image(avail.counterAvailabilityImageSize);
+    avail.pCounterAvailabilityImage = image.data();
+    MEMBENCH_CUPTI_CHECK(cuptiProfilerGetCounterAvailability(&avail));
+
+    auto new_host = [&] {
+      auto host = params<CUpti_Profiler_Host_Initialize_Params>(CUpti_Profiler_Host_Initialize_Params_STRUCT_SIZE);
+      host.profilerType = CUPTI_PROFILER_TYPE_RANGE_PROFILER;
+      host.pChipName = chip_.c_str();
+      host.pCounterAvailabilityImage = image.data();
+      MEMBENCH_CUPTI_CHECK(cuptiProfilerHostInitialize(&host));
+      return host.pHostObject;
+    };
+    auto free_host = [](CUpti_Profiler_Host_Object* h) {
+      auto p = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
+      p.pHostObject = h;
+      cuptiProfilerHostDeinitialize(&p);
+    };
+    auto add_metrics = [](CUpti_Profiler_Host_Object* h, std::vector<const char*>& names) {
+      auto add = params<CUpti_Profiler_Host_ConfigAddMetrics_Params>(CUpti_Profiler_Host_ConfigAddMetrics_Params_STRUCT_SIZE);
+      add.pHostObject = h;
+      add.ppMetricNames = names.data();
+      add.numMetrics = names.size();
+      return cuptiProfilerHostConfigAddMetrics(&add);
+    };
+    // A metric this chip or CUPTI does not know is dropped (and named), not fatal to the rest.
+    for (const std::string& m : std::vector<std::string>(metrics_)) {
+      CUpti_Profiler_Host_Object* probe = new_host();
+      std::vector<const char*> one{m.c_str()};
+      const CUptiResult r = add_metrics(probe, one);
+      free_host(probe);
+      if (r != CUPTI_SUCCESS) {
+        rejected_.push_back(m);
+        metrics_.erase(std::find(metrics_.begin(), metrics_.end(), m));
+      }
+    }
+    if (metrics_.empty()) throw std::runtime_error("CUPTI accepts none of the metrics");
+    state_->host = new_host();
+    std::vector<const char*> names = c_names(metrics_);
+    MEMBENCH_CUPTI_CHECK(add_metrics(state_->host, names));
+    auto size = params<CUpti_Profiler_Host_GetConfigImageSize_Params>(CUpti_Profiler_Host_GetConfigImageSize_Params_STRUCT_SIZE);
+    size.pHostObject = state_->host;
+    MEMBENCH_CUPTI_CHECK(cuptiProfilerHostGetConfigImageSize(&size));
+    state_->config.resize(size.configImageSize);
+    auto get = params<CUpti_Profiler_Host_GetConfigImage_Params>(CUpti_Profiler_Host_GetConfigImage_Params_STRUCT_SIZE);
+    get.pHostObject = state_->host;
+    get.configImageSize = state_->config.size();
+    get.pConfigImage = state_->config.data();
+    MEMBENCH_CUPTI_CHECK(cuptiProfilerHostGetConfigImage(&get));
+    auto passes = params<CUpti_Profiler_Host_GetNumOfPasses_Params>(CUpti_Profiler_Host_GetNumOfPasses_Params_STRUCT_SIZE);
+    passes.configImageSize = state_->config.size();
+    passes.pConfigImage = state_->config.data();
+    MEMBENCH_CUPTI_CHECK(cuptiProfilerHostGetNumOfPasses(&passes));
+    passes_ = passes.numOfPasses;
+  } catch (const std::exception& e) {
+    unavailable_ = e.what();
+  }
+}
+
+metrics_profiler::~metrics_profiler() {
+  if (state_->host != nullptr) {
+    auto p = params<CUpti_Profiler_Host_Deinitialize_Params>(CUpti_Profiler_Host_Deinitialize_Params_STRUCT_SIZE);
+    p.pHostObject = state_->host;
+    cuptiProfilerHostDeinitialize(&p);
+  }
+  if (state_->initialized) {
+    auto p = params<CUpti_Profiler_DeInitialize_Params>(CUpti_Profiler_DeInitialize_Params_STRUCT_SIZE);
+    cuptiProfilerDeInitialize(&p);
+  }
+}
+
+namespace {
+
+// The range profiler is enabled on the context only while one row is profiled.
+class enabled_range_profiler {
+ public:
+  explicit enabled_range_profiler(CUcontext ctx) {
+    auto p = params<CUpti_RangeProfiler_Enable_Params>(CUpti_RangeProfiler_Enable_Params_STRUCT_SIZE);
+    p.ctx = ctx;
+    MEMBENCH_CUPTI_CHECK(cuptiRangeProfilerEnable(&p));
+    object_ = p.pRangeProfilerObject;
+  }
+  ~enabled_range_profiler() {
+    auto p = params<CUpti_RangeProfiler_Disable_Params>(CUpti_RangeProfiler_Disable_Params_STRUCT_SIZE);
+    p.pRangeProfilerObject = object_;
+    cuptiRangeProfilerDisable(&p);
+  }
+  enabled_range_profiler(const enabled_range_profiler&) = delete;
+  enabled_range_profiler& operator=(const enabled_range_profiler&) = delete;
+  CUpti_RangeProfiler_Object* get() const noexcept { return object_; }
+
+ private:
+  CUpti_RangeProfiler_Object* object_ = nullptr;
+};
+
+// A profiled range can never need more passes than this; more means a CUPTI misuse.
+constexpr std::size_t max_passes = 256;
+
+}  // namespace
+
+void metrics_profiler::profile(const std::function<void()>& prepare, const std::function<void()>& launch,
+                               std::vector<std::pair<std::string, double>>& values) {
+  if (unavailable_) throw std::logic_error("metrics_profiler::profile called while unavailable");
+  try {
+    MEMBENCH_CUDA_CHECK(cudaDeviceSynchronize());
+    enabled_range_profiler range(state_->ctx);
+    std::vector<const char*> names = c_names(metrics_);
+
+    auto size = params<CUpti_RangeProfiler_GetCounterDataSize_Params>(CUpti_RangeProfiler_GetCounterDataSize_Params_STRUCT_SIZE);
+    size.pRangeProfilerObject = range.get();
+    size.pMetricNames = names.data();
+    size.numMetrics = names.size();
+    size.maxNumOfRanges = 1;
+    size.maxNumRangeTreeNodes = 1;
+    MEMBENCH_CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&size));
+    std::vector<std::uint8_t> data(size.counterDataSize);
+    auto init = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
+        CUpti_RangeProfiler_CounterDataImage_Initialize_Params_STRUCT_SIZE);
+    init.pRangeProfilerObject = range.get();
+    init.counterDataSize = data.size();
+    init.pCounterData = data.data();
+    MEMBENCH_CUPTI_CHECK(cuptiRangeProfilerCounterDataImageInitialize(&init));
+
+    auto config = params<CUpti_RangeProfiler_SetConfig_Params>(CUpti_RangeProfiler_SetConfig_Params_STRUCT_SIZE);
+    config.pRangeProfilerObject = range.get();
+    config.configSize = state_->config.size();
+    config.pConfig = state_->config.data();
+    config.counterDataImageSize = data.size();
+    config.pCounterDataImage = data.data();
+    config.range = CUPTI_UserRange;
+    config.replayMode = CUPTI_UserReplay;
+    config.maxRangesPerPass = 1;
+    config.numNestingLevels = 1;
+    config.minNestingLevel = 1;
+    config.passIndex = 0;
+    config.targetNestingLevel = 1;
+    MEMBENCH_CUPTI_CHECK(cuptiRangeProfilerSetConfig(&config));
+
+    // User replay: the row's own launch once per pass, its cache state restored before each.
+    bool submitted = false;
+    std::size_t pass = 0;
+    while (!submitted) {
+      if (++pass > max_passes) throw std::runtime_error(fmt::format("CUPTI asked for more than {} passes", max_passes));
+      if (prepare) prepare();
+      MEMBENCH_CUDA_CHECK(cudaDeviceSynchronize());
+      auto start = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
+      start.pRangeProfilerObject = range.get();
+      MEMBENCH_CUPTI_CHECK(cuptiRangeProfilerStart(&start));
+      auto push = params<CUpti_RangeProfiler_PushRange_Params>(CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE);
+      push.pRangeProfilerObject = range.get();
+      push.pRangeName = "membench_row";
+      MEMBENCH_CUPTI_CHECK(cuptiRangeProfilerPushRange(&push));
+      launch();
+      MEMBENCH_CUDA_CHECK(cudaGetLastError());
+      MEMBENCH_CUDA_CHECK(cudaDeviceSynchronize());
+      auto pop = params<CUpti_RangeProfiler_PopRange_Params>(CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE);
+      pop.pRangeProfilerObject = range.get();
+      MEMBENCH_CUPTI_CHECK(cuptiRangeProfilerPopRange(&pop));
+      auto stop = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
+      stop.pRangeProfilerObject = range.get();
+      MEMBENCH_CUPTI_CHECK(cuptiRangeProfilerStop(&stop));
+      submitted = stop.isAllPassSubmitted != 0;
+    }
+    passes_ = pass;
+    auto decode = params<CUpti_RangeProfiler_DecodeData_Params>(CUpti_RangeProfiler_DecodeData_Params_STRUCT_SIZE);
+    decode.pRangeProfilerObject = range.get();
+    MEMBENCH_CUPTI_CHECK(cuptiRangeProfilerDecodeData(&decode));
+
+    auto info = params<CUpti_RangeProfiler_GetCounterDataInfo_Params>(CUpti_RangeProfiler_GetCounterDataInfo_Params_STRUCT_SIZE);
+    info.pCounterDataImage = data.data();
+    info.counterDataImageSize = data.size();
+    MEMBENCH_CUPTI_CHECK(cuptiRangeProfilerGetCounterDataInfo(&info));
+    if (info.numTotalRanges != 1)
+      throw std::runtime_error(fmt::format("CUPTI recorded {} ranges, expected 1", info.numTotalRanges));
+    std::vector<double> out(names.size());
+    auto eval = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+    eval.pHostObject = state_->host;
+    eval.pCounterDataImage = data.data();
+    eval.counterDataImageSize = data.size();
+    eval.rangeIndex = 0;
+    eval.ppMetricNames = names.data();
+    eval.numMetrics = names.size();
+    eval.pMetricValues = out.data();
+    MEMBENCH_CUPTI_CHECK(cuptiProfilerHostEvaluateToGpuValues(&eval));
+    values.clear();
+    for (std::size_t i = 0; i < names.size(); ++i) values.emplace_back(metrics_[i], out[i]);
+  } catch (const cupti_error& e) {
+    if (e.permanent()) unavailable_ = e.what();
+    throw;
+  }
+}
+
+}  // namespace membench

@@ -1,0 +1,109 @@
+#!/usr/bin/env python3
+"""membench --metrics vs Nsight Compute, on the GPU machine.
+
+tools/ncu_metrics.py BUNDLE OUT: for each build, runs membench --metrics once over the
+rows below and reads the CUPTI counters from its JSON; then profiles the same row under
+ncu --metrics (the same metric names) with membench --timing=single: the row's kernel
+launches for verification, warm-up and one timed sample, and ncu reads the last one
+(--launch-skip 2). ncu's cache and clock control are off, so it sees the cache state the
+harness sets up (an L2 flush before each cold launch), as membench's own metrics pass
+does. Prints a Markdown table per metric group and writes OUT/ncu_metrics.{md,json}.
+Agreement: counts (sectors, requests) within 1 %, percentages within 2 points.
+"""
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+METRICS = [
+    "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
+    "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct",
+    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
+    "l1tex__t_sector_hit_rate.pct",
+    "lts__t_sector_hit_rate.pct",
+    "dram__throughput.avg.pct_of_peak_sustained_elapsed",
+]
+SHORT = ["ld_eff_%", "st_eff_%", "ld_sectors", "ld_requests", "l1_hit_%", "l2_hit_%", "dram_%"]
+
+OFFSETS = [f"global/read_offset/type:f32/offset:{o}/l2:cold/bytes:4M" for o in (0, 1, 2, 32)]
+CONFIGS = {
+    "membench": [(n, "read_offset_kernel") for n in OFFSETS]
+    + [(f"global/write_offset/type:f32/offset:{o}/l2:cold/bytes:4M", "write_offset_kernel") for o in (0, 1)]
+    + [(f"global/read_stride/type:f32/stride:{s}/l2:cold/bytes:1G", "read_stride_kernel") for s in (1, 2, 4, 8, 32)],
+    "membench_ca": [(n, "read_offset_kernel") for n in OFFSETS],
+    "membench_cg": [(n, "read_offset_kernel") for n in OFFSETS],
+}
+
+
+def exact(names):
+    return "^(" + "|".join(names) + ")(/|$)"
+
+
+def membench_metrics(exe, names):
+    path = os.path.join(tempfile.gettempdir(), f"ncu_metrics_{os.path.basename(exe)}.json")
+    subprocess.run([exe, "--metrics", f"--benchmark_filter={exact(names)}", f"--benchmark_out={path}",
+                    "--benchmark_out_format=json"], check=True, stdout=subprocess.DEVNULL)
+    j = json.load(open(path))
+    rows = {r["run_name"].removesuffix("/manual_time"): r for r in j["benchmarks"]}
+    return rows, j["context"].get("membench_metrics_status", "?")
+
+
+def ncu_metrics(exe, name, kernel):
+    cmd = ["ncu", "--clock-control", "none", "--cache-control", "none", "--metrics", ",".join(METRICS),
+           "--print-units", "base", "--csv", "-k", f"regex:{kernel}", "--launch-skip", "2", "--launch-count", "1",
+           exe, "--timing=single", f"--benchmark_filter={exact([name])}"]
+    text = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
+    lines = [l for l in text.splitlines() if l.startswith('"')]
+    rows = list(csv.DictReader(io.StringIO("\n".join(lines))))
+    values = {}
+    for r in rows:
+        if r.get("Metric Name") in METRICS:
+            values[r["Metric Name"]] = float(r["Metric Value"].replace(",", ""))
+    missing = [m for m in METRICS if m not in values]
+    if missing:
+        raise RuntimeError(f"ncu gave no {missing} for {name}:\n{text[-2000:]}")
+    return values
+
+
+def agree(metric, a, b):
+    if metric.endswith(".pct") or "pct_of_peak" in metric:
+        return abs(a - b) <= 2.0
+    return abs(a - b) <= 0.01 * max(abs(b), 1.0)
+
+
+def main():
+    bundle, out = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    results, ok = [], True
+    for exe_name, configs in CONFIGS.items():
+        exe = os.path.join(bundle, exe_name)
+        rows, status = membench_metrics(exe, [c[0] for c in configs])
+        print(f"{exe_name}: {status}")
+        for name, kernel in configs:
+            row = rows.get(name, {})
+            mine = {m: row.get(m) for m in METRICS}
+            theirs = ncu_metrics(exe, name, kernel)
+            same = {m: mine[m] is not None and agree(m, mine[m], theirs[m]) for m in METRICS}
+            ok &= all(same.values())
+            results.append(dict(build=exe_name, name=name, membench=mine, ncu=theirs, agree=same,
+                                sectors_per_request=row.get("sectors_per_request"), label=row.get("label", "")))
+    head = "| build | benchmark | " + " | ".join(f"{s} membench / ncu" for s in SHORT) + " | sectors/request | agree |"
+    lines = [head, "|---|---|" + "---:|" * len(SHORT) + "---:|:---:|"]
+    fmt = lambda v: "-" if v is None else (f"{v:.0f}" if abs(v) >= 1000 else f"{v:.2f}")
+    for r in results:
+        cells = " | ".join(f"{fmt(r['membench'][m])} / {fmt(r['ncu'][m])}" for m in METRICS)
+        spr = fmt(r["sectors_per_request"])
+        lines.append(f"| {r['build']} | `{r['name']}` | {cells} | {spr} | {'yes' if all(r['agree'].values()) else 'NO'} |")
+    table = "\n".join(lines)
+    print(table)
+    open(os.path.join(out, "ncu_metrics.md"), "w").write(table + "\n")
+    json.dump(results, open(os.path.join(out, "ncu_metrics.json"), "w"), indent=1)
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
