@@ -1,6 +1,13 @@
 # Debian packages through find_package; a missing one stops configure naming the package.
 find_package(CUDAToolkit REQUIRED)
 find_package(Threads REQUIRED)
+# CPU baselines of the compute families (GCC's libgomp).
+find_package(OpenMP REQUIRED COMPONENTS CXX)
+foreach(lib IN ITEMS cublas cupti)
+  if(NOT TARGET CUDA::${lib})
+    message(FATAL_ERROR "membench needs CUDA::${lib} from the CUDA toolkit (${CUDAToolkit_LIBRARY_DIR})")
+  endif()
+endforeach()
 
 macro(membench_require pkg debian)
   find_package(${pkg} ${ARGN} QUIET)

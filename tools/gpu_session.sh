@@ -2,11 +2,18 @@
 # tools/gpu_session.sh BUNDLE OUT PHASE...: one GPU-machine session over a bundle
 # (cmake --build <dir> --target bundle). Phases: info, tests, sass, demos (fault and
 # Ctrl-C), ncu (harness vs Nsight Compute), suite:<exe> (wall time, rows, median noise),
-# loads:<exe>:<regex> (load opcodes per kernel), run:<exe>:<name>:<filter> (a filtered run and its rows in brief),
+# ncu_metrics (membench --metrics vs ncu --metrics), loads:<exe>:<regex> (load opcodes per kernel),
+# run:<exe>:<name>:<filter>[:<flags>] (a filtered run and its rows in brief; flags comma-separated),
 # reps:<exe> (10 repetitions of the fastest 1 GiB copy and of cudaMemcpy from OUT/<exe>.json).
 # Never changes clocks or settings: it only reads them.
 set -u
 bundle=$1 out=$2
+# The CUDA toolkit's own libraries (cuBLAS, CUPTI, nvperf) do not travel in the bundle:
+# use this machine's (the same CUDA major version).
+for lib in libcublas.so.13 libcupti.so.13 libnvperf_host.so; do
+  found=$(find /usr/local/cuda/ /usr/local/cuda-13*/ /usr/lib/x86_64-linux-gnu/ -name "$lib" 2>/dev/null | head -n 1)
+  if [ -n "$found" ]; then export LD_LIBRARY_PATH="$(dirname "$found")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"; else echo "gpu_session: $lib not found"; fi
+done
 logs=${LOGDIR:-/tmp/membench_logs}  # OUT brings back at most 8 files: logs stay here
 mkdir -p "$logs"
 shift 2
@@ -16,6 +23,8 @@ for phase in "$@"; do
   case $phase in
     info)
       nvidia-smi --query-gpu=name,driver_version,pci.bus_id,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu,ecc.mode.current,persistence_mode --format=csv
+      [ "$(nvidia-smi -L | wc -l)" -gt 1 ] && nvidia-smi topo -m
+      nproc; echo "LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}"
       ;;
     tests)
       "$bundle/membench_gpu_tests" 2>&1 | tail -n 20
@@ -35,6 +44,11 @@ for phase in "$@"; do
     ncu)
       python3 "$(dirname "$0")/ncu_validate.py" "$bundle" "$out"
       echo "ncu validation: exit $?"
+      ;;
+    ncu_metrics)
+      # membench --metrics (CUPTI range profiler) against ncu --metrics on the same rows.
+      python3 "$(dirname "$0")/ncu_metrics.py" "$bundle" "$out"
+      echo "ncu metrics agreement: exit $?"
       ;;
     suite:*)
       exe=${phase#suite:}
@@ -65,9 +79,12 @@ PY
     run:*)
       # run:<exe>:<name>:<filter>: one filtered run to OUT/<name>.json, then a compact table.
       spec=${phase#run:}; exe=${spec%%:*}; spec=${spec#*:}; name=${spec%%:*}; filter=${spec#*:}
+      flags=""
+      case $filter in *:--*) flags=${filter##*:}; filter=${filter%:*};; esac
       start=$(date +%s%N)
+      # shellcheck disable=SC2086
       timeout 500 "$bundle/$exe" --benchmark_filter="$filter" --benchmark_out="$out/$name.json" \
-        --benchmark_out_format=json >"$logs/$name.log" 2>&1
+        --benchmark_out_format=json ${flags//,/ } >"$logs/$name.log" 2>&1
       echo "$name ($exe, filter $filter): exit $?, wall $(( ($(date +%s%N) - start) / 1000000 )) ms"
       grep -E "^membench:" "$logs/$name.log" | head -5
       python3 "$(dirname "$0")/summarize_rows.py" "$out/$name.json"

@@ -34,7 +34,9 @@ const name_key* find_key(std::string_view key) {
 
 void check_param(const name_param& p) {
   if (find_key(p.key) == nullptr) throw std::invalid_argument(fmt::format("unknown name key '{}'", p.key));
-  const bool ok = find_key(p.key)->unit == "bytes" ? is_size_token(p.value) : is_token(p.value);
+  // Byte and element counts take size tokens (64M, 1K); everything else is a plain token.
+  const std::string_view unit = find_key(p.key)->unit;
+  const bool ok = unit == "bytes" || unit == "elements" ? is_size_token(p.value) : is_token(p.value);
   if (!ok) throw std::invalid_argument(fmt::format("bad value '{}' for key '{}'", p.value, p.key));
 }
 
@@ -90,9 +92,9 @@ const std::vector<name_key>& name_keys() {
       {"style", "-", "gridstride (one resident wave loops) or perthread (one block per tile, no loop)"},
       {"l2", "-", "L2 state before each timed launch: cold (flushed) or warm"},
       {"cause", "-", "the fault a demonstration kernel raises: illegal_address, misaligned_address"},
-      {"dir", "-", "copy direction: h2d, d2h"},
+      {"dir", "-", "copy direction: h2d, d2h, d2d (device to device); between GPUs: d0_d1, d1_d0, bidir (both at once)"},
       {"host", "-", "host memory kind: pageable, pinned (cudaMallocHost), host_alloc (cudaHostAlloc), wc (write-combined), registered (cudaHostRegister)"},
-      {"api", "-", "the call that moves the data: memcpy (synchronous), memcpy_async, symbol (cudaMemcpyToSymbol / FromSymbol)"},
+      {"api", "-", "the API call a row measures: memcpy (synchronous), memcpy_async, symbol (cudaMemcpyToSymbol / FromSymbol), memcpy_2d (cudaMemcpy2DAsync), memset (cudaMemsetAsync, cudaMemset2DAsync in memset_2d), memset_d8/d16/d32 (cuMemsetD*Async, cuMemsetD2D*Async), kernel, malloc, malloc_host, malloc_async, device_malloc (in-kernel malloc/free)"},
       {"memory", "-", "where the data lives: device (cudaMalloc), mapped (zero-copy host memory), symbol (a static __device__ array)"},
       {"policy", "-", "managed-memory state before the kernel: fault, prefetch, resident, read_mostly, accessed_by"},
       {"streams", "streams", "CUDA streams a chunked pipeline is spread over"},
@@ -103,8 +105,19 @@ const std::vector<name_key>& name_keys() {
       {"config", "-", "cudaFuncSetCacheConfig preference: prefer_none, prefer_shared, prefer_l1, prefer_equal"},
       {"carveout", "percent", "cudaFuncAttributePreferredSharedMemoryCarveout: shared-memory share of the unified L1/shared"},
       {"storage", "-", "where a per-thread array lives: registers or local (spilled)"},
-      {"elems", "elements", "elements in a per-thread array"},
+      {"elems", "elements", "elements in a per-thread array, or in a vector"},
       {"block_bytes", "bytes", "working set of one block; binary suffixes K, M, G"},
+      {"variant", "-", "step of a kernel progression (naive, coalesced, tile16, ...) or the vendor reference (cublas)"},
+      {"n", "elements", "matrix order N (N x N operands)"},
+      {"on", "-", "where the work runs: gpu, cpu1 (one CPU thread), cpu_omp (OpenMP, every core)"},
+      {"math", "-", "math library: precise (IEEE sqrtf, cosf, tanhf) or fast (--use_fast_math intrinsics)"},
+      {"transfers", "-", "with: the row includes the H2D copies of the inputs and the D2H copy of the result; without: kernel only"},
+      {"access", "-", "peer access between two GPUs: on (cudaDeviceEnablePeerAccess) or off (staged through the host)"},
+      {"layout", "-", "2D allocation: pitched (cudaMallocPitch) or packed (rows of exactly the width, cudaMalloc)"},
+      {"row_bytes", "bytes", "width of one row of a 2D array in bytes"},
+      {"rows", "rows", "rows of a 2D array"},
+      {"alloc_bytes", "bytes", "size of one allocation"},
+      {"op", "-", "the half of an allocation pair a row times: alloc or free (the other half runs untimed between samples)"},
       {"bytes", "bytes", "buffer size; binary suffixes K, M, G = KiB, MiB, GiB"},
   };
   return keys;

@@ -1,0 +1,369 @@
+// A1: the cost of allocating (The CUDA Handbook 5.2.2 "Dynamic Allocations", mallocSpeed.cu).
+// alloc/cost: the host APIs cudaMalloc/cudaFree, cudaMallocHost/cudaFreeHost and
+// cudaMallocFromPoolAsync/cudaFreeAsync (a pool of our own whose release threshold,
+// pool_release_threshold_bytes, keeps freed memory in the pool), 4 KiB to 1 GiB.
+// alloc/device_malloc: malloc()/free() inside a kernel, one allocation per thread, 128
+// blocks of 1..512 threads, 64 B, 12 KiB and 1 MiB (the Handbook's grid), from a heap of
+// cudaLimitMallocHeapSize = heap_bytes set once per process.
+//
+// One sample is one half of an allocate/release pair (`op`): op:alloc times the allocation
+// and releases it untimed before the next sample; op:free allocates untimed and times the
+// release. Clocks: cudaMalloc and cudaMallocHost rows use the host's steady clock around
+// the call (label timing:host_clock); cudaMallocAsync rows are stream-ordered and timed with
+// plain events on the benchmark's stream around the call (timing:events): for a pool hit
+// the GPU has nothing to do, so the event pair sees the host's time to enqueue the call (a
+// mixed host/GPU time); device_malloc rows time the kernel with events (timing:blocking).
+// `us_per_call` is the median sample per call: per API call, or per thread-allocation for
+// in-kernel rows (the Handbook's "microseconds per alloc/free").
+//
+// Expected: the driver's allocations are expensive (tens of microseconds and up, growing
+// with size once the sub-allocator cannot serve them; pinned host memory most of all, as the
+// pages are locked one by one), pool allocations cost about a microsecond whatever their
+// size, and in-kernel allocations are cheap when small and slow when large.
+// Bytes per call: alloc_bytes (one allocation), or threads x alloc_bytes for a launch;
+// `gb_per_s` is allocation throughput, not memory traffic. No pct_peak.
+// Verification: one allocation of the row's size is written (poison, then a pattern, by a
+// kernel) and read back before timing; in-kernel, every thread writes its pattern into
+// its allocation, a second kernel reads every allocation back and counts mismatches, and
+// a null malloc() is counted on every launch: any of them makes the row an error.
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "harness/harness_kernels.hpp"
+#include "harness/registry.hpp"
+#include "harness/verify.hpp"
+#include "kernels/alloc/alloc_cost.cuh"
+
+namespace membench::alloc {
+namespace {
+
+constexpr std::uint32_t usable_seed = 0xA10C;
+constexpr std::uint32_t usable_poison_seed = 0xDEAD;
+
+// A memory pool on the session's device that keeps what cudaFreeAsync returns to it.
+class mem_pool {
+ public:
+  explicit mem_pool(int device) {
+    int supported = 0;
+    MEMBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&supported, cudaDevAttrMemoryPoolsSupported, device));
+    if (supported == 0) throw infeasible("the device has no stream-ordered allocator (cudaDevAttrMemoryPoolsSupported = 0)");
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.handleTypes = cudaMemHandleTypeNone;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = device;
+    MEMBENCH_CUDA_CHECK(cudaMemPoolCreate(&pool_, &props));
+    std::uint64_t threshold = pool_release_threshold;
+    const cudaError_t err = cudaMemPoolSetAttribute(pool_, cudaMemPoolAttrReleaseThreshold, &threshold);
+    if (err != cudaSuccess) {
+      MEMBENCH_CUDA_LOG(cudaMemPoolDestroy(pool_));
+      throw_cuda_error(err, "cudaMemPoolSetAttribute(cudaMemPoolAttrReleaseThreshold)", __FILE__, __LINE__);
+    }
+  }
+  mem_pool(const mem_pool&) = delete;
+  mem_pool& operator=(const mem_pool&) = delete;
+  ~mem_pool() { MEMBENCH_CUDA_LOG(cudaMemPoolDestroy(pool_)); }
+  cudaMemPool_t get() const noexcept { return pool_; }
+  /// throws cuda_error
+  std::uint64_t attribute(cudaMemPoolAttr attr) const {
+    std::uint64_t v = 0;
+    MEMBENCH_CUDA_CHECK(cudaMemPoolGetAttribute(pool_, attr, &v));
+    return v;
+  }
+
+ private:
+  cudaMemPool_t pool_ = nullptr;
+};
+
+struct cost_workspace {
+  std::unique_ptr<mem_pool> pool;  // made by the first malloc_async row
+};
+
+// At most one allocation made with one API; released by its destructor if still held.
+class one_allocation {
+ public:
+  one_allocation(alloc_api api, cudaMemPool_t pool, cudaStream_t s) : api_(api), pool_(pool), stream_(s) {}
+  one_allocation(const one_allocation&) = delete;
+  one_allocation& operator=(const one_allocation&) = delete;
+  ~one_allocation() {
+    if (p_ == nullptr) return;
+    switch (api_) {
+      case alloc_api::malloc: MEMBENCH_CUDA_LOG(cudaFree(p_)); break;
+      case alloc_api::malloc_host: MEMBENCH_CUDA_LOG(cudaFreeHost(p_)); break;
+      case alloc_api::malloc_async:
+        MEMBENCH_CUDA_LOG(cudaFreeAsync(p_, stream_));
+        MEMBENCH_CUDA_LOG(cudaStreamSynchronize(stream_));
+        break;
+    }
+  }
+  bool held() const noexcept { return p_ != nullptr; }
+  void* get() const noexcept { return p_; }
+
+  /// throws cuda_error
+  void allocate(std::size_t bytes) {
+    void* p = nullptr;
+    switch (api_) {
+      case alloc_api::malloc: MEMBENCH_CUDA_CHECK(cudaMalloc(&p, bytes)); break;
+      case alloc_api::malloc_host: MEMBENCH_CUDA_CHECK(cudaMallocHost(&p, bytes)); break;
+      case alloc_api::malloc_async: MEMBENCH_CUDA_CHECK(cudaMallocFromPoolAsync(&p, bytes, pool_, stream_)); break;
+    }
+    p_ = p;
+  }
+  /// throws cuda_error
+  void release() {
+    void* p = std::exchange(p_, nullptr);
+    switch (api_) {
+      case alloc_api::malloc: MEMBENCH_CUDA_CHECK(cudaFree(p)); break;
+      case alloc_api::malloc_host: MEMBENCH_CUDA_CHECK(cudaFreeHost(p)); break;
+      case alloc_api::malloc_async: MEMBENCH_CUDA_CHECK(cudaFreeAsync(p, stream_)); break;
+    }
+  }
+
+ private:
+  alloc_api api_;
+  cudaMemPool_t pool_;
+  cudaStream_t stream_;
+  void* p_ = nullptr;
+};
+
+// One allocation of the row's size must hold what a kernel writes: poisoned, then the
+// pattern written by a kernel (through UVA for pinned host memory), then read back.
+void verify_usable(bench_context& ctx, alloc_api api, cudaMemPool_t pool, std::uint64_t bytes) {
+  const std::size_t n = bytes / sizeof(std::uint32_t);
+  one_allocation a(api, pool, ctx.stream());
+  a.allocate(bytes);
+  auto* words = static_cast<std::uint32_t*>(a.get());
+  const auto pattern = [](std::size_t i) { return pattern_word(i, usable_seed); };
+  if (api == alloc_api::malloc_host) {
+    std::memset(words, 0xA5, bytes);
+    fill_words(words, n, usable_seed, ctx.stream());
+    MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+    verify_host_array(words, n, pattern, "pinned allocation written by a kernel");
+  } else {
+    fill_words(words, n, usable_poison_seed, ctx.stream());
+    fill_words(words, n, usable_seed, ctx.stream());
+    verify_device_array(ctx.stream(), words, n, pattern, "device allocation");
+  }
+}
+
+void run_cost(bench_context& ctx, alloc_api api, alloc_op op, std::uint64_t bytes) {
+  // Frees the previous family's buffers: the allocations below start from a quiet device.
+  auto& ws = ctx.workspace<cost_workspace>("alloc/cost", [] { return cost_workspace{}; });
+  if (api != alloc_api::malloc_host) ctx.require_device_bytes(bytes);
+  cudaMemPool_t pool = nullptr;
+  if (api == alloc_api::malloc_async) {
+    if (!ws.pool) ws.pool = std::make_unique<mem_pool>(ctx.device().index);
+    pool = ws.pool->get();
+  }
+  ctx.verify_once([&] { verify_usable(ctx, api, pool, bytes); });
+
+  one_allocation a(api, pool, ctx.stream());
+  // The untimed half: whatever the timed half needs to start from.
+  auto untimed = [&] {
+    if (op == alloc_op::alloc && a.held()) a.release();
+    if (op == alloc_op::free && !a.held()) a.allocate(bytes);
+  };
+  auto timed = [&] {
+    if (op == alloc_op::alloc) {
+      a.allocate(bytes);
+    } else {
+      a.release();
+    }
+  };
+  double median = 0;
+  if (api == alloc_api::malloc_async) {
+    launch_options opt;
+    opt.l2 = l2_state::warm;  // nothing to flush: no data moves
+    // The call is host work (a pool hit enqueues nothing for the GPU): plain events, never
+    // the blocking kernel, whose held stream would see an empty interval.
+    opt.blocks_host = true;
+    opt.report_pct_peak = false;
+    opt.prepare = [&](cudaStream_t) { untimed(); };
+    median = ctx.time_launches(opt, bytes, [&](cudaStream_t) { timed(); });
+  } else {
+    host_options opt;
+    opt.prepare = untimed;
+    median = ctx.time_host(opt, bytes, timed);
+  }
+  if (a.held()) a.release();
+  ctx.set_counter("us_per_call", us_per_call(median, 1));
+  if (api == alloc_api::malloc_async) {
+    MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+    ctx.set_counter("pool_release_threshold_bytes",
+                    static_cast<double>(ws.pool->attribute(cudaMemPoolAttrReleaseThreshold)));
+    ctx.set_counter("pool_reserved_bytes", static_cast<double>(ws.pool->attribute(cudaMemPoolAttrReservedMemCurrent)));
+  }
+}
+
+// ---- in-kernel malloc/free ---------------------------------------------------------------
+
+/// Sets cudaLimitMallocHeapSize once per process, before the first launch of a kernel that
+/// calls malloc (the limit cannot change after it). Returns the granted size. The only
+/// kernels calling malloc are this file's, and every path to them comes through here.
+/// throws infeasible, cuda_error, std::runtime_error
+std::uint64_t ensure_device_heap(bench_context& ctx) {
+  static std::uint64_t granted = 0;  // per process: the session runs on one device
+  if (granted != 0) return granted;
+  ctx.require_device_bytes(device_heap_bytes);
+  const cudaError_t set = cudaDeviceSetLimit(cudaLimitMallocHeapSize, device_heap_bytes);
+  if (set != cudaSuccess) (void)cudaGetLastError();  // not sticky; the limit read below tells
+  std::size_t now = 0;
+  MEMBENCH_CUDA_CHECK(cudaDeviceGetLimit(&now, cudaLimitMallocHeapSize));
+  if (now < device_heap_bytes) {
+    throw std::runtime_error("cudaLimitMallocHeapSize is " + std::to_string(now) + " bytes and could not be set to " +
+                             std::to_string(device_heap_bytes) + " (" + cudaGetErrorString(set) +
+                             "): it is fixed once a module calling malloc is loaded (a kernel calling malloc ran "
+                             "earlier in this process, or CUDA_MODULE_LOADING=EAGER)");
+  }
+  granted = now;
+  return granted;
+}
+
+struct device_malloc_workspace {
+  device_buffer<void*> ptrs;          // one pointer per thread of the largest launch
+  device_buffer<unsigned> counters;   // [0] null mallocs, [1] mismatching words
+};
+
+std::array<unsigned, 2> read_counters(cudaStream_t s, const unsigned* dev) {
+  std::array<unsigned, 2> host{};
+  MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(host.data(), dev, sizeof(host), cudaMemcpyDeviceToHost, s));
+  MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(s));
+  return host;
+}
+
+// The allocations of the last alloc kernel, if not yet freed: freed by the destructor on
+// every path out of a row (exceptions included), so the heap is empty for the next row.
+class heap_allocations {
+ public:
+  heap_allocations(void** ptrs, unsigned blocks, unsigned threads, cudaStream_t s)
+      : ptrs_(ptrs), blocks_(blocks), threads_(threads), stream_(s) {}
+  heap_allocations(const heap_allocations&) = delete;
+  heap_allocations& operator=(const heap_allocations&) = delete;
+  ~heap_allocations() {
+    if (!held_) return;
+    device_free_kernel<<<blocks_, threads_, 0, stream_>>>(ptrs_);
+    MEMBENCH_CUDA_LOG(cudaGetLastError());
+    MEMBENCH_CUDA_LOG(cudaStreamSynchronize(stream_));
+  }
+  bool held() const noexcept { return held_; }
+  /// Every thread mallocs `alloc_bytes`; null results count into *failures.
+  void allocate_all(cudaStream_t s, std::uint64_t alloc_bytes, unsigned* failures) {
+    device_malloc_kernel<<<blocks_, threads_, 0, s>>>(ptrs_, alloc_bytes, failures);
+    held_ = true;
+  }
+  void free_all(cudaStream_t s) {
+    device_free_kernel<<<blocks_, threads_, 0, s>>>(ptrs_);
+    held_ = false;
+  }
+
+ private:
+  void** ptrs_;
+  unsigned blocks_, threads_;
+  cudaStream_t stream_;
+  bool held_ = false;
+};
+
+void run_device_malloc(bench_context& ctx, device_malloc_point pt, alloc_op op) {
+  // The workspace first (it frees the previous family's memory), then the heap, before any
+  // kernel of this file runs.
+  auto& ws = ctx.workspace<device_malloc_workspace>("alloc/device_malloc", [] {
+    return device_malloc_workspace{device_buffer<void*>(device_malloc_threads(device_malloc_blocks, device_malloc_max_threads)),
+                                   device_buffer<unsigned>(2)};
+  });
+  const std::uint64_t heap = ensure_device_heap(ctx);
+  const cudaStream_t s = ctx.stream();
+  const unsigned blocks = device_malloc_blocks;
+  const std::uint64_t calls = device_malloc_threads(blocks, pt.threads);
+  unsigned* failures = ws.counters.data();
+  unsigned* mismatches = ws.counters.data() + 1;
+  heap_allocations heap_state{ws.ptrs.data(), blocks, pt.threads, s};
+
+  ctx.verify_once([&] {
+    MEMBENCH_CUDA_CHECK(cudaMemsetAsync(ws.counters.data(), 0, 2 * sizeof(unsigned), s));
+    heap_state.allocate_all(s, pt.alloc_bytes, failures);
+    device_malloc_fill_kernel<<<blocks, pt.threads, 0, s>>>(ws.ptrs.data(), pt.alloc_bytes);
+    device_malloc_check_kernel<<<blocks, pt.threads, 0, s>>>(ws.ptrs.data(), pt.alloc_bytes, mismatches);
+    heap_state.free_all(s);
+    MEMBENCH_CUDA_CHECK(cudaGetLastError());
+    const auto c = read_counters(s, ws.counters.data());
+    if (c[0] != 0) {
+      throw verification_error(std::to_string(c[0]) + " of " + std::to_string(calls) + " in-kernel mallocs of " +
+                               std::to_string(pt.alloc_bytes) + " bytes returned NULL (heap " + std::to_string(heap) +
+                               " bytes)");
+    }
+    if (c[1] != 0) {
+      throw verification_error(std::to_string(c[1]) + " 32-bit words of the in-kernel allocations differ from "
+                               "what their threads wrote (overlapping or unusable allocations)");
+    }
+  });
+
+  MEMBENCH_CUDA_CHECK(cudaMemsetAsync(ws.counters.data(), 0, 2 * sizeof(unsigned), s));
+  launch_options opt;
+  opt.l2 = l2_state::warm;  // allocator state, not data: no flush between samples
+  opt.report_pct_peak = false;
+  if (op == alloc_op::alloc) {
+    opt.prepare = [&](cudaStream_t st) {
+      if (heap_state.held()) heap_state.free_all(st);
+    };
+  } else {
+    opt.prepare = [&](cudaStream_t st) { heap_state.allocate_all(st, pt.alloc_bytes, failures); };
+  }
+  const double median = ctx.time_launches(opt, device_malloc_bytes(blocks, pt.threads, pt.alloc_bytes), [&](cudaStream_t st) {
+    if (op == alloc_op::alloc) {
+      heap_state.allocate_all(st, pt.alloc_bytes, failures);
+    } else {
+      heap_state.free_all(st);
+    }
+  });
+  if (heap_state.held()) heap_state.free_all(s);
+  MEMBENCH_CUDA_CHECK(cudaGetLastError());
+  const auto c = read_counters(s, ws.counters.data());
+  if (c[0] != 0) {
+    throw verification_error(std::to_string(c[0]) + " in-kernel mallocs of " + std::to_string(pt.alloc_bytes) +
+                             " bytes returned NULL while timing (" + std::to_string(calls) + " per launch, heap " +
+                             std::to_string(heap) + " bytes)");
+  }
+  ctx.set_counter("us_per_call", us_per_call(median, calls));
+  ctx.set_counter("heap_bytes", static_cast<double>(heap));
+  ctx.set_counter("grid_blocks", blocks);
+  ctx.set_counter("calls_per_launch", static_cast<double>(calls));
+}
+
+std::vector<bench_case> make_cost_cases() {
+  std::vector<bench_case> cases;
+  for (alloc_api api : all_alloc_apis) {
+    for (alloc_op op : all_alloc_ops) {
+      for (std::uint64_t bytes : cost_sizes) {
+        bench_name name{"alloc", "cost", {{"api", to_string(api)}, {"op", to_string(op)}, {"alloc_bytes", format_size(bytes)}}};
+        cases.push_back(make_case(name, [=](bench_context& ctx) { run_cost(ctx, api, op, bytes); }));
+      }
+    }
+  }
+  return cases;
+}
+
+std::vector<bench_case> make_device_malloc_cases() {
+  std::vector<bench_case> cases;
+  for (const device_malloc_point& pt : device_malloc_grid) {
+    for (alloc_op op : all_alloc_ops) {
+      bench_name name{"alloc", "device_malloc",
+                      {{"block", std::to_string(pt.threads)}, {"op", to_string(op)}, {"alloc_bytes", format_size(pt.alloc_bytes)}}};
+      cases.push_back(make_case(name, [=](bench_context& ctx) { run_device_malloc(ctx, pt, op); }));
+    }
+  }
+  return cases;
+}
+
+const family_registrar cost_family{"alloc/cost", &make_cost_cases};
+const family_registrar device_malloc_family{"alloc/device_malloc", &make_device_malloc_cases};
+
+}  // namespace
+}  // namespace membench::alloc
