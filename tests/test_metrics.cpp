@@ -41,6 +41,17 @@ TEST(Metrics, SectorsPerRequestIsDerivedWhenBothSumsArePresent) {
   EXPECT_EQ(metric_counters({{"lts__t_sector_hit_rate.pct", 1}}).size(), 1u);
 }
 
+TEST(Metrics, SeveralKernelsKeepOnlyTheirSums) {
+  const std::vector<std::string> m{"l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum", "lts__t_sector_hit_rate.pct"};
+  const auto one = combine_kernels(m, {{100, 40}});
+  ASSERT_EQ(one.size(), 2u);
+  EXPECT_DOUBLE_EQ(one[1].second, 40);
+  const auto two = combine_kernels(m, {{100, 40}, {50, 90}});
+  ASSERT_EQ(two.size(), 1u) << "a hit rate of two kernels is not the sum of theirs";
+  EXPECT_EQ(two[0].first, m[0]);
+  EXPECT_DOUBLE_EQ(two[0].second, 150);
+}
+
 TEST(Metrics, UnavailableTokenIsOneLabelToken) {
   EXPECT_EQ(metrics_unavailable_token("CUPTI_ERROR_INSUFFICIENT_PRIVILEGES (cuptiProfilerGetCounterAvailability(&avail))"),
             "metrics:unavailable(CUPTI_ERROR_INSUFFICIENT_PRIVILEGES_cuptiProfilerGetCounterAvailability_avail)");

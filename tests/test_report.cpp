@@ -6,6 +6,8 @@
 #include <cmath>
 #include <string>
 
+#include <fmt/format.h>
+
 #include "model.hpp"
 #include "render.hpp"
 #include "views.hpp"
@@ -185,6 +187,25 @@ TEST(ReportViews, GpusShowsPercentOfEachPeak) {
         found = true;
       }
   EXPECT_TRUE(found);
+}
+
+TEST(ReportViews, GpusTellsTwoGpusOfOneModelApartByBus) {
+  auto file = [](const char* bus, const char* path) {
+    return parse_results(fmt::format(R"({{"context": {{"gpu_name": "NVIDIA H200", "gpu_pci_bus_id": "{}",
+      "membench_cache_mode": "default", "gpu_peak_dram_gbps": "4800"}},
+      "benchmarks": [{{"name": "global/read/bytes:1G", "run_name": "global/read/bytes:1G", "run_type": "iteration",
+      "repetition_index": 0, "real_time": 300, "time_unit": "us", "gb_per_s": 3600}}]}})",
+                                     bus),
+                         path);
+  };
+  const result_file a = file("00000000:18:00.0", "dev0.json");
+  const result_file b = file("00000000:2A:00.0", "dev1.json");
+  const document d = view_gpus({a, b}, {});
+  ASSERT_FALSE(d.tables.empty());
+  EXPECT_NE(d.tables[0].header[1].find("[00000000:18:00.0]"), std::string::npos);
+  EXPECT_NE(d.tables[0].header[3].find("[00000000:2A:00.0]"), std::string::npos);
+  // One GPU twice is still an error.
+  EXPECT_THROW((void)view_gpus({a, file("00000000:18:00.0", "again.json")}, {}), input_error);
 }
 
 TEST(ReportRender, FormatsAreWellFormed) {

@@ -89,6 +89,13 @@ PY
       grep -E "^membench:" "$logs/$name.log" | head -5
       python3 "$(dirname "$0")/summarize_rows.py" "$out/$name.json"
       ;;
+    each:*)
+      # each:<filter>: tools/run_each_gpu.sh over every GPU of the host, then membench-report gpus.
+      "$(dirname "$0")/run_each_gpu.sh" "$bundle/membench" "$out/each" -- --benchmark_filter="${phase#each:}" \
+        >"$logs/each.log" 2>&1
+      echo "run_each_gpu: exit $?"; tail -n 3 "$logs/each.log"
+      "$bundle/membench-report" gpus "$out"/each/membench.dev*.json --format md | head -n 12
+      ;;
     gate)
       # The CI gate on real runs: the default build twice (a rerun must pass) and the cg
       # build (L1-bypassing loads: a real slowdown on the reuse rows must fail).

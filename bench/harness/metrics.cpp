@@ -63,6 +63,19 @@ std::vector<std::pair<std::string, double>> metric_counters(const std::vector<st
   return out;
 }
 
+std::vector<std::pair<std::string, double>> combine_kernels(const std::vector<std::string>& metrics,
+                                                          const std::vector<std::vector<double>>& per_kernel) {
+  std::vector<std::pair<std::string, double>> out;
+  for (std::size_t m = 0; m < metrics.size(); ++m) {
+    const bool sum = metrics[m].size() > 4 && metrics[m].compare(metrics[m].size() - 4, 4, ".sum") == 0;
+    if (per_kernel.size() != 1 && !sum) continue;
+    double total = 0;
+    for (const auto& k : per_kernel) total += k.at(m);
+    out.emplace_back(metrics[m], total);
+  }
+  return out;
+}
+
 std::string metrics_unavailable_token(std::string_view reason) {
   std::string token;
   bool gap = false;
@@ -256,6 +269,8 @@ class enabled_range_profiler {
 
 // A profiled range can never need more passes than this; more means a CUPTI misuse.
 constexpr std::size_t max_passes = 256;
+// Kernels one row's launch may run (cuBLAS may split a GEMM); ranges past it are dropped.
+constexpr std::size_t max_kernels = 16;
 
 }  // namespace
 
@@ -271,8 +286,8 @@ void metrics_profiler::profile(const std::function<void()>& prepare, const std::
     size.pRangeProfilerObject = range.get();
     size.pMetricNames = names.data();
     size.numMetrics = names.size();
-    size.maxNumOfRanges = 1;
-    size.maxNumRangeTreeNodes = 1;
+    size.maxNumOfRanges = max_kernels;
+    size.maxNumRangeTreeNodes = max_kernels;
     MEMBENCH_CUPTI_CHECK(cuptiRangeProfilerGetCounterDataSize(&size));
     std::vector<std::uint8_t> data(size.counterDataSize);
     auto init = params<CUpti_RangeProfiler_CounterDataImage_Initialize_Params>(
@@ -288,9 +303,11 @@ void metrics_profiler::profile(const std::function<void()>& prepare, const std::
     config.pConfig = state_->config.data();
     config.counterDataImageSize = data.size();
     config.pCounterDataImage = data.data();
-    config.range = CUPTI_UserRange;
+    // One range per kernel, as Nsight Compute measures: elapsed-cycle metrics (DRAM %) see
+    // the kernel alone, not the host's gaps around it.
+    config.range = CUPTI_AutoRange;
     config.replayMode = CUPTI_UserReplay;
-    config.maxRangesPerPass = 1;
+    config.maxRangesPerPass = max_kernels;
     config.numNestingLevels = 1;
     config.minNestingLevel = 1;
     config.passIndex = 0;
@@ -307,16 +324,9 @@ void metrics_profiler::profile(const std::function<void()>& prepare, const std::
       auto start = params<CUpti_RangeProfiler_Start_Params>(CUpti_RangeProfiler_Start_Params_STRUCT_SIZE);
       start.pRangeProfilerObject = range.get();
       MEMBENCH_CUPTI_CHECK(cuptiRangeProfilerStart(&start));
-      auto push = params<CUpti_RangeProfiler_PushRange_Params>(CUpti_RangeProfiler_PushRange_Params_STRUCT_SIZE);
-      push.pRangeProfilerObject = range.get();
-      push.pRangeName = "membench_row";
-      MEMBENCH_CUPTI_CHECK(cuptiRangeProfilerPushRange(&push));
       launch();
       MEMBENCH_CUDA_CHECK(cudaGetLastError());
       MEMBENCH_CUDA_CHECK(cudaDeviceSynchronize());
-      auto pop = params<CUpti_RangeProfiler_PopRange_Params>(CUpti_RangeProfiler_PopRange_Params_STRUCT_SIZE);
-      pop.pRangeProfilerObject = range.get();
-      MEMBENCH_CUPTI_CHECK(cuptiRangeProfilerPopRange(&pop));
       auto stop = params<CUpti_RangeProfiler_Stop_Params>(CUpti_RangeProfiler_Stop_Params_STRUCT_SIZE);
       stop.pRangeProfilerObject = range.get();
       MEMBENCH_CUPTI_CHECK(cuptiRangeProfilerStop(&stop));
@@ -331,20 +341,21 @@ void metrics_profiler::profile(const std::function<void()>& prepare, const std::
     info.pCounterDataImage = data.data();
     info.counterDataImageSize = data.size();
     MEMBENCH_CUPTI_CHECK(cuptiRangeProfilerGetCounterDataInfo(&info));
-    if (info.numTotalRanges != 1)
-      throw std::runtime_error(fmt::format("CUPTI recorded {} ranges, expected 1", info.numTotalRanges));
-    std::vector<double> out(names.size());
-    auto eval = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
-    eval.pHostObject = state_->host;
-    eval.pCounterDataImage = data.data();
-    eval.counterDataImageSize = data.size();
-    eval.rangeIndex = 0;
-    eval.ppMetricNames = names.data();
-    eval.numMetrics = names.size();
-    eval.pMetricValues = out.data();
-    MEMBENCH_CUPTI_CHECK(cuptiProfilerHostEvaluateToGpuValues(&eval));
-    values.clear();
-    for (std::size_t i = 0; i < names.size(); ++i) values.emplace_back(metrics_[i], out[i]);
+    if (info.numTotalRanges == 0) throw std::runtime_error("the row's launch ran no kernel");
+    kernels_ = info.numTotalRanges;
+    std::vector<std::vector<double>> per_kernel(kernels_, std::vector<double>(names.size()));
+    for (std::size_t k = 0; k < kernels_; ++k) {
+      auto eval = params<CUpti_Profiler_Host_EvaluateToGpuValues_Params>(CUpti_Profiler_Host_EvaluateToGpuValues_Params_STRUCT_SIZE);
+      eval.pHostObject = state_->host;
+      eval.pCounterDataImage = data.data();
+      eval.counterDataImageSize = data.size();
+      eval.rangeIndex = k;
+      eval.ppMetricNames = names.data();
+      eval.numMetrics = names.size();
+      eval.pMetricValues = per_kernel[k].data();
+      MEMBENCH_CUPTI_CHECK(cuptiProfilerHostEvaluateToGpuValues(&eval));
+    }
+    values = combine_kernels(metrics_, per_kernel);
   } catch (const cupti_error& e) {
     if (e.permanent()) unavailable_ = e.what();
     throw;

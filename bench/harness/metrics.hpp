@@ -28,6 +28,12 @@ std::vector<std::string> parse_metric_list(std::string_view text);
 /// (and requests are not zero).
 std::vector<std::pair<std::string, double>> metric_counters(const std::vector<std::pair<std::string, double>>& values);
 
+/// One row's metrics from its kernels' values (per_kernel[k][m] for metrics[m]): one kernel's
+/// as they are; for several kernels only the `.sum` metrics, added (a rate or percentage
+/// of several kernels is not their sum, and has no weights here).
+std::vector<std::pair<std::string, double>> combine_kernels(const std::vector<std::string>& metrics,
+                                                          const std::vector<std::vector<double>>& per_kernel);
+
 /// The label token of a row whose metrics could not be read: `metrics:unavailable(REASON)`,
 /// REASON reduced to one token ([A-Za-z0-9_] kept, runs of anything else as one '_').
 std::string metrics_unavailable_token(std::string_view reason);
@@ -49,10 +55,13 @@ class metrics_profiler {
   const std::string& chip() const noexcept { return chip_; }
   /// Replay passes one profile() needs for this metric list (0 before the first).
   std::size_t passes() const noexcept { return passes_; }
+  /// Kernels the last profile() saw in the row's launch (one range each).
+  std::size_t kernels() const noexcept { return kernels_; }
 
-  /// Profiles `launch` as one user range, replayed once per pass with `prepare` (untimed:
-  /// the L2 flush of a cold row) before each; synchronises the device. Returns
-  /// (metric, value) in list order. throws std::runtime_error naming the CUPTI call
+  /// Profiles the kernels `launch` runs, one range per kernel (auto range), the launch
+  /// replayed once per pass with `prepare` (untimed: the L2 flush of a cold row) before
+  /// each; synchronises the device. `values`: combine_kernels of them, in list order.
+  /// throws std::runtime_error naming the CUPTI call
   void profile(const std::function<void()>& prepare, const std::function<void()>& launch,
                std::vector<std::pair<std::string, double>>& values);
 
@@ -63,6 +72,7 @@ class metrics_profiler {
   std::optional<std::string> unavailable_;
   std::string chip_;
   std::size_t passes_ = 0;
+  std::size_t kernels_ = 0;
   std::unique_ptr<state> state_;
 };
 

@@ -371,6 +371,8 @@ void bench_context::profile_metrics(const launch_options& lo, const std::functio
       s.metrics->profile(prepare, [&] { launch(st); }, values);
       for (const auto& [k, v] : metric_counters(values)) state_.counters[k] = v;
       state_.counters["metrics_passes"] = static_cast<double>(s.metrics->passes());
+      state_.counters["metrics_kernels"] = static_cast<double>(s.metrics->kernels());
+      if (s.metrics->kernels() > 1) token = fmt::format("metrics:sums_only({}_kernels)", s.metrics->kernels());
     } catch (const cuda_error&) {
       throw;  // the launch itself failed: an error row like any other
     } catch (const std::exception& e) {
@@ -579,8 +581,8 @@ std::vector<std::pair<std::string, std::string>> session_context() {
     }
     out.emplace_back("membench_metrics_status",
                      s.metrics->unavailable() ? fmt::format("unavailable: {}", *s.metrics->unavailable())
-                                              : fmt::format("CUPTI range profiler, chip {}, {} passes per row, user replay "
-                                                            "of the row's launch after its timing",
+                                              : fmt::format("CUPTI range profiler, chip {}, {} passes per row, one range per "
+                                                            "kernel, user replay of the row's launch after its timing",
                                                             s.metrics->chip(), s.metrics->passes()));
   }
   // Hardware queues behind the streams (8 unless raised): bounds multi-stream overlap.

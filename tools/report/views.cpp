@@ -358,11 +358,25 @@ document view_gpus(const std::vector<result_file>& files, const gpus_options& op
   std::vector<column_file> cols;
   for (const auto& f : files) {
     if (f.build() != opt.build) continue;
+    // Two GPUs of one model (the GPUs of one host) are told apart by their PCI bus id.
+    const std::string bus = f.context_value("gpu_pci_bus_id");
+    bool same_model = false;
     for (const auto& c : cols) {
-      if (c.file->gpu() == f.gpu())
+      if (c.file->gpu() != f.gpu()) continue;
+      same_model = true;
+      if (c.file->context_value("gpu_pci_bus_id") == bus)
         throw input_error(fmt::format("{} and {}: two {} files of one GPU ({})", c.file->path, f.path, opt.build, f.gpu()));
     }
-    cols.push_back({fmt::format("{} ({:.0f} GB/s peak)", f.gpu(), f.peak_gbps()), &f});
+    if (same_model) {
+      for (auto& c : cols) {
+        if (c.file->gpu() == f.gpu() && c.heading.find(" [") == std::string::npos)
+          c.heading = fmt::format("{} [{}] ({:.0f} GB/s peak)", c.file->gpu(), c.file->context_value("gpu_pci_bus_id"),
+                                  c.file->peak_gbps());
+      }
+      cols.push_back({fmt::format("{} [{}] ({:.0f} GB/s peak)", f.gpu(), bus, f.peak_gbps()), &f});
+    } else {
+      cols.push_back({fmt::format("{} ({:.0f} GB/s peak)", f.gpu(), f.peak_gbps()), &f});
+    }
   }
   if (cols.empty()) throw input_error(fmt::format("no file of the {} build among the inputs", opt.build));
   const bool bandwidth = opt.value == "gb_per_s";
