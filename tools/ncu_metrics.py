@@ -5,9 +5,10 @@ tools/ncu_metrics.py BUNDLE OUT: for each build, runs membench --metrics once ov
 rows below and reads the CUPTI counters from its JSON; then profiles the same row under
 ncu --metrics (the same metric names) with membench --timing=single: the row's kernel
 launches for verification, warm-up and one timed sample, and ncu reads the last one
-(--launch-skip 2). ncu's cache and clock control are off, so it sees the cache state the
-harness sets up (an L2 flush before each cold launch), as membench's own metrics pass
-does. Prints a Markdown table per metric group and writes OUT/ncu_metrics.{md,json}.
+(--launch-skip 2). ncu replays the kernel once per pass: for l2:cold rows its cache
+control is on (--cache-control all: caches invalidated before every pass, the state
+membench's own replay sets with its L2 flush before every pass); for warm rows it is off.
+Clock control is off. Prints a Markdown table per metric group and writes OUT/ncu_metrics.{md,json}.
 Agreement: counts (sectors, requests) within 1 %, percentages within 2 points.
 """
 import csv
@@ -53,7 +54,9 @@ def membench_metrics(exe, names):
 
 
 def ncu_metrics(exe, name, kernel):
-    cmd = ["ncu", "--clock-control", "none", "--cache-control", "none", "--metrics", ",".join(METRICS),
+    # Without cache control, every replay pass after the first would find the kernel's data in L2.
+    cache = "all" if "/l2:cold/" in name else "none"
+    cmd = ["ncu", "--clock-control", "none", "--cache-control", cache, "--metrics", ",".join(METRICS),
            "--print-units", "base", "--csv", "-k", f"regex:{kernel}", "--launch-skip", "2", "--launch-count", "1",
            exe, "--timing=single", f"--benchmark_filter={exact([name])}"]
     text = subprocess.run(cmd, check=True, capture_output=True, text=True).stdout
