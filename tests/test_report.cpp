@@ -189,6 +189,25 @@ TEST(ReportViews, GpusShowsPercentOfEachPeak) {
   EXPECT_TRUE(found);
 }
 
+TEST(ReportViews, WordsKeepRegistrationOrderNumbersSortByValue) {
+  // A progression reads in its own order (naive before coalesced), not alphabetically.
+  const result_file f = parse_results(R"({"context": {"membench_cache_mode": "default"}, "benchmarks": [
+    {"name": "compute/matmul/variant:naive/n:1024", "run_name": "compute/matmul/variant:naive/n:1024", "run_type": "iteration", "repetition_index": 0, "real_time": 9, "time_unit": "us"},
+    {"name": "compute/matmul/variant:naive/n:512", "run_name": "compute/matmul/variant:naive/n:512", "run_type": "iteration", "repetition_index": 0, "real_time": 3, "time_unit": "us"},
+    {"name": "compute/matmul/variant:coalesced/n:1024", "run_name": "compute/matmul/variant:coalesced/n:1024", "run_type": "iteration", "repetition_index": 0, "real_time": 2, "time_unit": "us"}]})",
+                                      "progression.json");
+  table_options o;
+  o.rows = "variant";
+  o.cols = "n";
+  o.value = "time";
+  const document d = view_table({f}, o);
+  ASSERT_EQ(d.tables.size(), 1u);
+  ASSERT_EQ(d.tables[0].rows.size(), 2u);
+  EXPECT_EQ(d.tables[0].rows[0][0].text, "naive");
+  EXPECT_EQ(d.tables[0].rows[1][0].text, "coalesced");
+  EXPECT_NE(d.tables[0].header[1].find("512"), std::string::npos) << "n:512 before n:1024";
+}
+
 TEST(ReportViews, GpusTellsTwoGpusOfOneModelApartByBus) {
   auto file = [](const char* bus, const char* path) {
     return parse_results(fmt::format(R"({{"context": {{"gpu_name": "NVIDIA H200", "gpu_pci_bus_id": "{}",

@@ -230,10 +230,15 @@ document view_table(const std::vector<result_file>& files, const table_options& 
       col_values.push_back(key_or_empty(*rec, opt.cols));
     }
     auto sort_unique = [](std::vector<std::string_view>& v) {
-      // Builds read best in the lessons' order: default, ca, cg.
+      // Builds read best in the lessons' order: default, ca, cg. Numbers by value; words in
+      // the order membench registered them (a progression's steps: naive, coalesced, ...).
       auto rank = [](std::string_view x) { return x == "default" ? 0 : x == "ca" ? 1 : x == "cg" ? 2 : 3; };
+      std::unordered_map<std::string_view, std::size_t> first_seen;
+      for (std::size_t i = 0; i < v.size(); ++i) first_seen.emplace(v[i], i);
       std::sort(v.begin(), v.end(), [&](std::string_view a, std::string_view b) {
-        return rank(a) != rank(b) ? rank(a) < rank(b) : value_less(a, b);
+        if (rank(a) != rank(b)) return rank(a) < rank(b);
+        if (numeric_value(a) || numeric_value(b)) return value_less(a, b);
+        return first_seen.at(a) < first_seen.at(b);
       });
       v.erase(std::unique(v.begin(), v.end()), v.end());
     };
