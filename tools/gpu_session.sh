@@ -53,7 +53,7 @@ for phase in "$@"; do
     suite:*)
       exe=${phase#suite:}
       start=$(date +%s%N)
-      timeout 300 "$bundle/$exe" --benchmark_out="$out/$exe.json" --benchmark_out_format=json >"$logs/$exe.log" 2>&1
+      timeout 560 "$bundle/$exe" --benchmark_out="$out/$exe.json" --benchmark_out_format=json >"$logs/$exe.log" 2>&1
       rc=$?
       echo "$exe: exit $rc, wall $(( ($(date +%s%N) - start) / 1000000 )) ms"
       python3 - "$out/$exe.json" <<'PY'
