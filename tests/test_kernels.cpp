@@ -218,5 +218,24 @@ TEST(WorkingSet, ThreadReferenceMatchesBruteForce) {
   }
 }
 
+// The kernel's flat walk loads exactly the nested loops' elements, in pass order, for
+// sets smaller than the grid, not a multiple of it, and larger; fixed and rotating maps.
+TEST(WorkingSet, FlatCursorWalksTheNestedLoops) {
+  for (std::uint64_t bytes : {std::uint64_t{4} << 10, std::uint64_t{16} << 10, std::uint64_t{64} << 10}) {
+    for (bool rotate : {false, true}) {
+      const auto s = make_working_set_shape(bytes, 1536, 256, rotate);  // 1536 threads: not a power of two
+      for (std::uint64_t t : {0u, 1u, 700u, 1535u}) {
+        std::vector<std::uint64_t> nested;
+        for (std::uint64_t p = 0; p < s.passes; ++p)
+          for (std::uint64_t e = t; e < s.span; e += s.threads) nested.push_back(working_set_index(s, e, p));
+        working_set_cursor c(s, t);
+        std::vector<std::uint64_t> flat;
+        for (std::uint64_t k = 0; k < c.loads(s); ++k, c.next(s)) flat.push_back(c.index(s));
+        EXPECT_EQ(flat, nested) << "bytes " << bytes << " rotate " << rotate << " thread " << t;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace membench::global

@@ -8,7 +8,9 @@
 // data another SM read last pass, so reuse comes from L2 only (or L1 when the whole set
 // fits in one SM's L1). Expected: plateaus at L1, L2 and DRAM bandwidth; the cg build
 // loses the L1 plateau of map:fixed.
-// Bytes per launch: working_set_bytes = passes * max(n, threads) * 16 + 4 per block.
+// Each thread's loads run as one flat, unrolled sequence across passes (working_set_cursor),
+// so sets smaller than the grid (one load per thread per pass) still keep several loads in
+// flight. Bytes per launch: working_set_bytes = passes * max(n, threads) * 16 + 4 per block.
 #include <string>
 #include <vector>
 
