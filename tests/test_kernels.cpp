@@ -223,14 +223,17 @@ TEST(WorkingSet, ThreadReferenceMatchesBruteForce) {
 TEST(WorkingSet, FlatCursorWalksTheNestedLoops) {
   for (std::uint64_t bytes : {std::uint64_t{4} << 10, std::uint64_t{16} << 10, std::uint64_t{64} << 10}) {
     for (bool rotate : {false, true}) {
-      const auto s = make_working_set_shape(bytes, 1536, 256, rotate);  // 1536 threads: not a power of two
+      // 1536 threads: not a power of two. Blocks of 65536 make the rotating map's pass
+      // offset pass 2^32 (37 * 65536 * 43690 passes), where the cursor's 32-bit offset wraps.
+      const auto s = make_working_set_shape(bytes, 1536, 65536, rotate);
+      if (rotate && bytes == (std::uint64_t{4} << 10)) EXPECT_GT(s.passes * s.shift, std::uint64_t{1} << 32);
       for (std::uint64_t t : {0u, 1u, 700u, 1535u}) {
         std::vector<std::uint64_t> nested;
         for (std::uint64_t p = 0; p < s.passes; ++p)
           for (std::uint64_t e = t; e < s.span; e += s.threads) nested.push_back(working_set_index(s, e, p));
         working_set_cursor c(s, t);
         std::vector<std::uint64_t> flat;
-        for (std::uint64_t k = 0; k < c.loads(s); ++k, c.next(s)) flat.push_back(c.index(s));
+        for (std::uint64_t k = 0; k < c.loads(s); ++k, c.next()) flat.push_back(c.index());
         EXPECT_EQ(flat, nested) << "bytes " << bytes << " rotate " << rotate << " thread " << t;
       }
     }

@@ -9,11 +9,11 @@ __global__ void working_set_kernel(const word16* in, working_set_shape s, std::u
   const std::uint64_t t = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
   std::uint32_t acc = 0;
   working_set_cursor c(s, t);
-  const std::uint64_t loads = c.loads(s);
+  const auto loads = static_cast<std::uint32_t>(c.loads(s));  // below 2^26: 1 GiB of 16-byte loads
 #pragma unroll 8
-  for (std::uint64_t k = 0; k < loads; ++k) {
-    acc += working_set_fold(in[c.index(s)]);
-    c.next(s);
+  for (std::uint32_t k = 0; k < loads; ++k) {
+    acc += working_set_fold(in[c.index()]);
+    c.next();
   }
   block_sum_store(acc, partials);
 }

@@ -30,6 +30,7 @@ struct working_set_shape {
 constexpr bool is_pow2(std::uint64_t v) { return v != 0 && (v & (v - 1)) == 0; }
 
 /// Shape for a working set of `bytes` (power of two) read by `threads` threads.
+/// bytes <= 2 GiB and threads < 2^31 keep working_set_cursor's 32-bit positions exact.
 constexpr working_set_shape make_working_set_shape(std::uint64_t bytes, std::uint64_t threads, unsigned block,
                                                    bool rotate) {
   working_set_shape s;
@@ -52,25 +53,35 @@ MEMBENCH_HD std::uint64_t working_set_index(const working_set_shape& s, std::uin
 /// so the kernel's loop unrolls across passes without a branch around each load. A nested
 /// loop kept one load in flight per thread when a pass is one load (working sets up to
 /// threads x 16 bytes): those rows measured the loop at about 10 TB/s, not the L1.
+/// Index arithmetic is 32-bit (half the instructions of 64-bit): positions stay below
+/// span <= 2^27, and the pass offset may wrap mod 2^32 because n divides 2^32.
 struct working_set_cursor {
-  std::uint64_t start = 0;     ///< thread index: position of the first load of every pass
-  std::uint64_t per_pass = 0;  ///< this thread's loads per pass: positions t + j * threads < span
-  std::uint64_t e = 0;         ///< position within the pass
-  std::uint64_t base = 0;      ///< pass x shift
-  std::uint64_t j = 0;         ///< load within the pass
+  std::uint32_t start = 0;     ///< thread index: position of the first load of every pass
+  std::uint32_t threads = 0;   ///< stride between a thread's loads within a pass
+  std::uint32_t mask = 0;      ///< n - 1
+  std::uint32_t shift = 0;     ///< positions the map moves per pass
+  std::uint32_t per_pass = 0;  ///< this thread's loads per pass: positions t + j * threads < span
+  std::uint32_t e = 0;         ///< position within the pass
+  std::uint32_t base = 0;      ///< pass x shift, mod 2^32
+  std::uint32_t j = 0;         ///< load within the pass
 
   /// t < s.threads <= s.span, so every thread loads at least once per pass.
   MEMBENCH_HD working_set_cursor(const working_set_shape& s, std::uint64_t t)
-      : start(t), per_pass((s.span - t + s.threads - 1) / s.threads), e(t) {}
+      : start(static_cast<std::uint32_t>(t)),
+        threads(static_cast<std::uint32_t>(s.threads)),
+        mask(static_cast<std::uint32_t>(s.n - 1)),
+        shift(static_cast<std::uint32_t>(s.shift)),
+        per_pass(static_cast<std::uint32_t>((s.span - t + s.threads - 1) / s.threads)),
+        e(static_cast<std::uint32_t>(t)) {}
   MEMBENCH_HD std::uint64_t loads(const working_set_shape& s) const { return s.passes * per_pass; }
   /// Equals working_set_index(s, e, pass).
-  MEMBENCH_HD std::uint64_t index(const working_set_shape& s) const { return (e + base) & (s.n - 1); }
-  MEMBENCH_HD void next(const working_set_shape& s) {
-    e += s.threads;
+  MEMBENCH_HD std::uint32_t index() const { return (e + base) & mask; }
+  MEMBENCH_HD void next() {
+    e += threads;
     if (++j == per_pass) {
       j = 0;
       e = start;
-      base += s.shift;
+      base += shift;
     }
   }
 };
