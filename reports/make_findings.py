@@ -9,6 +9,9 @@ Template syntax:
   <!-- alias NAME = <path under reports/> -->        a JSON file, named once
   {{NAME#<benchmark run_name>@<counter>|<format>}}    one value (counter `time` = real_time, us)
   {{A#row@counter / B#row@counter|<format>}}          the ratio of two values
+  {{NAME$<context key>|<format>}}                     a value of the file's context (gpu_l2_bytes)
+An operand may also be a number (`{{A$gpu_l2_bytes / 1048576|.0f}}`); without a format a
+context value is copied as it is (`{{A$gpu_name}}`).
 Format is a Python format spec (`.0f`, `.2f`). A missing file, row or counter is an error
 (exit 1), never a blank. The rendered file ends with the list of files and their context.
 """
@@ -20,6 +23,7 @@ from pathlib import Path
 ALIAS = re.compile(r"<!--\s*alias\s+(\w+)\s*=\s*(\S+)\s*-->\n?")
 REF = re.compile(r"\{\{([^{}]+)\}\}")
 ONE = re.compile(r"^\s*(\w+)#([^@]+)@(\S+)\s*$")
+CTX = re.compile(r"^\s*(\w+)\$(\w+)\s*$")
 
 
 def main():
@@ -36,7 +40,20 @@ def main():
                       if b.get("run_type", "iteration") == "iteration"}
     errors = []
 
+    def context(expr):
+        m = CTX.match(expr)
+        name, key = m.groups()
+        if name not in files:
+            raise KeyError(f"unknown alias {name}")
+        if key not in files[name][1]:
+            raise KeyError(f"{files[name][0]} has no context key '{key}'")
+        return files[name][1][key]
+
     def value(expr):
+        if CTX.match(expr):
+            return float(context(expr))
+        if re.fullmatch(r"\s*[0-9.]+\s*", expr):
+            return float(expr)
         m = ONE.match(expr)
         if not m:
             raise KeyError(f"not ALIAS#row@counter: '{expr}'")
@@ -55,8 +72,11 @@ def main():
 
     def render(m):
         body = m.group(1)
-        expr, _, fmt = body.rpartition("|") if "|" in body else (body, "", ".3g")
+        expr, _, fmt = body.rpartition("|") if "|" in body else (body, "", None)
         try:
+            if fmt is None and CTX.match(expr):
+                return str(context(expr))
+            fmt = fmt or ".3g"
             parts = expr.split(" / ")
             v = value(parts[0]) if len(parts) == 1 else value(parts[0]) / value(parts[1])
             return format(v, fmt)

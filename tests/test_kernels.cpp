@@ -226,7 +226,9 @@ TEST(WorkingSet, FlatCursorWalksTheNestedLoops) {
       // 1536 threads: not a power of two. Blocks of 65536 make the rotating map's pass
       // offset pass 2^32 (37 * 65536 * 43690 passes), where the cursor's 32-bit offset wraps.
       const auto s = make_working_set_shape(bytes, 1536, 65536, rotate);
-      if (rotate && bytes == (std::uint64_t{4} << 10)) EXPECT_GT(s.passes * s.shift, std::uint64_t{1} << 32);
+      if (rotate && bytes == (std::uint64_t{4} << 10)) {
+        EXPECT_GT(s.passes * s.shift, std::uint64_t{1} << 32);
+      }
       for (std::uint64_t t : {0u, 1u, 700u, 1535u}) {
         std::vector<std::uint64_t> nested;
         for (std::uint64_t p = 0; p < s.passes; ++p)
