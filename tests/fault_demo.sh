@@ -5,7 +5,7 @@
 set -u
 exe=$1 out=$2 check=$3
 rm -f "$out"
-"$exe" --fault-demo --min-samples=3 --max-time=0.05 --benchmark_out="$out" --benchmark_out_format=json \
+"$exe" --suite=full --fault-demo --min-samples=3 --max-time=0.05 --benchmark_out="$out" --benchmark_out_format=json \
   --benchmark_filter='global/(copy/width:16/unroll:4/block:256/style:gridstride/|fault/|memset/|read_offset/type:f32/offset:0/)'
 rc=$?
 [ $rc -eq 3 ] && exit 77

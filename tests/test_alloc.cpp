@@ -1,7 +1,6 @@
-// Allocation and peer families (A1 allocation cost, A2 pitched 2D, A3 memset, P1 peer to
-// peer) without a GPU: names, grids, the row-alignment count, host simulations of the 2D
-// copies and fills against the expected-word functions the verification uses, the fill
-// patterns, the peer device choice and the bytes formulas.
+// Allocation families (A1 allocation cost, A2 pitched 2D, A3 memset) without a GPU: names,
+// grids, the row-alignment count, host simulations of the 2D copies and fills against the
+// expected-word functions the verification uses, the fill patterns and the bytes formulas.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -10,11 +9,10 @@
 #include <string>
 #include <vector>
 
-#include "harness/naming.hpp"
+#include "common/naming.hpp"
 #include "kernels/alloc/alloc_cost.hpp"
 #include "kernels/alloc/memset.hpp"
 #include "kernels/alloc/pitched.hpp"
-#include "kernels/peer/p2p.hpp"
 
 namespace membench {
 namespace {
@@ -305,41 +303,6 @@ TEST(Memset, GridsAndNames) {
               "alloc/memset_2d/api:kernel/width:16/row_bytes:4000/rows:65536");
   EXPECT_EQ(alloc::memset_bytes(65536, 4000), 262144000u);
   EXPECT_EQ(alloc::memset_bytes(1, 1u << 20), 1u << 20);
-}
-
-// ---- P1 peer/copy, peer/read ---------------------------------------------------------------
-
-using peer::peer_dir;
-
-TEST(Peer, PeerIsTheNextDevice) {
-  EXPECT_EQ(peer::peer_device(0, 2), 1);
-  EXPECT_EQ(peer::peer_device(1, 2), 0);
-  EXPECT_EQ(peer::peer_device(2, 8), 3);
-  EXPECT_EQ(peer::peer_device(7, 8), 0);
-  EXPECT_EQ(peer::peer_device(0, 0), -1);
-}
-
-TEST(Peer, BytesAndPatterns) {
-  EXPECT_EQ(peer::peer_copy_bytes(peer_dir::d0_d1, 1u << 20), 1u << 20);
-  EXPECT_EQ(peer::peer_copy_bytes(peer_dir::d1_d0, 1u << 20), 1u << 20);
-  EXPECT_EQ(peer::peer_copy_bytes(peer_dir::bidir, std::uint64_t{1} << 30), std::uint64_t{2} << 30);
-  EXPECT_EQ(peer::peer_read_bytes(1u << 20, 264), (1u << 20) + 1056u);
-  EXPECT_EQ(peer::peer_device_bytes(std::uint64_t{1} << 30), std::uint64_t{2} << 30);
-  std::size_t same = 0;
-  for (std::uint64_t i = 0; i < 4096; ++i) same += peer::peer_word(true, i) == peer::peer_word(false, i);
-  EXPECT_EQ(same, 0u) << "a copy in the wrong direction would pass";
-  EXPECT_EQ(peer::peer_sizes.back(), std::uint64_t{1} << 30);
-}
-
-TEST(Peer, Names) {
-  std::set<std::string> dirs;
-  for (peer_dir d : peer::all_peer_dirs) dirs.insert(peer::to_string(d));
-  EXPECT_EQ(dirs, (std::set<std::string>{"d0_d1", "d1_d0", "bidir"}));
-  expect_name(bench_name{"peer", "copy", {{"access", peer::access_token(true)}, {"dir", "d0_d1"}, {"bytes", format_size(1u << 30)}}},
-              "peer/copy/access:on/dir:d0_d1/bytes:1G");
-  expect_name(bench_name{"peer", "copy", {{"access", peer::access_token(false)}, {"dir", "bidir"}, {"bytes", format_size(64u << 20)}}},
-              "peer/copy/access:off/dir:bidir/bytes:64M");
-  expect_name(bench_name{"peer", "read", {{"access", "on"}, {"bytes", format_size(1u << 20)}}}, "peer/read/access:on/bytes:1M");
 }
 
 }  // namespace

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/naming.hpp"
+#include "common/naming.hpp"
 #include "kernels/compute/matmul.hpp"
 
 namespace membench::compute {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "compute/cpu_math.hpp"
-#include "harness/naming.hpp"
+#include "common/naming.hpp"
 #include "kernels/compute/vector_math.hpp"
 
 namespace membench::compute {

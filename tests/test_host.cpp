@@ -4,7 +4,7 @@
 #include <set>
 #include <string>
 
-#include "harness/host_memory.hpp"
+#include "harness/core/host_memory.hpp"
 #include "kernels/host/copy.hpp"
 #include "kernels/host/managed.hpp"
 #include "kernels/host/streams.hpp"

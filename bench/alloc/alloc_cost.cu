@@ -26,6 +26,11 @@
 // kernel) and read back before timing; in-kernel, every thread writes its pattern into
 // its allocation, a second kernel reads every allocation back and counts mismatches, and
 // a null malloc() is counted on every launch: any of them makes the row an error.
+// Tiers: quick has cudaMalloc against the pool's cudaMallocAsync (1 MiB) and in-kernel
+// malloc of 64 B against 12 KiB (32 threads a block); the default tier has every API up to
+// 256 MiB except cudaMallocHost of 256 MiB (0.1 s a call: 16 MiB already shows the page
+// locking), and the in-kernel grid at 1, 32 and 128 threads a block, and 512 for 64 B; 1 GiB,
+// the 64- and 256-thread points and 512 threads of 12 KiB are in the full tier only.
 #include <cuda_runtime_api.h>
 
 #include <array>
@@ -37,9 +42,8 @@
 #include <utility>
 #include <vector>
 
-#include "harness/harness_kernels.hpp"
-#include "harness/registry.hpp"
-#include "harness/verify.hpp"
+#include "harness/core/harness_kernels.hpp"
+#include "harness/family/family.hpp"
 #include "kernels/alloc/alloc_cost.cuh"
 
 namespace membench::alloc {
@@ -150,13 +154,13 @@ void verify_usable(bench_context& ctx, alloc_api api, cudaMemPool_t pool, std::u
   } else {
     fill_words(words, n, usable_poison_seed, ctx.stream());
     fill_words(words, n, usable_seed, ctx.stream());
-    verify_device_array(ctx.stream(), words, n, pattern, "device allocation");
+    verify_device_array(ctx.reader(), words, n, pattern, "device allocation");
   }
 }
 
 void run_cost(bench_context& ctx, alloc_api api, alloc_op op, std::uint64_t bytes) {
   // Frees the previous family's buffers: the allocations below start from a quiet device.
-  auto& ws = ctx.workspace<cost_workspace>("alloc/cost", [] { return cost_workspace{}; });
+  auto& ws = ctx.workspace<cost_workspace>({}, [] { return cost_workspace{}; });
   if (api != alloc_api::malloc_host) ctx.require_device_bytes(bytes);
   cudaMemPool_t pool = nullptr;
   if (api == alloc_api::malloc_async) {
@@ -194,12 +198,13 @@ void run_cost(bench_context& ctx, alloc_api api, alloc_op op, std::uint64_t byte
     median = ctx.time_host(opt, bytes, timed);
   }
   if (a.held()) a.release();
-  ctx.set_counter("us_per_call", us_per_call(median, 1));
+  ctx.set_counter(schema::counter("us_per_call"), us_per_call(median, 1));
   if (api == alloc_api::malloc_async) {
     MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
-    ctx.set_counter("pool_release_threshold_bytes",
+    ctx.set_counter(schema::counter("pool_release_threshold_bytes"),
                     static_cast<double>(ws.pool->attribute(cudaMemPoolAttrReleaseThreshold)));
-    ctx.set_counter("pool_reserved_bytes", static_cast<double>(ws.pool->attribute(cudaMemPoolAttrReservedMemCurrent)));
+    ctx.set_counter(schema::counter("pool_reserved_bytes"),
+                    static_cast<double>(ws.pool->attribute(cudaMemPoolAttrReservedMemCurrent)));
   }
 }
 
@@ -274,7 +279,7 @@ class heap_allocations {
 void run_device_malloc(bench_context& ctx, device_malloc_point pt, alloc_op op) {
   // The workspace first (it frees the previous family's memory), then the heap, before any
   // kernel of this file runs.
-  auto& ws = ctx.workspace<device_malloc_workspace>("alloc/device_malloc", [] {
+  auto& ws = ctx.workspace<device_malloc_workspace>({}, [] {
     return device_malloc_workspace{device_buffer<void*>(device_malloc_threads(device_malloc_blocks, device_malloc_max_threads)),
                                    device_buffer<unsigned>(2)};
   });
@@ -309,6 +314,7 @@ void run_device_malloc(bench_context& ctx, device_malloc_point pt, alloc_op op) 
   launch_options opt;
   opt.l2 = l2_state::warm;  // allocator state, not data: no flush between samples
   opt.report_pct_peak = false;
+  opt.host_work = true;  // the device heap's allocator, not memory traffic: as noisy as a host call
   if (op == alloc_op::alloc) {
     opt.prepare = [&](cudaStream_t st) {
       if (heap_state.held()) heap_state.free_all(st);
@@ -331,35 +337,48 @@ void run_device_malloc(bench_context& ctx, device_malloc_point pt, alloc_op op) 
                              " bytes returned NULL while timing (" + std::to_string(calls) + " per launch, heap " +
                              std::to_string(heap) + " bytes)");
   }
-  ctx.set_counter("us_per_call", us_per_call(median, calls));
-  ctx.set_counter("heap_bytes", static_cast<double>(heap));
-  ctx.set_counter("grid_blocks", blocks);
-  ctx.set_counter("calls_per_launch", static_cast<double>(calls));
+  ctx.set_counter(schema::counter("us_per_call"), us_per_call(median, calls));
+  ctx.set_counter(schema::counter("heap_bytes"), static_cast<double>(heap));
+  ctx.set_counter(schema::counter("grid_blocks"), blocks);
+  ctx.set_counter(schema::counter("calls_per_launch"), static_cast<double>(calls));
 }
 
-std::vector<bench_case> make_cost_cases() {
-  std::vector<bench_case> cases;
+constexpr std::uint64_t quick_alloc_bytes = std::uint64_t{1} << 20;
+
+constexpr suite_tier cost_tier(alloc_api api, alloc_op op, std::uint64_t bytes) {
+  if (bytes == cost_sizes.back() || (api == alloc_api::malloc_host && bytes >= (std::uint64_t{256} << 20)))
+    return suite_tier::full;
+  const bool headline = api != alloc_api::malloc_host && op == alloc_op::alloc && bytes == quick_alloc_bytes;
+  return headline ? suite_tier::quick : suite_tier::standard;
+}
+
+void make_cost_cases(family_builder& f) {
   for (alloc_api api : all_alloc_apis) {
     for (alloc_op op : all_alloc_ops) {
       for (std::uint64_t bytes : cost_sizes) {
-        bench_name name{"alloc", "cost", {{"api", to_string(api)}, {"op", to_string(op)}, {"alloc_bytes", format_size(bytes)}}};
-        cases.push_back(make_case(name, [=](bench_context& ctx) { run_cost(ctx, api, op, bytes); }));
+        f.add({{"api", to_string(api)}, {"op", to_string(op)}, {"alloc_bytes", format_size(bytes)}},
+              cost_tier(api, op, bytes), [=](bench_context& ctx) { run_cost(ctx, api, op, bytes); });
       }
     }
   }
-  return cases;
 }
 
-std::vector<bench_case> make_device_malloc_cases() {
-  std::vector<bench_case> cases;
+// The default tier keeps the sweep's ends and middle; at 12 KiB the cost per call is flat
+// from 32 threads on, so 512 threads (0.08 s a sample) adds nothing there.
+constexpr suite_tier device_malloc_tier(device_malloc_point pt, alloc_op op) {
+  if (pt.threads == 64 || pt.threads == 256 || (pt.threads == 512 && pt.alloc_bytes > 64)) return suite_tier::full;
+  return pt.threads == 32 && op == alloc_op::alloc ? suite_tier::quick : suite_tier::standard;
+}
+
+void make_device_malloc_cases(family_builder& f) {
   for (const device_malloc_point& pt : device_malloc_grid) {
     for (alloc_op op : all_alloc_ops) {
-      bench_name name{"alloc", "device_malloc",
-                      {{"block", std::to_string(pt.threads)}, {"op", to_string(op)}, {"alloc_bytes", format_size(pt.alloc_bytes)}}};
-      cases.push_back(make_case(name, [=](bench_context& ctx) { run_device_malloc(ctx, pt, op); }));
+      f.add({{"block", std::to_string(pt.threads)},
+             {"op", to_string(op)},
+             {"alloc_bytes", format_size(pt.alloc_bytes)}},
+            device_malloc_tier(pt, op), [=](bench_context& ctx) { run_device_malloc(ctx, pt, op); });
     }
   }
-  return cases;
 }
 
 const family_registrar cost_family{"alloc/cost", &make_cost_cases};

@@ -21,11 +21,14 @@
 // Verification: the buffer is poisoned, filled once, then every 32-bit word is compared
 // with the fill value of its width (0xA5, 0xA5C3, 0xA5C3E1F0, four words for 16 bytes),
 // and, in 2D, each row's padding with the poison.
+// Tiers: quick has cudaMemsetAsync against the 16-byte kernel at 256 MiB (1D) and at 65536
+// rows (2D): the API against the widest stores, at DRAM; the default tier has every row
+// at 1 MiB and 256 MiB (1D) and at 256 and 65536 rows (2D); 1 GiB and 262144 rows (the same
+// DRAM rates, 1 GiB to verify) are in the full tier only.
 #include <cuda.h>
 #include <cudaTypedefs.h>
 #include <cuda_runtime_api.h>
 
-#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <memory>
@@ -33,9 +36,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/harness_kernels.hpp"
-#include "harness/registry.hpp"
-#include "harness/verify.hpp"
+#include "harness/family/check.hpp"
+#include "harness/family/family.hpp"
+#include "harness/family/grid.hpp"
 #include "kernels/alloc/memset.cuh"
 
 namespace membench::alloc {
@@ -122,19 +125,11 @@ memset_workspace make_buffer(bench_context& ctx, bool two_d, std::uint64_t rows,
   return w;
 }
 
-template <class Kernel>
-unsigned resident_grid(Kernel kernel, const device_info& dev, std::uint64_t needed) {
-  int per_sm = 0;
-  MEMBENCH_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, memset_block, 0));
-  const std::uint64_t resident = std::uint64_t(per_sm > 0 ? per_sm : 1) * static_cast<std::uint64_t>(dev.sm_count);
-  return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min(resident, needed)));
-}
-
 // One row: `rows` rows of `row_bytes` (1D: one row of the whole size).
 void run_memset(bench_context& ctx, memset_variant v, bool two_d, std::uint64_t rows, std::uint64_t row_bytes) {
-  const std::string key = std::string(two_d ? "alloc/memset_2d/" : "alloc/memset/") + std::to_string(rows) + "x" +
-                          std::to_string(row_bytes);
-  auto& ws = ctx.workspace<memset_workspace>(key, [&] { return make_buffer(ctx, two_d, rows, row_bytes); });
+  // 1D rows name `bytes`, 2D rows `row_bytes` and `rows`: one key serves both.
+  auto& ws = ctx.workspace<memset_workspace>({"bytes", "row_bytes", "rows"},
+                                             [&] { return make_buffer(ctx, two_d, rows, row_bytes); });
   std::uint32_t* base = ws.buf.get();
   const std::size_t pitch = ws.pitch;
   const auto dptr = static_cast<CUdeviceptr>(reinterpret_cast<std::uintptr_t>(base));
@@ -144,13 +139,14 @@ void run_memset(bench_context& ctx, memset_variant v, bool two_d, std::uint64_t 
   unsigned grid = 0;
   if (v.api == memset_api::kernel) {
     const std::uint64_t words = row_bytes / v.width;  // per row
+    // Resident blocks loop over rows (2D) or block-sized tiles of words (1D).
+    const std::uint64_t tiles = two_d ? rows : (words + memset_block - 1) / memset_block;
     if (two_d) {
-      grid = v.width == 4 ? resident_grid(memset_2d_kernel<std::uint32_t>, ctx.device(), rows)
-                          : resident_grid(memset_2d_kernel<uint4>, ctx.device(), rows);
+      grid = v.width == 4 ? grid_stride_blocks(memset_2d_kernel<std::uint32_t>, memset_block, tiles, ctx.device())
+                          : grid_stride_blocks(memset_2d_kernel<uint4>, memset_block, tiles, ctx.device());
     } else {
-      const std::uint64_t blocks = (words + memset_block - 1) / memset_block;
-      grid = v.width == 4 ? resident_grid(memset_kernel<std::uint32_t>, ctx.device(), blocks)
-                          : resident_grid(memset_kernel<uint4>, ctx.device(), blocks);
+      grid = v.width == 4 ? grid_stride_blocks(memset_kernel<std::uint32_t>, memset_block, tiles, ctx.device())
+                          : grid_stride_blocks(memset_kernel<uint4>, memset_block, tiles, ctx.device());
     }
   }
 
@@ -205,51 +201,47 @@ void run_memset(bench_context& ctx, memset_variant v, bool two_d, std::uint64_t 
 
   const unsigned width = v.width;
   const std::uint64_t pitch_words = pitch / 4, row_words = row_bytes / 4;
-  ctx.verify_once([&] {
-    fill_words(base, ws.words, memset_poison_seed, ctx.stream());
-    launch(ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-    if (two_d) {
-      verify_device_array(ctx.stream(), base, ws.words,
-                          [=](std::size_t i) { return memset_2d_expected(i, pitch_words, row_words, width); },
-                          "2D fill (rows and padding)");
-    } else {
-      verify_device_array(ctx.stream(), base, ws.words, [=](std::size_t i) { return memset_word(width, i); }, "fill");
-    }
-  });
+  auto expected = [=](std::size_t i) {
+    return two_d ? memset_2d_expected(i, pitch_words, row_words, width) : memset_word(width, i);
+  };
   launch_options opt;
   opt.l2 = l2_state::cold;
   opt.report_pct_peak = memset_bytes(rows, row_bytes) >= memset_dram_bytes;
-  ctx.time_launches(opt, memset_bytes(rows, row_bytes), launch);
-  if (two_d) ctx.set_counter("pitch_bytes", static_cast<double>(pitch));
-  if (grid != 0) ctx.set_counter("grid_blocks", grid);
+  ctx.verify_and_time(opt, memset_bytes(rows, row_bytes), launch,
+                      array_check(ctx, base, ws.words, expected, two_d ? "2D fill (rows and padding)" : "fill",
+                                  poison_words(base, ws.words, memset_poison_seed)));
+  if (two_d) ctx.set_counter(schema::counter("pitch_bytes"), static_cast<double>(pitch));
+  if (grid != 0) ctx.set_counter(schema::counter("grid_blocks"), grid);
 }
 
-std::vector<bench_case> make_cases() {
-  std::vector<bench_case> cases;
+// Quick: the byte-wise API against the widest stores, at DRAM; the largest size is full only.
+constexpr suite_tier tier_of(memset_variant v, bool dram, bool largest) {
+  if (largest) return suite_tier::full;
+  const bool headline = (v.api == memset_api::memset || (v.api == memset_api::kernel && v.width == 16)) && dram;
+  return headline ? suite_tier::quick : suite_tier::standard;
+}
+
+void make_cases(family_builder& f) {
   for (std::uint64_t bytes : memset_sizes) {
     for (memset_variant v : memset_variants) {
-      bench_name name{"alloc", "memset",
-                      {{"api", to_string(v.api)}, {"width", std::to_string(v.width)}, {"bytes", format_size(bytes)}}};
-      cases.push_back(make_case(name, [=](bench_context& ctx) { run_memset(ctx, v, false, 1, bytes); }));
+      f.add({{"api", to_string(v.api)}, {"width", std::to_string(v.width)}, {"bytes", format_size(bytes)}},
+            tier_of(v, bytes == memset_sizes[1], bytes == memset_sizes.back()),
+            [=](bench_context& ctx) { run_memset(ctx, v, false, 1, bytes); });
     }
   }
-  return cases;
 }
 
-std::vector<bench_case> make_2d_cases() {
-  std::vector<bench_case> cases;
+void make_2d_cases(family_builder& f) {
   for (std::uint64_t rows : memset_2d_rows) {
     for (memset_variant v : memset_variants) {
-      bench_name name{"alloc", "memset_2d",
-                      {{"api", to_string(v.api)},
-                       {"width", std::to_string(v.width)},
-                       {"row_bytes", format_size(memset_2d_row_bytes)},
-                       {"rows", std::to_string(rows)}}};
-      cases.push_back(make_case(name, [=](bench_context& ctx) { run_memset(ctx, v, true, rows, memset_2d_row_bytes); }));
+      f.add({{"api", to_string(v.api)},
+             {"width", std::to_string(v.width)},
+             {"row_bytes", format_size(memset_2d_row_bytes)},
+             {"rows", std::to_string(rows)}},
+            tier_of(v, rows == memset_2d_rows[1], rows == memset_2d_rows.back()),
+            [=](bench_context& ctx) { run_memset(ctx, v, true, rows, memset_2d_row_bytes); });
     }
   }
-  return cases;
 }
 
 const family_registrar memset_family{"alloc/memset", &make_cases};

@@ -21,9 +21,12 @@
 // of the PCIe link for host copies; none for 1024 rows (L2-sized).
 // Verification: the destination allocation is poisoned, one launch, then every word is
 // compared: the source's element in each row, the untouched poison in the padding.
+// Tiers: quick has the kernel on pitched against packed rows of 1001 elements, 65536 rows
+// (the misaligned rows' cost at DRAM, 250 MiB arrays); the default tier has every row but
+// those of 4097 elements by 65536 rows, which only repeat the effect on 1 GiB arrays (and
+// a GiB of pinned host rows) and are in the full tier.
 #include <cuda_runtime_api.h>
 
-#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <optional>
@@ -32,11 +35,10 @@
 #include <utility>
 #include <vector>
 
-#include "harness/harness_kernels.hpp"
-#include "harness/host_memory.hpp"
-#include "harness/parallel.hpp"
-#include "harness/registry.hpp"
-#include "harness/verify.hpp"
+#include "harness/core/host_memory.hpp"
+#include "harness/family/check.hpp"
+#include "harness/family/family.hpp"
+#include "harness/family/grid.hpp"
 #include "host/pcie_options.hpp"
 #include "kernels/alloc/pitched.cuh"
 
@@ -82,22 +84,13 @@ struct pitched_workspace {
   unsigned grid = 0;
 };
 
-unsigned kernel_grid(const device_info& dev, std::uint64_t rows) {
-  int per_sm = 0;
-  MEMBENCH_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, pitched_kernel, pitched_block, 0));
-  const std::uint64_t resident = std::uint64_t(per_sm > 0 ? per_sm : 1) * static_cast<std::uint64_t>(dev.sm_count);
-  return static_cast<unsigned>(std::min(resident, rows));
-}
-
 void run_pitched(bench_context& ctx, pitched_op op, pitched_layout layout, std::uint64_t row_bytes, std::uint64_t rows) {
   const std::uint64_t cols = row_bytes / pitched_elem_bytes;
-  const std::string key = std::string("alloc/pitched/") + to_string(layout) + "/" + std::to_string(row_bytes) + "/" +
-                          std::to_string(rows);
-  auto& ws = ctx.workspace<pitched_workspace>(key, [&] {
+  auto& ws = ctx.workspace<pitched_workspace>({"layout", "row_bytes", "rows"}, [&] {
     // Pitches are padded to at most 512 bytes on current GPUs.
     ctx.require_device_bytes(2 * rows * ((row_bytes + 511) / 512 * 512));
     pitched_workspace w{array_2d(layout, row_bytes, rows), array_2d(layout, row_bytes, rows), std::nullopt,
-                        kernel_grid(ctx.device(), rows)};
+                        grid_stride_blocks(pitched_kernel, pitched_block, rows, ctx.device())};
     // The source: its own poison in the padding, the elements in the rows.
     fill_words(w.in.data(), w.in.words(), pitched_seed ^ 0xFFFFu, ctx.stream());
     pitched_fill_kernel<<<w.grid, pitched_block, 0, ctx.stream()>>>(w.in.data(), w.in.pitch_words(), cols, rows);
@@ -106,10 +99,8 @@ void run_pitched(bench_context& ctx, pitched_op op, pitched_layout layout, std::
   });
   if (op == pitched_op::memcpy_h2d && !ws.host) {
     ws.host.emplace(host_kind::pinned, rows * row_bytes);
-    auto* h = reinterpret_cast<std::uint32_t*>(ws.host->data());
-    parallel_parts(rows * cols, [&](std::size_t b, std::size_t e, std::size_t) {
-      for (std::size_t i = b; i < e; ++i) h[i] = pitched_value(i / cols, i % cols, cols);
-    });
+    host::fill_host(reinterpret_cast<std::uint32_t*>(ws.host->data()), rows * cols,
+                    [cols](std::size_t i) { return pitched_value(i / cols, i % cols, cols); });
   }
   if (ws.in.pitch() != ws.out.pitch()) {
     throw std::runtime_error("cudaMallocPitch gave two arrays of one shape different pitches: " +
@@ -132,14 +123,6 @@ void run_pitched(bench_context& ctx, pitched_op op, pitched_layout layout, std::
         break;
     }
   };
-  ctx.verify_once([&] {
-    fill_words(out, ws.out.words(), pitched_poison_seed, ctx.stream());
-    launch(ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-    verify_device_array(ctx.stream(), out, ws.out.words(),
-                        [pitch_words, cols](std::size_t i) { return pitched_expected(i, pitch_words, cols); },
-                        "destination array (elements and padding)");
-  });
   const bool dram = rows >= pitched_dram_rows;
   launch_options opt;
   if (op == pitched_op::memcpy_h2d) {
@@ -149,33 +132,43 @@ void run_pitched(bench_context& ctx, pitched_op op, pitched_layout layout, std::
     opt.copy_engine = op == pitched_op::memcpy_d2d;
     opt.report_pct_peak = dram;
   }
-  ctx.time_launches(opt, pitched_bytes(op, rows, row_bytes), launch);
-  ctx.set_counter("pitch_bytes", static_cast<double>(pitch));
-  ctx.set_counter("padding_bytes_per_row", static_cast<double>(pitch - row_bytes));
-  ctx.set_counter("misaligned_rows_pct", 100.0 * static_cast<double>(misaligned_rows(rows, pitch, row_alignment)) /
-                                             static_cast<double>(rows));
-  if (op == pitched_op::kernel) ctx.set_counter("grid_blocks", grid);
+  ctx.verify_and_time(opt, pitched_bytes(op, rows, row_bytes), launch,
+                      array_check(ctx, out, ws.out.words(),
+                                  [pitch_words, cols](std::size_t i) { return pitched_expected(i, pitch_words, cols); },
+                                  "destination array (elements and padding)",
+                                  poison_words(out, ws.out.words(), pitched_poison_seed)));
+  ctx.set_counter(schema::counter("pitch_bytes"), static_cast<double>(pitch));
+  ctx.set_counter(schema::counter("padding_bytes_per_row"), static_cast<double>(pitch - row_bytes));
+  ctx.set_counter(schema::counter("misaligned_rows_pct"),
+                  100.0 * static_cast<double>(misaligned_rows(rows, pitch, row_alignment)) / static_cast<double>(rows));
+  if (op == pitched_op::kernel) ctx.set_counter(schema::counter("grid_blocks"), grid);
 }
 
-std::vector<bench_case> make_cases() {
-  std::vector<bench_case> cases;
+constexpr std::uint64_t quick_row_bytes = 4004;
+
+constexpr suite_tier tier_of(pitched_op op, std::uint64_t row_bytes, std::uint64_t rows) {
+  if (row_bytes == pitched_row_bytes.back() && rows == pitched_rows.back()) return suite_tier::full;
+  const bool headline = op == pitched_op::kernel && row_bytes == quick_row_bytes && rows == pitched_dram_rows;
+  return headline ? suite_tier::quick : suite_tier::standard;
+}
+
+void make_cases(family_builder& f) {
   // Array shape outermost: the rows sharing a workspace run back to back.
   for (std::uint64_t row_bytes : pitched_row_bytes) {
     for (std::uint64_t rows : pitched_rows) {
       for (pitched_layout layout : all_pitched_layouts) {
         for (pitched_op op : all_pitched_ops) {
-          bench_name name{"alloc", "pitched",
-                          {{"api", api_token(op)},
-                           {"dir", dir_token(op)},
-                           {"layout", to_string(layout)},
-                           {"row_bytes", format_size(row_bytes)},
-                           {"rows", std::to_string(rows)}}};
-          cases.push_back(make_case(name, [=](bench_context& ctx) { run_pitched(ctx, op, layout, row_bytes, rows); }));
+          f.add({{"api", api_token(op)},
+                 {"dir", dir_token(op)},
+                 {"layout", to_string(layout)},
+                 {"row_bytes", format_size(row_bytes)},
+                 {"rows", std::to_string(rows)}},
+                tier_of(op, row_bytes, rows),
+                [=](bench_context& ctx) { run_pitched(ctx, op, layout, row_bytes, rows); });
         }
       }
     }
   }
-  return cases;
 }
 
 const family_registrar pitched_family{"alloc/pitched", &make_cases};

@@ -12,6 +12,8 @@
 // row's time (same pattern and table, same run) over this row's.
 // Bytes per launch: constant_bytes = threads * (64 + 1) * 4, loads as requested by the
 // threads (a uniform load serves 32 of them from one address) plus the output.
+// Tiers: quick has plain and constant loads of the 1 KiB table, uniform and per_lane (the
+// serialisation); the default tier has every row (all are short).
 #include <cuda_runtime_api.h>
 
 #include <array>
@@ -19,9 +21,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/harness_kernels.hpp"
-#include "harness/registry.hpp"
-#include "harness/verify.hpp"
+#include "harness/family/check.hpp"
+#include "harness/family/family.hpp"
 #include "kernels/cache/constant.cuh"
 
 namespace membench::cache {
@@ -45,9 +46,8 @@ struct constant_workspace {
   device_buffer<float> table, out;
 };
 
-bench_name constant_name(bool per_lane, table_load l, std::uint64_t bytes) {
-  return bench_name{"cache", "constant",
-                    {{"pattern", per_lane ? "per_lane" : "uniform"}, {"load", to_string(l)}, {"bytes", format_size(bytes)}}};
+std::vector<name_param> constant_params(bool per_lane, table_load l, std::uint64_t bytes) {
+  return {{"pattern", per_lane ? "per_lane" : "uniform"}, {"load", to_string(l)}, {"bytes", format_size(bytes)}};
 }
 
 template <bool PerLane>
@@ -61,11 +61,11 @@ void launch_constant(table_load l, const float* table, float* out, unsigned n, c
 }
 
 template <bool PerLane>
-void run_constant(bench_context& ctx, table_load l, std::uint64_t bytes) {
+void run_constant(bench_context& ctx, table_load l, std::uint64_t bytes, const std::string& plain_name) {
   const auto n = static_cast<unsigned>(bytes / sizeof(float));
   // One workspace for every row: the full 64 KiB table, in global memory and in the
   // constant bank, with the same values.
-  auto& ws = ctx.workspace<constant_workspace>("cache/constant", [&] {
+  auto& ws = ctx.workspace<constant_workspace>({}, [&] {
     ctx.require_device_bytes((constant_table_max + constant_threads) * sizeof(float));
     constant_workspace w{device_buffer<float>(constant_table_max), device_buffer<float>(constant_threads)};
     std::vector<float> host(constant_table_max);
@@ -80,38 +80,38 @@ void run_constant(bench_context& ctx, table_load l, std::uint64_t bytes) {
   auto launch_of = [&ws, n](table_load which) {
     return [&ws, n, which](cudaStream_t s) { launch_constant<PerLane>(which, ws.table.data(), ws.out.data(), n, s); };
   };
-  const auto launch = launch_of(l);
-  ctx.verify_once([&] {
-    fill_poison(ws.out.data(), constant_threads, ctx.stream());
-    launch(ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-    verify_device_array(ctx.stream(), ws.out.data(), constant_threads,
-                        [&](std::size_t t) { return constant_expected<PerLane>(t, n); }, "out");
-  });
   launch_options opt;
   opt.l2 = l2_state::warm;
   opt.report_pct_peak = false;  // a table in the constant and L1 caches: no DRAM figure
-  const double median = ctx.time_launches(opt, constant_bytes(constant_threads), launch);
-  const double plain = ctx.reference_seconds(constant_name(PerLane, table_load::plain, bytes).str(), opt, launch_of(table_load::plain));
-  ctx.set_counter("speedup_vs_plain", plain / median);
+  const double median =
+      ctx.verify_and_time(opt, constant_bytes(constant_threads), launch_of(l),
+                          array_check(ctx, ws.out.data(), constant_threads,
+                                      [n](std::size_t t) { return constant_expected<PerLane>(t, n); }, "out",
+                                      poison_values(ws.out.data(), constant_threads)));
+  const double plain = ctx.reference_seconds(plain_name, opt, launch_of(table_load::plain));
+  ctx.set_counter(schema::counter("speedup_vs_plain"), plain / median);
 }
 
-std::vector<bench_case> make_cases() {
-  std::vector<bench_case> cases;
+// Quick: the 1 KiB table (no constant-cache misses) read plain and from the constant bank.
+constexpr suite_tier tier_of(table_load l, std::uint64_t bytes) {
+  return l != table_load::ldg && bytes == table_sizes[0] ? suite_tier::quick : suite_tier::standard;
+}
+
+void make_cases(family_builder& f) {
   for (bool per_lane : {true, false}) {
     for (table_load l : loads) {
       for (std::uint64_t bytes : table_sizes) {
-        cases.push_back(make_case(constant_name(per_lane, l, bytes), [=](bench_context& ctx) {
+        const std::string plain = f.name(constant_params(per_lane, table_load::plain, bytes));
+        f.add(constant_params(per_lane, l, bytes), tier_of(l, bytes), [=](bench_context& ctx) {
           if (per_lane) {
-            run_constant<true>(ctx, l, bytes);
+            run_constant<true>(ctx, l, bytes, plain);
           } else {
-            run_constant<false>(ctx, l, bytes);
+            run_constant<false>(ctx, l, bytes, plain);
           }
-        }));
+        });
       }
     }
   }
-  return cases;
 }
 
 const family_registrar constant_family{"cache/constant", &make_cases};

@@ -24,6 +24,10 @@
 // In the cg build plain loads skip L1 and the cliff should vanish.
 // Bytes per launch: l1_split_bytes = blocks * (passes * block_bytes + 32 * 4).
 // Sizes: 16 KiB to 384 KiB, dense around the L1 capacities above.
+// Tiers: quick has carveouts 0, 50 and 100 at 96 KiB and 192 KiB (the cliff moving with the
+// split); the default tier has no preference and every carveout at every size, and the
+// cudaFuncSetCacheConfig preferences (which measure like carveouts 0, 50 and 100) at 32, 128
+// and 256 KiB, the sizes just past the 28, 124 and 248 KiB of L1 those leave.
 #include <cuda_runtime_api.h>
 
 #include <array>
@@ -32,9 +36,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/parallel.hpp"
-#include "harness/registry.hpp"
-#include "harness/verify.hpp"
+#include "common/parallel.hpp"
+#include "harness/family/family.hpp"
 #include "kernels/cache/l1_split.cuh"
 
 namespace membench::cache {
@@ -88,7 +91,7 @@ void run_l1_split(bench_context& ctx, split_setting setting, std::uint64_t block
   const auto blocks = static_cast<unsigned>(ctx.device().sm_count);
   const l1_split_shape shape = make_l1_split_shape(block_bytes);
   const std::uint64_t n = blocks * shape.block_elems;
-  auto& ws = ctx.workspace<l1_split_workspace>("cache/l1_split/" + std::to_string(block_bytes), [&] {
+  auto& ws = ctx.workspace<l1_split_workspace>({"block_bytes"}, [&] {
     ctx.require_device_bytes(n * sizeof(word16) + blocks * (l1_split_warps + l1_split_info_words) * 4);
     l1_split_workspace w{device_buffer<word16>(n), device_buffer<std::uint32_t>(blocks * l1_split_warps),
                          device_buffer<std::uint32_t>(blocks * l1_split_info_words)};
@@ -99,10 +102,10 @@ void run_l1_split(bench_context& ctx, split_setting setting, std::uint64_t block
   auto launch = [&](cudaStream_t s) {
     l1_split_kernel<<<blocks, l1_split_block, 0, s>>>(ws.in.data(), shape, ws.warp_sums.data(), ws.info.data());
   };
-  ctx.verify_once([&] {
-    MEMBENCH_CUDA_CHECK(cudaMemsetAsync(ws.warp_sums.data(), 0, ws.warp_sums.bytes(), ctx.stream()));
-    launch(ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
+  auto zero_sums = [&ws](cudaStream_t s) {
+    MEMBENCH_CUDA_CHECK(cudaMemsetAsync(ws.warp_sums.data(), 0, ws.warp_sums.bytes(), s));
+  };
+  auto check_sums = [&] {
     std::vector<std::uint32_t> expected(blocks * std::size_t{l1_split_warps});
     parallel_parts(
         expected.size(),
@@ -110,13 +113,13 @@ void run_l1_split(bench_context& ctx, split_setting setting, std::uint64_t block
           for (std::size_t w = b; w < e; ++w) expected[w] = l1_split_warp_expected(shape, w / l1_split_warps, w % l1_split_warps);
         },
         1);
-    verify_device_array(ctx.stream(), ws.warp_sums.data(), expected.size(), [&](std::size_t w) { return expected[w]; },
+    verify_device_array(ctx.reader(), ws.warp_sums.data(), expected.size(), [&](std::size_t w) { return expected[w]; },
                         "warp sums");
-  });
+  };
   launch_options opt;
   opt.l2 = l2_state::warm;
   opt.report_pct_peak = false;  // L1-resident working sets: no DRAM figure
-  ctx.time_launches(opt, l1_split_bytes(shape, blocks), launch);
+  ctx.verify_and_time(opt, l1_split_bytes(shape, blocks), launch, output_check{zero_sums, check_sums});
 
   // What the last timed launch was given, where it ran, and what the runtime grants.
   std::vector<std::uint32_t> info(blocks * std::size_t{l1_split_info_words});
@@ -128,36 +131,41 @@ void run_l1_split(bench_context& ctx, split_setting setting, std::uint64_t block
   MEMBENCH_CUDA_CHECK(cudaOccupancyAvailableDynamicSMemPerBlock(&granted, l1_split_kernel, 1, l1_split_block));
   cudaFuncAttributes attr{};
   MEMBENCH_CUDA_CHECK(cudaFuncGetAttributes(&attr, l1_split_kernel));
-  ctx.set_counter("granted_smem_bytes", static_cast<double>(granted));
-  ctx.set_counter("carveout_readback", attr.preferredShmemCarveout);
-  ctx.set_counter("cta_smem_bytes", info[1]);
-  ctx.set_counter("cta_dynamic_smem_bytes", info[2]);
-  ctx.set_counter("sms_used", static_cast<double>(sms.size()));
-  ctx.set_counter("passes", shape.passes);
+  ctx.set_counter(schema::counter("granted_smem_bytes"), static_cast<double>(granted));
+  ctx.set_counter(schema::counter("carveout_readback"), attr.preferredShmemCarveout);
+  ctx.set_counter(schema::counter("cta_smem_bytes"), info[1]);
+  ctx.set_counter(schema::counter("cta_dynamic_smem_bytes"), info[2]);
+  ctx.set_counter(schema::counter("sms_used"), static_cast<double>(sms.size()));
+  ctx.set_counter(schema::counter("passes"), shape.passes);
   if (ctx.device().arch() == 90) {
     int reserved = 0;
     MEMBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&reserved, cudaDevAttrReservedSharedMemoryPerBlock, ctx.device().index));
     const int pct = setting.carveout >= 0 ? setting.carveout : preference_carveout(setting.config);
     const std::uint64_t needed = attr.sharedSizeBytes + static_cast<std::uint64_t>(reserved);
     const std::uint64_t smem = sm90_smem_capacity(pct, ctx.device().smem_per_sm_bytes, needed);
-    ctx.set_counter("model_smem_bytes", static_cast<double>(smem));
-    ctx.set_counter("model_l1_bytes", static_cast<double>(sm90_unified_bytes - smem));
+    ctx.set_counter(schema::counter("model_smem_bytes"), static_cast<double>(smem));
+    ctx.set_counter(schema::counter("model_l1_bytes"), static_cast<double>(sm90_unified_bytes - smem));
   }
 }
 
-std::vector<bench_case> make_cases() {
-  std::vector<bench_case> cases;
+// Quick: carveouts 0, 50 and 100 on both sides of the 124 KiB capacity. Default: the
+// cudaFuncSetCacheConfig rows only just past their L1 (they measure like carveouts 0, 50, 100).
+constexpr suite_tier tier_of(split_setting setting, std::uint64_t kib) {
+  if (setting.carveout >= 0 && setting.carveout % 50 == 0 && (kib == 96 || kib == 192)) return suite_tier::quick;
+  if (setting.config == cache_preference::none || kib == 32 || kib == 128 || kib == 256) return suite_tier::standard;
+  return suite_tier::full;
+}
+
+void make_cases(family_builder& f) {
   for (split_setting setting : settings) {
     for (std::uint64_t kib : block_sizes_kib) {
       const std::uint64_t block_bytes = kib << 10;
-      bench_name name{"cache", "l1_split",
-                      {{"config", to_string(setting.config)},
-                       {"carveout", setting.carveout < 0 ? "default" : std::to_string(setting.carveout)},
-                       {"block_bytes", format_size(block_bytes)}}};
-      cases.push_back(make_case(name, [=](bench_context& ctx) { run_l1_split(ctx, setting, block_bytes); }));
+      f.add({{"config", to_string(setting.config)},
+             {"carveout", setting.carveout < 0 ? "default" : std::to_string(setting.carveout)},
+             {"block_bytes", format_size(block_bytes)}},
+            tier_of(setting, kib), [=](bench_context& ctx) { run_l1_split(ctx, setting, block_bytes); });
     }
   }
-  return cases;
 }
 
 const family_registrar l1_split_family{"cache/l1_split", &make_cases};

@@ -16,6 +16,8 @@
 // Bytes per launch: read_only_bytes = threads * (16 + 1) * 4 (loads as requested and the
 // output); a scattered load moves a 32-byte sector for 4 useful bytes when it misses.
 // Tables: 128 KiB (fits each SM's L1), 8 MiB (L2), 256 MiB (DRAM, one pass); L2 warm.
+// Tiers: quick has plain and ldg loads of the 128 KiB table, coalesced and scattered (the
+// L1 case, where the cg build differs most); the default tier has every row.
 #include <cuda_runtime_api.h>
 
 #include <array>
@@ -23,9 +25,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/harness_kernels.hpp"
-#include "harness/registry.hpp"
-#include "harness/verify.hpp"
+#include "harness/family/check.hpp"
+#include "harness/family/family.hpp"
 #include "kernels/cache/read_only.cuh"
 
 namespace membench::cache {
@@ -48,10 +49,9 @@ struct read_only_workspace {
   device_buffer<float> in, out;
 };
 
-bench_name read_only_name(bool scattered, load_path l, std::uint64_t bytes) {
-  return bench_name{"cache", "read_only",
-                    {{"pattern", scattered ? "scattered" : "coalesced"}, {"load", to_string(l)}, {"l2", "warm"},
-                     {"bytes", format_size(bytes)}}};
+std::vector<name_param> read_only_params(bool scattered, load_path l, std::uint64_t bytes) {
+  return {{"pattern", scattered ? "scattered" : "coalesced"}, {"load", to_string(l)}, {"l2", "warm"},
+          {"bytes", format_size(bytes)}};
 }
 
 template <bool Scattered>
@@ -65,9 +65,9 @@ void launch_read_only(load_path l, const float* in, float* out, std::uint64_t n,
 }
 
 template <bool Scattered>
-void run_read_only(bench_context& ctx, load_path l, std::uint64_t bytes) {
+void run_read_only(bench_context& ctx, load_path l, std::uint64_t bytes, const std::string& plain_name) {
   const std::uint64_t n = bytes / sizeof(float);
-  auto& ws = ctx.workspace<read_only_workspace>("cache/read_only/" + std::to_string(bytes), [&] {
+  auto& ws = ctx.workspace<read_only_workspace>({"bytes"}, [&] {
     ctx.require_device_bytes(bytes + read_only_threads * sizeof(float));
     read_only_workspace w{device_buffer<float>(n), device_buffer<float>(read_only_threads)};
     fill_values(w.in.data(), n, read_only_seed, ctx.stream());
@@ -76,39 +76,38 @@ void run_read_only(bench_context& ctx, load_path l, std::uint64_t bytes) {
   auto launch_of = [&ws, n](load_path which) {
     return [&ws, n, which](cudaStream_t s) { launch_read_only<Scattered>(which, ws.in.data(), ws.out.data(), n, s); };
   };
-  const auto launch = launch_of(l);
-  ctx.verify_once([&] {
-    fill_poison(ws.out.data(), read_only_threads, ctx.stream());
-    launch(ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-    verify_device_array(
-        ctx.stream(), ws.out.data(), read_only_threads,
-        [&](std::size_t t) { return read_only_expected<Scattered>(t, n, read_only_threads); }, "out");
-  });
   launch_options opt;
   opt.l2 = l2_state::warm;
   opt.report_pct_peak = bytes > 2 * ctx.device().l2_bytes;  // only the DRAM table is a DRAM figure
-  const double median = ctx.time_launches(opt, read_only_bytes(read_only_threads), launch);
-  const double plain = ctx.reference_seconds(read_only_name(Scattered, load_path::plain, bytes).str(), opt, launch_of(load_path::plain));
-  ctx.set_counter("speedup_vs_plain", plain / median);
+  const double median =
+      ctx.verify_and_time(opt, read_only_bytes(read_only_threads), launch_of(l),
+                          array_check(ctx, ws.out.data(), read_only_threads,
+                                      [n](std::size_t t) { return read_only_expected<Scattered>(t, n, read_only_threads); },
+                                      "out", poison_values(ws.out.data(), read_only_threads)));
+  const double plain = ctx.reference_seconds(plain_name, opt, launch_of(load_path::plain));
+  ctx.set_counter(schema::counter("speedup_vs_plain"), plain / median);
 }
 
-std::vector<bench_case> make_cases() {
-  std::vector<bench_case> cases;
+// Quick: the L1-resident table through the plain and the read-only path.
+constexpr suite_tier tier_of(load_path l, std::uint64_t bytes) {
+  return l != load_path::restrict && bytes == table_sizes[0] ? suite_tier::quick : suite_tier::standard;
+}
+
+void make_cases(family_builder& f) {
   for (bool scattered : {false, true}) {
     for (load_path l : loads) {
       for (std::uint64_t bytes : table_sizes) {
-        cases.push_back(make_case(read_only_name(scattered, l, bytes), [=](bench_context& ctx) {
+        const std::string plain = f.name(read_only_params(scattered, load_path::plain, bytes));
+        f.add(read_only_params(scattered, l, bytes), tier_of(l, bytes), [=](bench_context& ctx) {
           if (scattered) {
-            run_read_only<true>(ctx, l, bytes);
+            run_read_only<true>(ctx, l, bytes, plain);
           } else {
-            run_read_only<false>(ctx, l, bytes);
+            run_read_only<false>(ctx, l, bytes, plain);
           }
-        }));
+        });
       }
     }
   }
-  return cases;
 }
 
 const family_registrar read_only_family{"cache/read_only", &make_cases};

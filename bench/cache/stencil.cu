@@ -14,6 +14,8 @@
 // points written); coefficient reads are not counted.
 // Sizes (input bytes; the output is as large): 16 MiB with L2 warm (in and out fit the
 // L2), 1 GiB with L2 cold (DRAM).
+// Tiers: quick has the three sources at 16 MiB (no 1 GiB buffers, no 1 GiB host check);
+// the default tier has every row.
 #include <cuda_runtime_api.h>
 
 #include <array>
@@ -21,9 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/harness_kernels.hpp"
-#include "harness/registry.hpp"
-#include "harness/verify.hpp"
+#include "harness/family/check.hpp"
+#include "harness/family/family.hpp"
 #include "kernels/cache/stencil.cuh"
 
 namespace membench::cache {
@@ -49,9 +50,8 @@ struct stencil_workspace {
   device_buffer<float> in, out, coef;
 };
 
-bench_name stencil_name(stencil_source src, stencil_size size) {
-  return bench_name{"cache", "stencil",
-                    {{"source", to_string(src)}, {"l2", to_string(size.l2)}, {"bytes", format_size(size.bytes)}}};
+std::vector<name_param> stencil_params(stencil_source src, stencil_size size) {
+  return {{"source", to_string(src)}, {"l2", to_string(size.l2)}, {"bytes", format_size(size.bytes)}};
 }
 
 void launch_stencil(stencil_source src, const stencil_workspace& ws, std::uint64_t n, cudaStream_t s) {
@@ -69,10 +69,10 @@ void launch_stencil(stencil_source src, const stencil_workspace& ws, std::uint64
   }
 }
 
-void run_stencil(bench_context& ctx, stencil_source src, stencil_size size) {
+void run_stencil(bench_context& ctx, stencil_source src, stencil_size size, const std::string& global_name) {
   const std::uint64_t n = size.bytes / sizeof(float);
   const std::uint64_t n_in = n + 2 * stencil_radius;
-  auto& ws = ctx.workspace<stencil_workspace>("cache/stencil/" + std::to_string(size.bytes), [&] {
+  auto& ws = ctx.workspace<stencil_workspace>({"bytes"}, [&] {
     ctx.require_device_bytes((n_in + n) * sizeof(float));
     stencil_workspace w{device_buffer<float>(n_in), device_buffer<float>(n), device_buffer<float>(stencil_radius)};
     fill_values(w.in.data(), n_in, stencil_seed, ctx.stream());
@@ -87,29 +87,26 @@ void run_stencil(bench_context& ctx, stencil_source src, stencil_size size) {
   auto launch_of = [&ws, n](stencil_source which) {
     return [&ws, n, which](cudaStream_t s) { launch_stencil(which, ws, n, s); };
   };
-  const auto launch = launch_of(src);
-  ctx.verify_once([&] {
-    fill_poison(ws.out.data(), n, ctx.stream());
-    launch(ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-    verify_device_array(ctx.stream(), ws.out.data(), n, [](std::size_t i) { return stencil_expected(i); }, "out");
-  });
   launch_options opt;
   opt.l2 = size.l2;
   opt.report_pct_peak = size.l2 == l2_state::cold;  // the warm 16 MiB rows run from L2
-  const double median = ctx.time_launches(opt, stencil_bytes(n), launch);
-  const double global = ctx.reference_seconds(stencil_name(stencil_source::global, size).str(), opt, launch_of(stencil_source::global));
-  ctx.set_counter("speedup_vs_global", global / median);
+  const double median =
+      ctx.verify_and_time(opt, stencil_bytes(n), launch_of(src),
+                          array_check(ctx, ws.out.data(), n, [](std::size_t i) { return stencil_expected(i); }, "out",
+                                      poison_values(ws.out.data(), n)));
+  const double global = ctx.reference_seconds(global_name, opt, launch_of(stencil_source::global));
+  ctx.set_counter(schema::counter("speedup_vs_global"), global / median);
 }
 
-std::vector<bench_case> make_cases() {
-  std::vector<bench_case> cases;
+void make_cases(family_builder& f) {
   for (stencil_source src : sources) {
     for (stencil_size size : sizes) {
-      cases.push_back(make_case(stencil_name(src, size), [=](bench_context& ctx) { run_stencil(ctx, src, size); }));
+      const std::string global = f.name(stencil_params(stencil_source::global, size));
+      // Quick: the L2-resident size only.
+      f.add(stencil_params(src, size), size.l2 == l2_state::warm ? suite_tier::quick : suite_tier::standard,
+            [=](bench_context& ctx) { run_stencil(ctx, src, size, global); });
     }
   }
-  return cases;
 }
 
 const family_registrar stencil_family{"cache/stencil", &make_cases};

@@ -16,7 +16,9 @@
 //                  (see kernels/compute/matmul.hpp); only N multiple of 128, since its
 //                  inner loop has no bounds checks;
 //   cublas         cublasSgemm, CUBLAS_PEDANTIC_MATH (no TF32), row-major by swapping the
-//                  operands (C^T = B^T A^T in column-major terms).
+//                  operands (C^T = B^T A^T in column-major terms). cuBLAS is loaded at run
+//                  time: where it cannot be, this row is skipped and the others have no
+//                  pct_cublas (stderr says why, once).
 // Expected: naive < coalesced < tile16. The k-major tiles read A a scalar per k (2 shared
 // loads per FMA, SASS: 64 LDS for 32 FFMA) where tile16 reads as[ty][k..k+3] as one
 // 16-byte broadcast (1.25 per FMA), so tile32 is expected below tile16, its store conflict
@@ -37,6 +39,9 @@
 // Sizes: 1024, 2048, 4096 and 1000, a non-multiple of every tile (partial edge tiles, not
 // run by regtile). Rows are registered N by N so that one N's buffers, cuBLAS handle and
 // host reference serve all its variants.
+// Tiers: quick has naive, tile16, regtile and cublas at N = 1024 (the progression's ends);
+// the default tier every variant at N = 1000, 1024 and 2048; N = 4096 (naive alone takes
+// 0.27 s a launch there, and its host reference is the largest) only in the full tier.
 #include <cublas_v2.h>
 #include <cuda_runtime_api.h>
 
@@ -47,10 +52,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/cublas.hpp"
-#include "harness/parallel.hpp"
-#include "harness/registry.hpp"
-#include "harness/verify.hpp"
+#include "common/parallel.hpp"
+#include "harness/core/cublas.hpp"
+#include "harness/family/family.hpp"
 #include "kernels/compute/matmul.cuh"
 
 namespace membench::compute {
@@ -69,13 +73,21 @@ struct matmul_workspace {
   unsigned n = 0;
   device_buffer<float> a, b, c;
   device_buffer<std::byte> blas_space;
-  cublas_handle blas;  // after blas_space: destroyed before its workspace is freed
+  // After blas_space: destroyed before its workspace is freed. None without cuBLAS.
+  std::optional<cublas_handle> blas;
   std::optional<matmul_reference> reference;  // made at the first verification of this N
 };
 
-bench_name matmul_name(matmul_variant v, unsigned n) {
-  return bench_name{"compute", "matmul", {{"variant", to_string(v)}, {"n", std::to_string(n)}}};
+std::vector<name_param> matmul_params(matmul_variant v, unsigned n) {
+  return {{"variant", to_string(v)}, {"n", std::to_string(n)}};
 }
+
+/// The rows a variant's counters compare with (same N, same run).
+struct matmul_references {
+  std::string cublas;
+  std::optional<matmul_variant> prev;
+  std::string prev_name;
+};
 
 void fill_operand(float* v, std::uint64_t count, std::uint32_t seed, cudaStream_t s) {
   matmul_fill_kernel<<<1024, 256, 0, s>>>(v, count, seed);
@@ -90,9 +102,12 @@ matmul_workspace make_workspace(bench_context& ctx, unsigned n) {
                      device_buffer<float>(elems),
                      device_buffer<float>(elems),
                      device_buffer<std::byte>(blas_workspace_bytes),
-                     cublas_handle(),
+                     std::nullopt,
                      std::nullopt};
-  MEMBENCH_CUBLAS_CHECK(cublasSetMathMode(w.blas.get(), CUBLAS_PEDANTIC_MATH));
+  if (!cublas_unavailable()) {
+    w.blas.emplace();
+    MEMBENCH_CUBLAS_CHECK(cublas().set_math_mode(w.blas->get(), CUBLAS_PEDANTIC_MATH));
+  }
   fill_operand(w.a.data(), elems, matmul_seed_a, ctx.stream());
   fill_operand(w.b.data(), elems, matmul_seed_b, ctx.stream());
   MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
@@ -159,14 +174,16 @@ void launch_tile(const matmul_workspace& ws, cudaStream_t s) {
 }
 
 void launch_cublas(const matmul_workspace& ws, cudaStream_t s) {
+  const cublas_api& blas = cublas();  // throws infeasible without cuBLAS (then ws.blas is empty)
+  const cublasHandle_t h = ws.blas->get();
   // cublasSetStream resets the workspace to the library's pool: set ours after it.
-  MEMBENCH_CUBLAS_CHECK(cublasSetStream(ws.blas.get(), s));
-  MEMBENCH_CUBLAS_CHECK(cublasSetWorkspace(ws.blas.get(), ws.blas_space.data(), ws.blas_space.bytes()));
+  MEMBENCH_CUBLAS_CHECK(blas.set_stream(h, s));
+  MEMBENCH_CUBLAS_CHECK(blas.set_workspace(h, ws.blas_space.data(), ws.blas_space.bytes()));
   const float one = 1.0f, zero = 0.0f;
   const int n = static_cast<int>(ws.n);
   // Row-major C = A B is column-major C^T = B^T A^T: B first.
   MEMBENCH_CUBLAS_CHECK(
-      cublasSgemm(ws.blas.get(), CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, ws.b.data(), n, ws.a.data(), n, &zero, ws.c.data(), n));
+      blas.sgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, ws.b.data(), n, ws.a.data(), n, &zero, ws.c.data(), n));
 }
 
 void launch_matmul(matmul_variant v, const matmul_workspace& ws, cudaStream_t s) {
@@ -188,45 +205,56 @@ void launch_matmul(matmul_variant v, const matmul_workspace& ws, cudaStream_t s)
   }
 }
 
-void run_matmul(bench_context& ctx, matmul_variant v, unsigned n) {
+void run_matmul(bench_context& ctx, matmul_variant v, unsigned n, const matmul_references& refs) {
   if (!matmul_supports(v, n)) throw std::invalid_argument(std::string("matmul: ") + to_string(v) + " needs N a multiple of 128");
-  auto& ws = ctx.workspace<matmul_workspace>("compute/matmul/" + std::to_string(n), [&] { return make_workspace(ctx, n); });
+  // Without cuBLAS its own row is skipped; the others are timed without pct_cublas.
+  const std::optional<std::string>& no_cublas = cublas_unavailable();
+  if (v == matmul_variant::cublas && no_cublas) throw infeasible(*no_cublas);
+  auto& ws = ctx.workspace<matmul_workspace>({"n"}, [&] { return make_workspace(ctx, n); });
   auto launch_of = [&ws](matmul_variant which) {
     return [&ws, which](cudaStream_t s) { launch_matmul(which, ws, s); };
   };
-  const auto launch = launch_of(v);
-  ctx.verify_once([&] {
-    // All-ones bytes are NaN: an element the kernel does not write fails the bound.
-    MEMBENCH_CUDA_CHECK(cudaMemsetAsync(ws.c.data(), 0xFF, ws.c.bytes(), ctx.stream()));
-    launch(ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-    verify_matmul(ctx, ws);
-  });
+  // All-ones bytes are NaN: an element the kernel does not write fails the bound.
+  const output_check check{[&ws](cudaStream_t s) { MEMBENCH_CUDA_CHECK(cudaMemsetAsync(ws.c.data(), 0xFF, ws.c.bytes(), s)); },
+                           [&] { verify_matmul(ctx, ws); }};
   launch_options opt;
   opt.l2 = l2_state::warm;
   opt.report_pct_peak = false;  // compute bound: no DRAM ceiling describes these rows
-  const double median = ctx.time_launches(opt, matmul_bytes(n), launch);
+  const double median = ctx.verify_and_time(opt, matmul_bytes(n), launch_of(v), check);
   const double flops = matmul_flops(n);
-  ctx.set_counter("gflop_per_s", flops / median / 1e9);
-  const double blas = ctx.reference_seconds(matmul_name(matmul_variant::cublas, n).str(), opt, launch_of(matmul_variant::cublas));
-  ctx.set_counter("pct_cublas", 100 * blas / median);
-  if (const std::optional<matmul_variant> prev = matmul_previous(v, n)) {
-    ctx.set_counter("speedup_vs_prev", ctx.reference_seconds(matmul_name(*prev, n).str(), opt, launch_of(*prev)) / median);
+  ctx.set_counter(schema::counter("gflop_per_s"), flops / median / 1e9);
+  if (!no_cublas) {
+    const double blas = ctx.reference_seconds(refs.cublas, opt, launch_of(matmul_variant::cublas));
+    ctx.set_counter(schema::counter("pct_cublas"), 100 * blas / median);
+  }
+  if (refs.prev) {
+    const double prev = ctx.reference_seconds(refs.prev_name, opt, launch_of(*refs.prev));
+    ctx.set_counter(schema::counter("speedup_vs_prev"), prev / median);
   }
   const device_info& d = ctx.device();
   const double peak = fp32_peak_flops(d.sm_count, fp32_lanes_per_sm(d.cc_major, d.cc_minor), d.sm_clock_khz);
-  if (peak > 0) ctx.set_counter("pct_fp32_peak", 100 * flops / median / peak);
+  if (peak > 0) ctx.set_counter(schema::counter("pct_fp32_peak"), 100 * flops / median / peak);
 }
 
-std::vector<bench_case> make_cases() {
-  std::vector<bench_case> cases;
+// Quick: the lesson's first kernel, its shared-memory tiles, the register tiles and cuBLAS at
+// N = 1024. Full only: N = 4096.
+constexpr suite_tier tier_of(matmul_variant v, unsigned n) {
+  if (n == 4096) return suite_tier::full;
+  const bool headline = v == matmul_variant::naive || v == matmul_variant::tile16 || v == matmul_variant::regtile ||
+                        v == matmul_variant::cublas;
+  return n == 1024 && headline ? suite_tier::quick : suite_tier::standard;
+}
+
+void make_cases(family_builder& f) {
   for (unsigned n : matmul_sizes) {
     for (matmul_variant v : matmul_variants) {
       if (!matmul_supports(v, n)) continue;
-      cases.push_back(make_case(matmul_name(v, n), [=](bench_context& ctx) { run_matmul(ctx, v, n); }));
+      const std::optional<matmul_variant> prev = matmul_previous(v, n);
+      const matmul_references refs{f.name(matmul_params(matmul_variant::cublas, n)), prev,
+                                   prev ? f.name(matmul_params(*prev, n)) : std::string()};
+      f.add(matmul_params(v, n), tier_of(v, n), [=](bench_context& ctx) { run_matmul(ctx, v, n, refs); });
     }
   }
-  return cases;
 }
 
 const family_registrar matmul_family{"compute/matmul", &make_cases};

@@ -33,25 +33,26 @@
 // Checks: vector add exact; transcendental within transcendental_tolerance of a double
 // reference (precise: <= 0.015 on sums up to 661; fast: tanh.approx's 2^-11 makes it up to 10);
 // a fast row whose results all lie within the precise bound fails: the build lost its flag.
+// Tiers: quick has vector add at 1M on the GPU (precise, with and without transfers), and
+// transcendental on the GPU without transfers (precise and fast) and with them (precise);
+// the default tier adds the CPU rows and every other 1M and 64K row; the 16M vector add
+// rows (a one-thread CPU loop of 10 ms a call) only the full tier.
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <functional>
 #include <string>
 #include <vector>
 
+#include "common/parallel.hpp"
 #include "compute/cpu_math.hpp"
 #include "compute/math_variants.hpp"
-#include "harness/parallel.hpp"
-#include "harness/registry.hpp"
-#include "harness/verify.hpp"
+#include "harness/family/family.hpp"
 #include "kernels/compute/vector_math.hpp"
 
 namespace membench::compute {
 namespace {
 
 enum class experiment { vector_add, transcendental };
-const char* to_string(experiment e) { return e == experiment::vector_add ? "vector_add" : "transcendental"; }
 
 /// The `on` key.
 enum class where { gpu, cpu1, cpu_omp };
@@ -64,47 +65,64 @@ const char* to_string(where w) {
   return "?";
 }
 
-bench_name row_name(experiment e, where on, math_mode math, bool transfers, std::uint64_t n) {
+std::vector<name_param> row_params(where on, math_mode math, bool transfers, std::uint64_t n) {
   std::vector<name_param> params{{"on", to_string(on)}};
   if (on == where::gpu) {
     params.push_back({"math", to_string(math)});
     params.push_back({"transfers", transfers ? "with" : "without"});
   }
   params.push_back({"elems", format_size(n)});
-  return bench_name{"compute", to_string(e), std::move(params)};
+  return params;
 }
 
-bench_name cpu_row_name(experiment e, where on, std::uint64_t n) { return row_name(e, on, math_mode::precise, false, n); }
+std::vector<name_param> cpu_row_params(where on, std::uint64_t n) { return row_params(on, math_mode::precise, false, n); }
+
+/// The rows a GPU row's counters compare with (same experiment and size, same run).
+struct gpu_references {
+  std::string kernel_only, cpu1, cpu_omp;
+};
 
 /// Inputs and result in pinned host memory (copied by the transfers:with rows, read and
-/// written by the CPU rows) and in device memory. Shared by every row of one size.
+/// written by the CPU rows) and in device memory. Shared by every row of one experiment and
+/// size.
 struct vector_workspace {
   pinned_buffer<float> ha, hb, hc;
   device_buffer<float> a, b, c;
 };
 
+/// The workspace type of one experiment: the two families' rows of one size must not share.
+template <experiment E>
+struct experiment_workspace : vector_workspace {};
+
 float input_a(experiment e, std::uint64_t i) { return e == experiment::vector_add ? vector_add_a(i) : transcendental_a(i); }
 float input_b(experiment e, std::uint64_t i) { return e == experiment::vector_add ? vector_add_b(i) : transcendental_b(i); }
 
+vector_workspace make_workspace(bench_context& ctx, experiment e, std::uint64_t n) {
+  ctx.require_device_bytes(3 * n * sizeof(float));
+  vector_workspace w{pinned_buffer<float>(n), pinned_buffer<float>(n), pinned_buffer<float>(n),
+                     device_buffer<float>(n), device_buffer<float>(n), device_buffer<float>(n)};
+  parallel_parts(
+      n,
+      [&](std::size_t b, std::size_t end, std::size_t) {
+        for (std::size_t i = b; i < end; ++i) {
+          w.ha.data()[i] = input_a(e, i);
+          w.hb.data()[i] = input_b(e, i);
+        }
+      },
+      std::size_t{1} << 16);
+  MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(w.a.data(), w.ha.data(), w.a.bytes(), cudaMemcpyHostToDevice, ctx.stream()));
+  MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(w.b.data(), w.hb.data(), w.b.bytes(), cudaMemcpyHostToDevice, ctx.stream()));
+  return w;
+}
+
+template <experiment E>
+vector_workspace& typed_workspace(bench_context& ctx, std::uint64_t n) {
+  return ctx.workspace<experiment_workspace<E>>({"elems"}, [&] { return experiment_workspace<E>{make_workspace(ctx, E, n)}; });
+}
+
 vector_workspace& workspace_for(bench_context& ctx, experiment e, std::uint64_t n) {
-  const std::string key = std::string("compute/") + to_string(e) + "/" + std::to_string(n);
-  return ctx.workspace<vector_workspace>(key, [&] {
-    ctx.require_device_bytes(3 * n * sizeof(float));
-    vector_workspace w{pinned_buffer<float>(n), pinned_buffer<float>(n), pinned_buffer<float>(n),
-                       device_buffer<float>(n), device_buffer<float>(n), device_buffer<float>(n)};
-    parallel_parts(
-        n,
-        [&](std::size_t b, std::size_t end, std::size_t) {
-          for (std::size_t i = b; i < end; ++i) {
-            w.ha.data()[i] = input_a(e, i);
-            w.hb.data()[i] = input_b(e, i);
-          }
-        },
-        std::size_t{1} << 16);
-    MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(w.a.data(), w.ha.data(), w.a.bytes(), cudaMemcpyHostToDevice, ctx.stream()));
-    MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(w.b.data(), w.hb.data(), w.b.bytes(), cudaMemcpyHostToDevice, ctx.stream()));
-    return w;
-  });
+  return e == experiment::vector_add ? typed_workspace<experiment::vector_add>(ctx, n)
+                                     : typed_workspace<experiment::transcendental>(ctx, n);
 }
 
 using launcher = void (*)(const float*, const float*, float*, std::size_t, cudaStream_t);
@@ -152,45 +170,42 @@ void run_cpu_row(bench_context& ctx, experiment e, where on, std::uint64_t n) {
     check_results(e, math_mode::precise, ws.hc.data(), n, "c computed on the CPU");
   });
   const double median = ctx.time_host(host_options{}, vector_math_bytes(n), call);
-  ctx.set_counter("elems_per_s", static_cast<double>(n) / median);
-  ctx.set_counter("cpu_threads", threads == cpu_threads::one ? 1.0 : static_cast<double>(cpu_omp_threads()));
+  ctx.set_counter(schema::counter("elems_per_s"), static_cast<double>(n) / median);
+  ctx.set_counter(schema::counter("cpu_threads"), threads == cpu_threads::one ? 1.0 : static_cast<double>(cpu_omp_threads()));
 }
 
-void run_gpu_row(bench_context& ctx, experiment e, math_mode m, bool transfers, std::uint64_t n) {
+void run_gpu_row(bench_context& ctx, experiment e, math_mode m, bool transfers, std::uint64_t n, const gpu_references& refs) {
   auto& ws = workspace_for(ctx, e, n);
   const launcher kernel = kernel_of(e, m);
   const std::size_t bytes = n * sizeof(float);
-  const std::function<void(cudaStream_t)> kernel_only = [&ws, kernel, n](cudaStream_t s) {
-    kernel(ws.a.data(), ws.b.data(), ws.c.data(), n, s);
-  };
+  const launch_fn kernel_only = [&ws, kernel, n](cudaStream_t s) { kernel(ws.a.data(), ws.b.data(), ws.c.data(), n, s); };
   // The lecture's sequence on one stream: a and b down, the kernel, c back.
-  const std::function<void(cudaStream_t)> with_copies = [&ws, &kernel_only, bytes](cudaStream_t s) {
+  const launch_fn with_copies = [&ws, &kernel_only, bytes](cudaStream_t s) {
     MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(ws.a.data(), ws.ha.data(), bytes, cudaMemcpyHostToDevice, s));
     MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(ws.b.data(), ws.hb.data(), bytes, cudaMemcpyHostToDevice, s));
     kernel_only(s);
     MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(ws.hc.data(), ws.c.data(), bytes, cudaMemcpyDeviceToHost, s));
   };
-  ctx.verify_once([&] {
-    const cudaStream_t s = ctx.stream();
+  auto poison = [&ws, transfers, bytes](cudaStream_t s) {
     std::memset(ws.hc.data(), 0xFF, bytes);  // NaN poison on both sides of the result
     MEMBENCH_CUDA_CHECK(cudaMemsetAsync(ws.c.data(), 0xFF, bytes, s));
     if (transfers) {
       // Poisoned device inputs: only this row's own copies can make the results right.
       MEMBENCH_CUDA_CHECK(cudaMemsetAsync(ws.a.data(), 0xFF, bytes, s));
       MEMBENCH_CUDA_CHECK(cudaMemsetAsync(ws.b.data(), 0xFF, bytes, s));
-      with_copies(s);
     } else {
-      // Restore the inputs (a failed transfers:with check leaves them poisoned), run, fetch.
+      // Restore the inputs: a failed transfers:with check leaves them poisoned.
       MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(ws.a.data(), ws.ha.data(), bytes, cudaMemcpyHostToDevice, s));
       MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(ws.b.data(), ws.hb.data(), bytes, cudaMemcpyHostToDevice, s));
-      kernel_only(s);
-      MEMBENCH_CUDA_CHECK(cudaGetLastError());
-      MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(ws.hc.data(), ws.c.data(), bytes, cudaMemcpyDeviceToHost, s));
     }
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-    MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(s));
+  };
+  auto verify = [&] {
+    if (!transfers) {  // the kernel-only launch leaves c on the device: fetch it
+      MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(ws.hc.data(), ws.c.data(), bytes, cudaMemcpyDeviceToHost, ctx.stream()));
+      MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+    }
     check_results(e, m, ws.hc.data(), n, transfers ? "c copied back by the row" : "c");
-  });
+  };
 
   launch_options kernel_opt;
   kernel_opt.l2 = l2_state::cold;
@@ -204,43 +219,54 @@ void run_gpu_row(bench_context& ctx, experiment e, math_mode m, bool transfers, 
   } else {
     copy_opt.report_pct_peak = false;
   }
-  const double t = ctx.time_launches(transfers ? copy_opt : kernel_opt, vector_math_bytes(n),
-                                     transfers ? with_copies : kernel_only);
-  ctx.set_counter("elems_per_s", static_cast<double>(n) / t);
+  const double t = ctx.verify_and_time(transfers ? copy_opt : kernel_opt, vector_math_bytes(n),
+                                       transfers ? with_copies : kernel_only, output_check{poison, verify});
+  ctx.set_counter(schema::counter("elems_per_s"), static_cast<double>(n) / t);
   if (transfers) {
-    const double t_kernel = ctx.reference_seconds(row_name(e, where::gpu, m, false, n).str(), kernel_opt, kernel_only);
-    ctx.set_counter("kernel_pct", 100 * t_kernel / t);
+    const double t_kernel = ctx.reference_seconds(refs.kernel_only, kernel_opt, kernel_only);
+    ctx.set_counter(schema::counter("kernel_pct"), 100 * t_kernel / t);
   }
   // The CPU rows of this size ran first; when a filter left them out, timed here on the host clock.
-  auto cpu_seconds = [&](where on) {
-    const cpu_threads threads = on == where::cpu1 ? cpu_threads::one : cpu_threads::omp;
-    return ctx.reference_host_seconds(cpu_row_name(e, on, n).str(), [&ws, e, threads, n] { run_cpu(e, threads, ws, n); });
+  auto cpu_seconds = [&](const std::string& name, cpu_threads threads) {
+    return ctx.reference_host_seconds(name, [&ws, e, threads, n] { run_cpu(e, threads, ws, n); });
   };
-  ctx.set_counter("speedup_vs_cpu1", cpu_seconds(where::cpu1) / t);
-  ctx.set_counter("speedup_vs_cpu_omp", cpu_seconds(where::cpu_omp) / t);
+  ctx.set_counter(schema::counter("speedup_vs_cpu1"), cpu_seconds(refs.cpu1, cpu_threads::one) / t);
+  ctx.set_counter(schema::counter("speedup_vs_cpu_omp"), cpu_seconds(refs.cpu_omp, cpu_threads::omp) / t);
 }
 
-template <std::size_t N>
-std::vector<bench_case> make_cases(experiment e, const std::array<std::uint64_t, N>& sizes) {
-  std::vector<bench_case> cases;
+// Quick: the precise GPU rows of the smallest size, plus the fast transcendental kernel
+// (fast math changes the sum, not the add); the CPU rows measure the host (a one-thread
+// transcendental sample varies by 30 % on a shared VM), so they start in the default tier.
+// Full only: the 16M adds.
+constexpr suite_tier tier_of(experiment e, where on, math_mode m, bool transfers, std::uint64_t n) {
+  if (n > (std::uint64_t{1} << 20)) return suite_tier::full;
+  if (on != where::gpu) return suite_tier::standard;
+  const bool headline = m == math_mode::precise || (e == experiment::transcendental && !transfers);
+  return headline ? suite_tier::quick : suite_tier::standard;
+}
+
+template <experiment E, std::size_t N>
+void make_cases(family_builder& f, const std::array<std::uint64_t, N>& sizes) {
   for (std::uint64_t n : sizes) {
     // CPU rows first: the GPU rows' speedups use their medians. Kernel-only before with
     // transfers: the latter's kernel_pct uses the former's median.
     for (where on : {where::cpu1, where::cpu_omp}) {
-      cases.push_back(make_case(cpu_row_name(e, on, n), [=](bench_context& ctx) { run_cpu_row(ctx, e, on, n); }));
+      f.add(cpu_row_params(on, n), tier_of(E, on, math_mode::precise, false, n),
+            [=](bench_context& ctx) { run_cpu_row(ctx, E, on, n); });
     }
     for (math_mode m : {math_mode::precise, math_mode::fast}) {
+      const gpu_references refs{f.name(row_params(where::gpu, m, false, n)), f.name(cpu_row_params(where::cpu1, n)),
+                                f.name(cpu_row_params(where::cpu_omp, n))};
       for (bool transfers : {false, true}) {
-        cases.push_back(make_case(row_name(e, where::gpu, m, transfers, n),
-                                  [=](bench_context& ctx) { run_gpu_row(ctx, e, m, transfers, n); }));
+        f.add(row_params(where::gpu, m, transfers, n), tier_of(E, where::gpu, m, transfers, n),
+              [=](bench_context& ctx) { run_gpu_row(ctx, E, m, transfers, n, refs); });
       }
     }
   }
-  return cases;
 }
 
-std::vector<bench_case> make_vector_add_cases() { return make_cases(experiment::vector_add, vector_add_sizes); }
-std::vector<bench_case> make_transcendental_cases() { return make_cases(experiment::transcendental, transcendental_sizes); }
+void make_vector_add_cases(family_builder& f) { make_cases<experiment::vector_add>(f, vector_add_sizes); }
+void make_transcendental_cases(family_builder& f) { make_cases<experiment::transcendental>(f, transcendental_sizes); }
 
 const family_registrar vector_add_family{"compute/vector_add", &make_vector_add_cases};
 const family_registrar transcendental_family{"compute/transcendental", &make_transcendental_cases};

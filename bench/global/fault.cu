@@ -2,12 +2,13 @@
 // reads an illegal or a misaligned address. Both errors are sticky: the CUDA context is
 // lost, the row becomes an error naming the cause, rows already run keep their results,
 // and membench runs the rest in a fresh process (see README, "Faults").
+// Tiers: both rows are quick, so --fault-demo shows them in every suite.
 #include <array>
 #include <string>
+#include <utility>
 
-#include "harness/harness_kernels.hpp"
-#include "harness/registry.hpp"
-#include "harness/verify.hpp"
+#include "harness/family/check.hpp"
+#include "harness/family/family.hpp"
 #include "kernels/common/types.hpp"
 #include "kernels/global/fault.cuh"
 
@@ -23,7 +24,7 @@ struct fault_workspace {
 
 void run_fault(bench_context& ctx, fault_cause cause) {
   const std::size_t n = bytes / sizeof(float);
-  auto& ws = ctx.workspace<fault_workspace>("global/fault", [&] {
+  auto& ws = ctx.workspace<fault_workspace>({}, [&] {
     fault_workspace w{device_buffer<float>(n), device_buffer<float>(n)};
     fill_values(w.in.data(), n, fault_seed, ctx.stream());
     return w;
@@ -31,23 +32,17 @@ void run_fault(bench_context& ctx, fault_cause cause) {
   const auto grid = static_cast<unsigned>(blocks_for(n, block));
   const std::uintptr_t bad = fault_address(reinterpret_cast<std::uintptr_t>(ws.in.data()), cause);
   auto launch = [&](cudaStream_t s) { fault_kernel<<<grid, block, 0, s>>>(ws.in.data(), ws.out.data(), n, bad); };
-  ctx.verify_once([&] {
-    fill_poison(ws.out.data(), n, ctx.stream());
-    launch(ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-    verify_device_array(ctx.stream(), ws.out.data(), n, [](std::size_t i) { return fault_expected(i); }, "out");
-  });
-  ctx.time_launches(l2_state::warm, fault_bytes(n), launch);
+  ctx.verify_and_time(l2_state::warm, fault_bytes(n), launch,
+                      array_check(ctx, ws.out.data(), n, [](std::size_t i) { return fault_expected(i); }, "out",
+                                  poison_values(ws.out.data(), n)));
 }
 
-std::vector<bench_case> make_cases() {
-  std::vector<bench_case> cases;
+void make_cases(family_builder& f) {
   for (auto [cause, token] : std::array<std::pair<fault_cause, const char*>, 2>{
            {{fault_cause::illegal_address, "illegal_address"}, {fault_cause::misaligned_address, "misaligned_address"}}}) {
-    bench_name name{"global", "fault", {{"cause", token}, {"bytes", format_size(bytes)}}};
-    cases.push_back(make_case(name, [cause](bench_context& ctx) { run_fault(ctx, cause); }));
+    f.add({{"cause", token}, {"bytes", format_size(bytes)}}, suite_tier::quick,
+          [cause](bench_context& ctx) { run_fault(ctx, cause); });
   }
-  return cases;
 }
 
 const family_registrar fault_family{"global/fault", &make_cases, /*opt_in=*/true};

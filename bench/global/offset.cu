@@ -9,12 +9,12 @@
 // (-dlcm=ca) lost more: compare the three builds.
 // Bytes per launch: 3 * (n - offset) * sizeof(T) (offset_bytes).
 // Sizes: 16 KiB (latency bound, cache resident), 4 MiB (L2), 1 GiB (DRAM).
+// Tiers: quick has offsets 0 and 1 of f32 at 1 GiB; the default tier has every row.
 #include <array>
 #include <string>
 
-#include "harness/harness_kernels.hpp"
-#include "harness/registry.hpp"
-#include "harness/verify.hpp"
+#include "harness/family/check.hpp"
+#include "harness/family/family.hpp"
 #include "kernels/common/types.hpp"
 #include "kernels/global/offset.cuh"
 
@@ -33,14 +33,13 @@ struct offset_workspace {
 template <class T>
 void run_offset(bench_context& ctx, bool read, std::size_t offset, std::uint64_t bytes) {
   const std::size_t n = bytes / sizeof(T);
-  auto& ws = ctx.workspace<offset_workspace<T>>(
-      std::string("global/offset/") + type_token<T> + "/" + std::to_string(bytes), [&] {
-        ctx.require_device_bytes(3 * bytes);
-        offset_workspace<T> w{device_buffer<T>(n), device_buffer<T>(n), device_buffer<T>(n)};
-        fill_values(w.a.data(), n, offset_seed_a, ctx.stream());
-        fill_values(w.b.data(), n, offset_seed_b, ctx.stream());
-        return w;
-      });
+  auto& ws = ctx.workspace<offset_workspace<T>>({"type", "bytes"}, [&] {
+    ctx.require_device_bytes(3 * bytes);
+    offset_workspace<T> w{device_buffer<T>(n), device_buffer<T>(n), device_buffer<T>(n)};
+    fill_values(w.a.data(), n, offset_seed_a, ctx.stream());
+    fill_values(w.b.data(), n, offset_seed_b, ctx.stream());
+    return w;
+  });
   const auto grid = static_cast<unsigned>(blocks_for(n, block));
   auto launch = [&](cudaStream_t s) {
     if (read) {
@@ -49,37 +48,32 @@ void run_offset(bench_context& ctx, bool read, std::size_t offset, std::uint64_t
       write_offset_kernel<T><<<grid, block, 0, s>>>(ws.a.data(), ws.b.data(), ws.c.data(), n, offset);
     }
   };
-  ctx.verify_once([&] {
-    fill_poison(ws.c.data(), n, ctx.stream());
-    launch(ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-    verify_device_array(
-        ctx.stream(), ws.c.data(), n,
-        [&](std::size_t i) { return read ? read_offset_expected<T>(i, n, offset) : write_offset_expected<T>(i, n, offset); },
-        "c");
-  });
-  ctx.time_launches(l2_state::cold, offset_bytes(n, offset, sizeof(T)), launch);
+  auto expected = [=](std::size_t i) {
+    return read ? read_offset_expected<T>(i, n, offset) : write_offset_expected<T>(i, n, offset);
+  };
+  ctx.verify_and_time(l2_state::cold, offset_bytes(n, offset, sizeof(T)), launch,
+                      array_check(ctx, ws.c.data(), n, expected, "c", poison_values(ws.c.data(), n)));
+}
+
+// Quick: offsets 0 and 1 of f32 at 1 GiB show the effect; every other row is cheap.
+constexpr suite_tier tier_of(std::size_t offset, std::uint64_t bytes, bool f32) {
+  return f32 && bytes == sizes[2] && offset <= 1 ? suite_tier::quick : suite_tier::standard;
 }
 
 template <class T>
-void add_cases(std::vector<bench_case>& cases, const char* experiment, bool read) {
+void add_cases(family_builder& f, bool read) {
   for (std::size_t offset : offsets) {
     for (std::uint64_t bytes : sizes) {
-      bench_name name{"global", experiment,
-                      {{"type", type_token<T>}, {"offset", std::to_string(offset)}, {"l2", "cold"},
-                       {"bytes", format_size(bytes)}}};
-      cases.push_back(make_case(name, [=](bench_context& ctx) { run_offset<T>(ctx, read, offset, bytes); }));
+      f.add({{"type", type_token<T>}, {"offset", std::to_string(offset)}, {"l2", "cold"}, {"bytes", format_size(bytes)}},
+            tier_of(offset, bytes, sizeof(T) == 4), [=](bench_context& ctx) { run_offset<T>(ctx, read, offset, bytes); });
     }
   }
 }
 
 template <bool Read>
-std::vector<bench_case> make_cases() {
-  std::vector<bench_case> cases;
-  const char* experiment = Read ? "read_offset" : "write_offset";
-  add_cases<float>(cases, experiment, Read);
-  add_cases<double>(cases, experiment, Read);
-  return cases;
+void make_cases(family_builder& f) {
+  add_cases<float>(f, Read);
+  add_cases<double>(f, Read);
 }
 
 const family_registrar read_offset_family{"global/read_offset", &make_cases<true>};

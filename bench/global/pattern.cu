@@ -8,12 +8,13 @@
 // Bytes per launch (requested): scatter 2*n*4, reuse n_out*(16+1)*4.
 // Sizes: 4 MiB (L2 resident when warm), 1 GiB and 2 GiB (DRAM; a scattered 2 GiB pass
 // takes ~10 ms, the long end of the timing checks against ncu), L2 cold and warm.
+// Tiers: quick has 1 GiB with L2 cold (DRAM) and 4 MiB with L2 warm (L2) of each pattern;
+// the default tier every row but 2 GiB (DRAM again, at twice the memory and verification).
 #include <array>
 #include <string>
 
-#include "harness/harness_kernels.hpp"
-#include "harness/registry.hpp"
-#include "harness/verify.hpp"
+#include "harness/family/check.hpp"
+#include "harness/family/family.hpp"
 #include "kernels/common/types.hpp"
 #include "kernels/global/pattern.cuh"
 
@@ -29,7 +30,7 @@ struct pattern_workspace {
 
 pattern_workspace& get_workspace(bench_context& ctx, std::uint64_t bytes) {
   const std::uint64_t n = bytes / sizeof(float);
-  return ctx.workspace<pattern_workspace>("global/pattern/" + std::to_string(bytes), [&] {
+  return ctx.workspace<pattern_workspace>({"bytes"}, [&] {
     ctx.require_device_bytes(2 * bytes);
     pattern_workspace w{device_buffer<float>(n), device_buffer<float>(n)};
     fill_values(w.in.data(), n, pattern_seed, ctx.stream());
@@ -42,14 +43,9 @@ void run_scatter(bench_context& ctx, l2_state l2, std::uint64_t bytes) {
   const std::uint64_t n = ws.in.size();
   const auto grid = static_cast<unsigned>(blocks_for(n, scatter_block));
   auto launch = [&](cudaStream_t s) { read_scatter_kernel<float><<<grid, scatter_block, 0, s>>>(ws.in.data(), ws.out.data(), n); };
-  ctx.verify_once([&] {
-    fill_poison(ws.out.data(), n, ctx.stream());
-    launch(ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-    verify_device_array(ctx.stream(), ws.out.data(), n, [&](std::uint64_t i) { return read_scatter_expected<float>(i, n); },
-                        "out");
-  });
-  ctx.time_launches(l2, scatter_bytes(n, sizeof(float)), launch);
+  ctx.verify_and_time(l2, scatter_bytes(n, sizeof(float)), launch,
+                      array_check(ctx, ws.out.data(), n, [n](std::uint64_t i) { return read_scatter_expected<float>(i, n); },
+                                  "out", poison_values(ws.out.data(), n)));
 }
 
 void run_reuse(bench_context& ctx, l2_state l2, std::uint64_t bytes) {
@@ -59,34 +55,33 @@ void run_reuse(bench_context& ctx, l2_state l2, std::uint64_t bytes) {
   auto launch = [&](cudaStream_t s) {
     read_reuse_kernel<float><<<static_cast<unsigned>(blocks), reuse_block, 0, s>>>(ws.in.data(), ws.out.data());
   };
-  ctx.verify_once([&] {
-    fill_poison(ws.out.data(), ws.out.size(), ctx.stream());
-    launch(ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-    verify_device_array(ctx.stream(), ws.out.data(), ws.out.size(),
-                        [&](std::uint64_t o) { return o < n_out ? read_reuse_expected<float>(o) : poison_value<float>(); },
-                        "out");
-  });
-  ctx.time_launches(l2, reuse_bytes(n_out, sizeof(float)), launch);
+  // The whole buffer is checked: the elements past n_out must keep their poison.
+  auto expected = [n_out](std::uint64_t o) { return o < n_out ? read_reuse_expected<float>(o) : poison_value<float>(); };
+  const std::uint64_t n = ws.out.size();
+  ctx.verify_and_time(l2, reuse_bytes(n_out, sizeof(float)), launch,
+                      array_check(ctx, ws.out.data(), n, expected, "out", poison_values(ws.out.data(), n)));
+}
+
+constexpr suite_tier tier_of(l2_state l2, std::uint64_t bytes) {
+  if (bytes == sizes[2]) return suite_tier::full;
+  const bool headline = (l2 == l2_state::cold && bytes == sizes[1]) || (l2 == l2_state::warm && bytes == sizes[0]);
+  return headline ? suite_tier::quick : suite_tier::standard;
 }
 
 template <bool Scatter>
-std::vector<bench_case> make_cases() {
-  std::vector<bench_case> cases;
+void make_cases(family_builder& f) {
   for (l2_state l2 : {l2_state::cold, l2_state::warm}) {
     for (std::uint64_t bytes : sizes) {
-      bench_name name{"global", Scatter ? "read_scatter" : "read_reuse",
-                      {{"type", "f32"}, {"l2", to_string(l2)}, {"bytes", format_size(bytes)}}};
-      cases.push_back(make_case(name, [=](bench_context& ctx) {
-        if (Scatter) {
-          run_scatter(ctx, l2, bytes);
-        } else {
-          run_reuse(ctx, l2, bytes);
-        }
-      }));
+      f.add({{"type", "f32"}, {"l2", to_string(l2)}, {"bytes", format_size(bytes)}}, tier_of(l2, bytes),
+            [=](bench_context& ctx) {
+              if (Scatter) {
+                run_scatter(ctx, l2, bytes);
+              } else {
+                run_reuse(ctx, l2, bytes);
+              }
+            });
     }
   }
-  return cases;
 }
 
 const family_registrar scatter_family{"global/read_scatter", &make_cases<true>};

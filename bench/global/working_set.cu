@@ -11,13 +11,16 @@
 // Each thread's loads run as one flat, unrolled sequence across passes (working_set_cursor),
 // so sets smaller than the grid (one load per thread per pass) still keep several loads in
 // flight. Bytes per launch: working_set_bytes = passes * max(n, threads) * 16 + 4 per block.
+// Tiers: quick has map:fixed with the L2 warm at 1 MiB (L1), 32 MiB (L2) and 1 GiB (DRAM);
+// the default tier has every row, the whole sweep being the point.
+#include <array>
 #include <string>
 #include <vector>
 
-#include "harness/harness_kernels.hpp"
-#include "harness/parallel.hpp"
-#include "harness/registry.hpp"
-#include "harness/verify.hpp"
+#include "common/parallel.hpp"
+#include "harness/family/check.hpp"
+#include "harness/family/family.hpp"
+#include "harness/family/grid.hpp"
 #include "kernels/global/working_set.cuh"
 
 namespace membench::global {
@@ -26,6 +29,7 @@ namespace {
 constexpr unsigned block = 256;
 constexpr std::uint64_t min_bytes = std::uint64_t{16} << 10;
 constexpr std::uint64_t max_bytes = std::uint64_t{2} << 30;
+constexpr std::array<std::uint64_t, 3> quick_sizes{std::uint64_t{1} << 20, std::uint64_t{32} << 20, std::uint64_t{1} << 30};
 
 struct working_set_workspace {
   device_buffer<word16> in;
@@ -37,12 +41,31 @@ __global__ void fill_working_set_kernel(word16* in, std::uint64_t n) {
     in[i] = working_set_value(i);
 }
 
+// Reference per block: the sum of what each of its threads loads.
+output_check partial_sums_check(bench_context& ctx, const working_set_workspace& ws, const working_set_shape& shape,
+                                std::uint64_t blocks) {
+  auto verify = [&ctx, &ws, shape, blocks] {
+    std::vector<std::uint32_t> expected(blocks);
+    parallel_parts(
+        blocks,
+        [&](std::size_t b, std::size_t e, std::size_t) {
+          for (std::size_t blk = b; blk < e; ++blk) {
+            std::uint32_t acc = 0;
+            for (unsigned t = 0; t < block; ++t) acc += working_set_thread_expected(shape, blk * block + t);
+            expected[blk] = acc;
+          }
+        },
+        1);
+    verify_device_array(ctx.reader(), ws.partials.data(), blocks, [&](std::size_t b) { return expected[b]; },
+                        "block partial sums");
+  };
+  return {poison_words(ws.partials.data(), blocks, 0xBAD), verify};
+}
+
 void run_working_set(bench_context& ctx, bool rotate, l2_state l2, std::uint64_t bytes) {
-  int per_sm = 0;
-  MEMBENCH_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, working_set_kernel, block, 0));
-  const std::uint64_t blocks = std::uint64_t(per_sm > 0 ? per_sm : 1) * static_cast<std::uint64_t>(ctx.device().sm_count);
+  const std::uint64_t blocks = resident_blocks(working_set_kernel, block, ctx.device());
   const working_set_shape shape = make_working_set_shape(bytes, blocks * block, block, rotate);
-  auto& ws = ctx.workspace<working_set_workspace>("global/working_set/" + std::to_string(bytes), [&] {
+  auto& ws = ctx.workspace<working_set_workspace>({"bytes"}, [&] {
     ctx.require_device_bytes(bytes + blocks * 4);
     working_set_workspace w{device_buffer<word16>(shape.n), device_buffer<std::uint32_t>(blocks)};
     fill_working_set_kernel<<<1024, 256, 0, ctx.stream()>>>(w.in.data(), shape.n);
@@ -52,41 +75,26 @@ void run_working_set(bench_context& ctx, bool rotate, l2_state l2, std::uint64_t
   auto launch = [&](cudaStream_t s) {
     working_set_kernel<<<static_cast<unsigned>(blocks), block, 0, s>>>(ws.in.data(), shape, ws.partials.data());
   };
-  ctx.verify_once([&] {
-    fill_words(ws.partials.data(), blocks, 0xBAD, ctx.stream());
-    launch(ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-    // Reference per block: the sum of what each of its threads loads.
-    std::vector<std::uint32_t> expected(blocks);
-    parallel_parts(
-        blocks,
-        [&](std::size_t b, std::size_t e, std::size_t) {
-          for (std::size_t blk = b; blk < e; ++blk) {
-        std::uint32_t acc = 0;
-        for (unsigned t = 0; t < block; ++t) acc += working_set_thread_expected(shape, blk * block + t);
-        expected[blk] = acc;
-          }
-        },
-        1);
-    verify_device_array(ctx.stream(), ws.partials.data(), blocks, [&](std::size_t b) { return expected[b]; },
-                        "block partial sums");
-  });
-  ctx.set_counter("passes", static_cast<double>(shape.passes));
-  ctx.time_launches(l2, working_set_bytes(shape, blocks), launch);
+  ctx.verify_and_time(l2, working_set_bytes(shape, blocks), launch, partial_sums_check(ctx, ws, shape, blocks));
+  ctx.set_counter(schema::counter("passes"), static_cast<double>(shape.passes));
 }
 
-std::vector<bench_case> make_cases() {
-  std::vector<bench_case> cases;
+constexpr suite_tier tier_of(bool rotate, l2_state l2, std::uint64_t bytes) {
+  for (std::uint64_t q : quick_sizes) {
+    if (!rotate && l2 == l2_state::warm && bytes == q) return suite_tier::quick;
+  }
+  return suite_tier::standard;
+}
+
+void make_cases(family_builder& f) {
   for (bool rotate : {false, true}) {
     for (l2_state l2 : {l2_state::cold, l2_state::warm}) {
       for (std::uint64_t bytes = min_bytes; bytes <= max_bytes; bytes *= 2) {
-        bench_name name{"global", "working_set",
-                        {{"map", rotate ? "rotate" : "fixed"}, {"l2", to_string(l2)}, {"bytes", format_size(bytes)}}};
-        cases.push_back(make_case(name, [=](bench_context& ctx) { run_working_set(ctx, rotate, l2, bytes); }));
+        f.add({{"map", rotate ? "rotate" : "fixed"}, {"l2", to_string(l2)}, {"bytes", format_size(bytes)}},
+              tier_of(rotate, l2, bytes), [=](bench_context& ctx) { run_working_set(ctx, rotate, l2, bytes); });
       }
     }
   }
-  return cases;
 }
 
 const family_registrar working_set_family{"global/working_set", &make_cases};

@@ -16,15 +16,18 @@
 // Size: 32 M elements (128 MiB per array), 32 chunks of 4 MiB.
 // More than 8 streams share hardware queues unless CUDA_DEVICE_MAX_CONNECTIONS is raised
 // (default 8; its value is in the context): the 16-stream rows show what a program gets.
+// Tiers: quick has pinned memory, high intensity, 1 and 4 streams (the overlap at its
+// largest); the default tier has every pinned row and pageable low intensity over 1 and 4
+// streams (nothing overlaps); the other pageable rows (blocking calls, 40-55 ms a sample, each
+// pipeline's parts sampled on the host's budget too) are in the full tier only.
 #include <array>
 #include <cstring>
-#include <memory>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
-#include "harness/host_memory.hpp"
-#include "harness/registry.hpp"
-#include "harness/verify.hpp"
+#include "harness/core/host_memory.hpp"
+#include "harness/family/family.hpp"
 #include "host/pcie_options.hpp"
 #include "kernels/common/types.hpp"
 #include "kernels/host/streams.cuh"
@@ -46,25 +49,20 @@ struct streams_workspace {
   std::vector<membench::event> fork, join;
 };
 
-bench_name row_name(host_kind kind, bool high, std::size_t streams) {
-  return {"host", "streams",
-          {{"host", to_string(kind)}, {"intensity", high ? "high" : "low"}, {"streams", std::to_string(streams)},
-           {"bytes", format_size(array_bytes)}}};
+std::vector<name_param> row_params(host_kind kind, bool high, std::size_t streams) {
+  return {{"host", to_string(kind)}, {"intensity", high ? "high" : "low"}, {"streams", std::to_string(streams)},
+          {"bytes", format_size(array_bytes)}};
 }
 
 streams_workspace& get_workspace(bench_context& ctx, host_kind kind) {
-  return ctx.workspace<streams_workspace>(std::string("host/streams/") + to_string(kind), [&] {
+  return ctx.workspace<streams_workspace>({"host"}, [&] {
     ctx.require_device_bytes(3 * array_bytes);
     streams_workspace w{host_buffer(kind, array_bytes), host_buffer(kind, array_bytes), host_buffer(kind, array_bytes),
                         device_buffer<float>(n), device_buffer<float>(n), device_buffer<float>(n), {}, {}, {}};
-    auto* a = reinterpret_cast<float*>(w.a.data());
-    auto* b = reinterpret_cast<float*>(w.b.data());
-    parallel_parts(n, [&](std::size_t lo, std::size_t hi, std::size_t) {
-      for (std::size_t i = lo; i < hi; ++i) {
-        a[i] = pattern_value<float>(i, streams_seed_a);
-        b[i] = pattern_value<float>(i, streams_seed_b);
-      }
-    });
+    fill_host(reinterpret_cast<float*>(w.a.data()), n,
+              [](std::size_t i) { return pattern_value<float>(i, streams_seed_a); });
+    fill_host(reinterpret_cast<float*>(w.b.data()), n,
+              [](std::size_t i) { return pattern_value<float>(i, streams_seed_b); });
     for (std::size_t i = 0; i < max_streams; ++i) {
       w.streams.emplace_back();
       w.fork.emplace_back();
@@ -107,54 +105,61 @@ void issue(streams_workspace& ws, cudaStream_t s, std::size_t streams, int fmas,
   for (std::size_t i = 0; i < streams; ++i) ws.join[i].order(ws.streams[i].get(), s);
 }
 
-void run_streams(bench_context& ctx, host_kind kind, bool high, std::size_t streams) {
+/// `one_stream`: the name of the 1-stream row of this host kind and intensity, the
+/// reference of `speedup` and the prefix of the bound's parts.
+void run_streams(bench_context& ctx, host_kind kind, bool high, std::size_t streams, const std::string& one_stream) {
   auto& ws = get_workspace(ctx, kind);
   const int fmas = high ? pipeline_high_fmas : pipeline_low_fmas;
   auto launch = [&](cudaStream_t s) { issue(ws, s, streams, fmas, {stage::h2d, stage::kernel, stage::d2h}); };
-  ctx.verify_once([&] {
-    std::memset(ws.c.data(), 0xA5, array_bytes);
-    launch(ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
-    verify_host_array(reinterpret_cast<const float*>(ws.c.data()), n,
-                      [fmas](std::size_t i) { return pipeline_expected(i, fmas); }, "c on the host");
-  });
+  auto* c = reinterpret_cast<const float*>(ws.c.data());
+  const output_check c_on_host{[&](cudaStream_t) { std::memset(ws.c.data(), 0xA5, array_bytes); },
+                               [c, fmas] {
+                                 verify_host_array(c, n, [fmas](std::size_t i) { return pipeline_expected(i, fmas); },
+                                                   "c on the host");
+                               }};
   const bool blocks_host = !is_page_locked(kind);
   // Both directions carry data at once: pct_peak is of the link's two directions together.
   launch_options whole = over_pcie(ctx, blocks_host);
   whole.peak_gbps *= 2;
   whole.peak_name = "pcie_both_directions";
-  const double t = ctx.time_launches(whole, pipeline_bytes(n, sizeof(float)), launch);
+  const double t = ctx.verify_and_time(whole, pipeline_bytes(n, sizeof(float)), launch, c_on_host);
 
-  // The bound's parts, each alone on one stream over the same chunks; cached per process.
-  const std::string base = row_name(kind, high, 1).str();
-  launch_options part = over_pcie(ctx, blocks_host);
-  const double h2d = ctx.reference_seconds(base + "#h2d", part, [&](cudaStream_t s) { issue(ws, s, 1, fmas, {stage::h2d}); });
-  const double d2h = ctx.reference_seconds(base + "#d2h", part, [&](cudaStream_t s) { issue(ws, s, 1, fmas, {stage::d2h}); });
-  const double kernel = ctx.reference_seconds(base + "#kernel", part, [&](cudaStream_t s) { issue(ws, s, 1, fmas, {stage::kernel}); });
+  // The bound's parts, each alone on one stream over the same chunks, and the 1-stream row:
+  // cached per process ("" names the row itself).
+  const launch_options part = over_pcie(ctx, blocks_host);
+  auto part_seconds = [&](const char* suffix, std::initializer_list<stage> stages) {
+    return ctx.reference_seconds(one_stream + suffix, part, [&](cudaStream_t s) { issue(ws, s, 1, fmas, stages); });
+  };
+  const double h2d = part_seconds("#h2d", {stage::h2d});
+  const double d2h = part_seconds("#d2h", {stage::d2h});
+  const double kernel = part_seconds("#kernel", {stage::kernel});
   const double bound = copy_engine_bound(h2d, d2h, kernel);
-  const double one_stream = ctx.reference_seconds(base, over_pcie(ctx, blocks_host), [&](cudaStream_t s) {
-    issue(ws, s, 1, fmas, {stage::h2d, stage::kernel, stage::d2h});
-  });
-  ctx.set_counter("h2d_us", h2d * 1e6);
-  ctx.set_counter("d2h_us", d2h * 1e6);
-  ctx.set_counter("kernel_us", kernel * 1e6);
-  ctx.set_counter("bound_us", bound * 1e6);
-  ctx.set_counter("serial_us", (h2d + d2h + kernel) * 1e6);
-  ctx.set_counter("pct_of_bound", 100 * bound / t);
-  ctx.set_counter("speedup", one_stream / t);
+  const double one_stream_s = part_seconds("", {stage::h2d, stage::kernel, stage::d2h});
+  ctx.set_counter(schema::counter("h2d_us"), h2d * 1e6);
+  ctx.set_counter(schema::counter("d2h_us"), d2h * 1e6);
+  ctx.set_counter(schema::counter("kernel_us"), kernel * 1e6);
+  ctx.set_counter(schema::counter("bound_us"), bound * 1e6);
+  ctx.set_counter(schema::counter("serial_us"), (h2d + d2h + kernel) * 1e6);
+  ctx.set_counter(schema::counter("pct_of_bound"), 100 * bound / t);
+  ctx.set_counter(schema::counter("speedup"), one_stream_s / t);
 }
 
-std::vector<bench_case> make_cases() {
-  std::vector<bench_case> cases;
+constexpr suite_tier tier_of(host_kind kind, bool high, std::size_t streams) {
+  const bool one_or_four = streams == 1 || streams == 4;
+  if (kind == host_kind::pinned) return high && one_or_four ? suite_tier::quick : suite_tier::standard;
+  return !high && one_or_four ? suite_tier::standard : suite_tier::full;
+}
+
+void make_cases(family_builder& f) {
   for (host_kind kind : {host_kind::pinned, host_kind::pageable}) {
     for (bool high : {false, true}) {
+      const std::string one_stream = f.name(row_params(kind, high, 1));
       for (std::size_t streams : stream_counts) {
-        cases.push_back(make_case(row_name(kind, high, streams),
-                                  [=](bench_context& ctx) { run_streams(ctx, kind, high, streams); }));
+        f.add(row_params(kind, high, streams), tier_of(kind, high, streams),
+              [=](bench_context& ctx) { run_streams(ctx, kind, high, streams, one_stream); });
       }
     }
   }
-  return cases;
 }
 
 const family_registrar streams_family{"host/streams", &make_cases};

@@ -8,16 +8,16 @@
 // call's latency, several microseconds). Synchronous calls are timed with events around
 // the call on the legacy stream (timing:events).
 // Bytes per launch: copy_bytes. pct_peak: of the PCIe link.
+// Tiers: quick has the three H2D calls of one float (where the lookup's cost could show);
+// the default tier has 4 bytes, 1 MiB and 16 MiB in both directions (latency, and the
+// bandwidth every call reaches); 4 KiB and 64 KiB (latency bound like 4 bytes) are in the
+// full tier only.
 #include <array>
-#include <cstring>
 #include <string>
 
-#include "harness/harness_kernels.hpp"
-#include "harness/host_memory.hpp"
-#include "harness/registry.hpp"
-#include "harness/verify.hpp"
+#include "harness/core/host_memory.hpp"
+#include "harness/family/family.hpp"
 #include "host/pcie_options.hpp"
-#include "kernels/common/pattern.hpp"
 #include "kernels/host/copy.hpp"
 #include "kernels/host/symbol_copy.hpp"
 
@@ -39,7 +39,7 @@ struct symbol_workspace {
 
 void run_symbol(bench_context& ctx, bool h2d, target t, std::uint64_t bytes) {
   const std::size_t n = bytes / sizeof(std::uint32_t);
-  auto& ws = ctx.workspace<symbol_workspace>("host/symbol_copy", [&] {
+  auto& ws = ctx.workspace<symbol_workspace>({}, [&] {
     ctx.require_device_bytes(symbol_capacity_bytes);
     return symbol_workspace{host_buffer(host_kind::pinned, symbol_capacity_bytes),
                             device_buffer<std::uint32_t>(symbol_capacity_bytes / sizeof(std::uint32_t))};
@@ -61,43 +61,28 @@ void run_symbol(bench_context& ctx, bool h2d, target t, std::uint64_t bytes) {
                                      h2d ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost));
     }
   };
-  const auto pattern = [](std::size_t i) { return pattern_word(i, copy_seed); };
-  ctx.verify_once([&] {
-    // Source: the pattern; destination: something else, so a copy that did nothing fails.
-    if (h2d) {
-      for (std::size_t i = 0; i < n; ++i) host[i] = pattern(i);
-      fill_words(dev, n, copy_poison_seed, ctx.stream());
-    } else {
-      std::memset(host, 0xA5, bytes);
-      fill_words(dev, n, copy_seed, ctx.stream());
-    }
-    MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
-    launch(nullptr);
-    MEMBENCH_CUDA_CHECK(cudaDeviceSynchronize());
-    if (h2d) {
-      verify_device_array(ctx.stream(), dev, n, pattern, "device words");
-    } else {
-      verify_host_array(host, n, pattern, "host words");
-    }
-  });
-  ctx.time_launches(over_pcie(ctx, true, cudaStreamLegacy), copy_bytes(bytes), launch);
+  ctx.verify_and_time(over_pcie(ctx, true, cudaStreamLegacy), copy_bytes(bytes), launch,
+                      copy_check(ctx, h2d, host, dev, n));
 }
 
-std::vector<bench_case> make_cases() {
-  std::vector<bench_case> cases;
+// Quick: one float to the symbol three ways; 4 KiB and 64 KiB add nothing to 4 bytes.
+constexpr suite_tier tier_of(bool h2d, std::uint64_t bytes) {
+  if (bytes == sizes[1] || bytes == sizes[2]) return suite_tier::full;
+  return h2d && bytes == sizes[0] ? suite_tier::quick : suite_tier::standard;
+}
+
+void make_cases(family_builder& f) {
   for (bool h2d : {true, false}) {
     for (target t : {target::symbol_api, target::symbol_memcpy, target::device_memcpy}) {
       for (std::uint64_t bytes : sizes) {
-        bench_name name{"host", "symbol_copy",
-                        {{"dir", h2d ? "h2d" : "d2h"},
-                         {"api", t == target::symbol_api ? "symbol" : "memcpy"},
-                         {"memory", t == target::device_memcpy ? "device" : "symbol"},
-                         {"bytes", format_size(bytes)}}};
-        cases.push_back(make_case(name, [=](bench_context& ctx) { run_symbol(ctx, h2d, t, bytes); }));
+        f.add({{"dir", h2d ? "h2d" : "d2h"},
+               {"api", t == target::symbol_api ? "symbol" : "memcpy"},
+               {"memory", t == target::device_memcpy ? "device" : "symbol"},
+               {"bytes", format_size(bytes)}},
+              tier_of(h2d, bytes), [=](bench_context& ctx) { run_symbol(ctx, h2d, t, bytes); });
       }
     }
   }
-  return cases;
 }
 
 const family_registrar symbol_copy_family{"host/symbol_copy", &make_cases};

@@ -15,15 +15,15 @@
 // Bytes per launch: spill_bytes = threads * (8 + updates * 12): the input and output words
 // plus the array traffic as if the array lived in memory (two loads and a store per
 // update), the same for both rows so their rates compare.
+// Tiers: quick has both storages at 8 and 64 elements; the default tier has every row.
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "harness/harness_kernels.hpp"
-#include "harness/registry.hpp"
-#include "harness/verify.hpp"
+#include "harness/family/check.hpp"
+#include "harness/family/family.hpp"
 #include "kernels/local/spill.cuh"
 
 namespace membench::local {
@@ -33,13 +33,14 @@ struct spill_workspace {
   device_buffer<std::uint32_t> in, out;
 };
 
-bench_name spill_name(bool local, unsigned elems) {
-  return bench_name{"local", "spill", {{"storage", local ? "local" : "registers"}, {"elems", std::to_string(elems)}}};
+std::vector<name_param> spill_params(bool local, unsigned elems) {
+  return {{"storage", local ? "local" : "registers"}, {"elems", std::to_string(elems)}};
 }
 
+// `in_registers`: the name of the registers row of the same size, the slowdown's reference.
 template <unsigned N, bool Local>
-void run_spill(bench_context& ctx) {
-  auto& ws = ctx.workspace<spill_workspace>("local/spill", [&] {
+void run_spill(bench_context& ctx, const std::string& in_registers) {
+  auto& ws = ctx.workspace<spill_workspace>({}, [&] {
     ctx.require_device_bytes(2 * spill_threads * 4);
     spill_workspace w{device_buffer<std::uint32_t>(spill_threads), device_buffer<std::uint32_t>(spill_threads)};
     fill_words(w.in.data(), spill_threads, spill_seed, ctx.stream());
@@ -51,41 +52,35 @@ void run_spill(bench_context& ctx) {
       kernel<<<grid, spill_block, 0, s>>>(ws.in.data(), ws.out.data(), spill_rotation, spill_rounds(N));
     };
   };
-  const auto launch = launch_of(spill_kernel<N, Local>);
-  ctx.verify_once([&] {
-    MEMBENCH_CUDA_CHECK(cudaMemsetAsync(ws.out.data(), 0, spill_threads * 4, ctx.stream()));
-    launch(ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-    verify_device_array(ctx.stream(), ws.out.data(), spill_threads, [](std::size_t t) { return spill_expected<N>(t); },
-                        "out");
-  });
-  cudaFuncAttributes attr{};
-  MEMBENCH_CUDA_CHECK(cudaFuncGetAttributes(&attr, spill_kernel<N, Local>));
   launch_options opt;
   opt.l2 = l2_state::warm;
   opt.report_pct_peak = false;  // registers and L1-resident local memory: no DRAM figure
-  const double median = ctx.time_launches(opt, spill_bytes(spill_threads, N), launch);
-  const double in_registers =
-      ctx.reference_seconds(spill_name(false, N).str(), opt, launch_of(spill_kernel<N, false>));
-  ctx.set_counter("slowdown", median / in_registers);
-  ctx.set_counter("local_bytes", static_cast<double>(attr.localSizeBytes));
-  ctx.set_counter("num_regs", attr.numRegs);
-  ctx.set_counter("rounds", spill_rounds(N));
+  const double median =
+      ctx.verify_and_time(opt, spill_bytes(spill_threads, N), launch_of(spill_kernel<N, Local>),
+                          array_check(ctx, ws.out.data(), spill_threads, [](std::size_t t) { return spill_expected<N>(t); },
+                                      "out", poison_bytes(ws.out.data(), spill_threads * 4)));
+  cudaFuncAttributes attr{};
+  MEMBENCH_CUDA_CHECK(cudaFuncGetAttributes(&attr, spill_kernel<N, Local>));
+  ctx.set_counter(schema::counter("slowdown"),
+                  median / ctx.reference_seconds(in_registers, opt, launch_of(spill_kernel<N, false>)));
+  ctx.set_counter(schema::counter("local_bytes"), static_cast<double>(attr.localSizeBytes));
+  ctx.set_counter(schema::counter("num_regs"), attr.numRegs);
+  ctx.set_counter(schema::counter("rounds"), spill_rounds(N));
 }
 
 template <unsigned N>
-void add_cases(std::vector<bench_case>& cases) {
-  cases.push_back(make_case(spill_name(false, N), [](bench_context& ctx) { run_spill<N, false>(ctx); }));
-  cases.push_back(make_case(spill_name(true, N), [](bench_context& ctx) { run_spill<N, true>(ctx); }));
+void add_cases(family_builder& f) {
+  const std::string in_registers = f.name(spill_params(false, N));
+  const suite_tier tier = N == 8 || N == 64 ? suite_tier::quick : suite_tier::standard;
+  f.add(spill_params(false, N), tier, [in_registers](bench_context& ctx) { run_spill<N, false>(ctx, in_registers); });
+  f.add(spill_params(true, N), tier, [in_registers](bench_context& ctx) { run_spill<N, true>(ctx, in_registers); });
 }
 
-std::vector<bench_case> make_cases() {
-  std::vector<bench_case> cases;
-  add_cases<8>(cases);
-  add_cases<16>(cases);
-  add_cases<32>(cases);
-  add_cases<64>(cases);
-  return cases;
+void make_cases(family_builder& f) {
+  add_cases<8>(f);
+  add_cases<16>(f);
+  add_cases<32>(f);
+  add_cases<64>(f);
 }
 
 const family_registrar spill_family{"local/spill", &make_cases};

@@ -23,6 +23,10 @@
 // plus 4 bytes per block). No pct_peak: no ceiling for the link is known to the suite.
 // Verification: copies poison the destination(s), copy once and compare every word with the
 // source's pattern; the read kernel's block sums must add up to the buffer's checksum.
+// Tiers (every row is skipped on a single-GPU host): quick has the 64 MiB push with access on
+// and off, the bidirectional copy with access on and the 64 MiB peer read; the default tier
+// has 1 MiB and 64 MiB; 1 GiB (the sustained rate, 2 GiB on each device) is in the full
+// tier only.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -33,10 +37,10 @@
 #include <string>
 #include <vector>
 
-#include "harness/harness_kernels.hpp"
-#include "harness/parallel.hpp"
-#include "harness/registry.hpp"
-#include "harness/verify.hpp"
+#include "common/parallel.hpp"
+#include "harness/core/harness_kernels.hpp"
+#include "harness/family/family.hpp"
+#include "harness/family/grid.hpp"
 #include "kernels/peer/p2p.cuh"
 
 namespace membench::peer {
@@ -76,11 +80,11 @@ void set_pair_counters(bench_context& ctx, device_pair p) {
   MEMBENCH_CUDA_CHECK(cudaDeviceGetP2PAttribute(&supported, cudaDevP2PAttrAccessSupported, p.d0, p.d1));
   MEMBENCH_CUDA_CHECK(cudaDeviceGetP2PAttribute(&atomics, cudaDevP2PAttrNativeAtomicSupported, p.d0, p.d1));
   MEMBENCH_CUDA_CHECK(cudaDeviceGetP2PAttribute(&rank, cudaDevP2PAttrPerformanceRank, p.d0, p.d1));
-  ctx.set_counter("device_d0", p.d0);
-  ctx.set_counter("device_d1", p.d1);
-  ctx.set_counter("peer_access_supported", supported);
-  ctx.set_counter("p2p_native_atomic", atomics);
-  ctx.set_counter("p2p_performance_rank", rank);
+  ctx.set_counter(schema::counter("device_d0"), p.d0);
+  ctx.set_counter(schema::counter("device_d1"), p.d1);
+  ctx.set_counter(schema::counter("peer_access_supported"), supported);
+  ctx.set_counter(schema::counter("p2p_native_atomic"), atomics);
+  ctx.set_counter(schema::counter("p2p_performance_rank"), rank);
 }
 
 // Sets peer access between the pair, both ways, for its lifetime; then puts back the state
@@ -169,18 +173,13 @@ struct peer_workspace {
   std::optional<std::uint32_t> sum0, sum1;             // checksums of the two sources
 };
 
-unsigned read_grid(const device_info& dev, std::uint64_t n4) {
-  int per_sm = 0;
-  MEMBENCH_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, peer_read_kernel, peer_block, 0));
-  const std::uint64_t resident = std::uint64_t(per_sm > 0 ? per_sm : 1) * static_cast<std::uint64_t>(dev.sm_count);
-  const std::uint64_t needed = (n4 + peer_block - 1) / peer_block;
-  return static_cast<unsigned>(std::max<std::uint64_t>(1, std::min(resident, needed)));
-}
-
 peer_workspace& get_workspace(bench_context& ctx, device_pair pair, std::uint64_t bytes) {
-  return ctx.workspace<peer_workspace>("peer/" + std::to_string(pair.d0) + "/" + std::to_string(bytes), [&] {
+  // d0 is the session's device: the size alone tells the workspaces apart.
+  return ctx.workspace<peer_workspace>({"bytes"}, [&] {
     const std::size_t n = bytes / sizeof(std::uint32_t);
-    const unsigned grid = read_grid(ctx.device(), bytes / 16);
+    // The read kernel's grid: resident blocks looping over block-sized tiles of 16-byte words.
+    const unsigned grid =
+        grid_stride_blocks(peer_read_kernel, peer_block, blocks_for(bytes / 16, peer_block), ctx.device());
     ctx.require_device_bytes(peer_device_bytes(bytes) + 4 * std::uint64_t{grid});
     peer_workspace w{device_buffer<std::uint32_t>(n), device_buffer<std::uint32_t>(n), device_buffer<std::uint32_t>(grid),
                      nullptr, membench::stream(), event(), event(), grid, std::nullopt, std::nullopt};
@@ -242,12 +241,13 @@ void run_copy(bench_context& ctx, bool access, peer_dir dir, std::uint64_t bytes
     MEMBENCH_CUDA_CHECK(cudaGetLastError());
     MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
     if (to_d0) {
-      verify_device_array(ctx.stream(), dst0, n, [](std::size_t i) { return peer_word(true, i); },
+      verify_device_array(ctx.reader(), dst0, n, [](std::size_t i) { return peer_word(true, i); },
                           "d0's copy of d1's buffer");
     }
     if (to_d1) {
       device_scope on_d1(pair.d1);
-      verify_device_array(ws.remote->st.get(), dst1, n, [](std::size_t i) { return peer_word(false, i); },
+      const device_reader on_d1_stream{ws.remote->st.get(), ctx.reader().staging};  // the session's staging memory
+      verify_device_array(on_d1_stream, dst1, n, [](std::size_t i) { return peer_word(false, i); },
                           "d1's copy of d0's buffer");
     }
   });
@@ -275,8 +275,7 @@ void run_read(bench_context& ctx, std::uint64_t bytes) {
   };
   const auto launch = read_of(ws.remote->src.data());  // d1's memory, through peer access
   const auto local = read_of(ws.src0.data());          // d0's own: the reference
-  auto check = [&](const std::function<void(cudaStream_t)>& read, bool on_d1, std::optional<std::uint32_t>& sum,
-                   const char* what) {
+  auto check = [&](const launch_fn& read, bool on_d1, std::optional<std::uint32_t>& sum, const char* what) {
     fill_words(partials, grid, peer_poison_seed, ctx.stream());
     read(ctx.stream());
     MEMBENCH_CUDA_CHECK(cudaGetLastError());
@@ -292,34 +291,45 @@ void run_read(bench_context& ctx, std::uint64_t bytes) {
   opt.report_pct_peak = false;
   const double median = ctx.time_launches(opt, peer_read_bytes(bytes, grid), launch);
   const double local_s = ctx.measure(opt, local);
-  ctx.set_counter("local_read_gb_per_s", static_cast<double>(peer_read_bytes(bytes, grid)) / local_s / 1e9);
-  ctx.set_counter("pct_of_local_read", 100.0 * local_s / median);
-  ctx.set_counter("grid_blocks", grid);
+  ctx.set_counter(schema::counter("local_read_gb_per_s"),
+                  static_cast<double>(peer_read_bytes(bytes, grid)) / local_s / 1e9);
+  ctx.set_counter(schema::counter("pct_of_local_read"), 100.0 * local_s / median);
+  ctx.set_counter(schema::counter("grid_blocks"), grid);
   set_pair_counters(ctx, pair);
 }
 
-std::vector<bench_case> make_copy_cases() {
-  std::vector<bench_case> cases;
+constexpr std::uint64_t quick_bytes = peer_sizes[1];
+
+// Quick: the push with access on and off, and both directions at once with access on.
+constexpr suite_tier copy_tier(bool access, peer_dir dir, std::uint64_t bytes) {
+  if (bytes == peer_sizes.back()) return suite_tier::full;
+  const bool headline = dir == peer_dir::d0_d1 || (access && dir == peer_dir::bidir);
+  return bytes == quick_bytes && headline ? suite_tier::quick : suite_tier::standard;
+}
+
+constexpr suite_tier read_tier(std::uint64_t bytes) {
+  if (bytes == peer_sizes.back()) return suite_tier::full;
+  return bytes == quick_bytes ? suite_tier::quick : suite_tier::standard;
+}
+
+void make_copy_cases(family_builder& f) {
   // Size outermost: the rows sharing a workspace run back to back.
   for (std::uint64_t bytes : peer_sizes) {
     for (bool access : {true, false}) {
       for (peer_dir dir : all_peer_dirs) {
-        bench_name name{"peer", "copy", {{"access", access_token(access)}, {"dir", to_string(dir)}, {"bytes", format_size(bytes)}}};
-        cases.push_back(make_case(name, [=](bench_context& ctx) { run_copy(ctx, access, dir, bytes); }));
+        f.add({{"access", access_token(access)}, {"dir", to_string(dir)}, {"bytes", format_size(bytes)}},
+              copy_tier(access, dir, bytes), [=](bench_context& ctx) { run_copy(ctx, access, dir, bytes); });
       }
     }
   }
-  return cases;
 }
 
-std::vector<bench_case> make_read_cases() {
-  std::vector<bench_case> cases;
+void make_read_cases(family_builder& f) {
   for (std::uint64_t bytes : peer_sizes) {
     // A kernel cannot dereference a peer's memory without peer access: no access:off row.
-    bench_name name{"peer", "read", {{"access", access_token(true)}, {"bytes", format_size(bytes)}}};
-    cases.push_back(make_case(name, [=](bench_context& ctx) { run_read(ctx, bytes); }));
+    f.add({{"access", access_token(true)}, {"bytes", format_size(bytes)}}, read_tier(bytes),
+          [=](bench_context& ctx) { run_read(ctx, bytes); });
   }
-  return cases;
 }
 
 const family_registrar copy_family{"peer/copy", &make_copy_cases};

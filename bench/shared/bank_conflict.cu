@@ -19,6 +19,8 @@
 // conflict degree (its wavefronts over the conflict-free count).
 // Bytes per launch: bank_bytes = threads * width * (1024 + 1): every lane's load as
 // requested (a broadcast counts 32 times) plus the word each thread writes.
+// Tiers: quick has 32-bit words at strides 1, 2 and 32, tile, padded and broadcast; the
+// default tier has every row (each takes microseconds).
 #include <cuda_runtime_api.h>
 
 #include <array>
@@ -26,8 +28,9 @@
 #include <string>
 #include <vector>
 
-#include "harness/registry.hpp"
-#include "harness/verify.hpp"
+#include "harness/family/check.hpp"
+#include "harness/family/family.hpp"
+#include "harness/family/grid.hpp"
 #include "kernels/shared/bank_conflict.cuh"
 
 namespace membench::shared {
@@ -42,66 +45,66 @@ struct bank_workspace {
 };
 
 template <class W>
-bench_name bank_name(bank_pattern p, unsigned stride) {
-  return bench_name{"shared", "bank_conflict",
-                    {{"width", std::to_string(sizeof(W))}, {"pattern", to_string(p)}, {"stride", std::to_string(lane_stride(p, stride))}}};
+std::vector<name_param> bank_params(bank_pattern p, unsigned stride) {
+  return {{"width", std::to_string(sizeof(W))}, {"pattern", to_string(p)}, {"stride", std::to_string(lane_stride(p, stride))}};
 }
 
+// `conflict_free`: the name of the stride-1 row of the same width, the slowdown's reference.
 template <class W>
-void run_bank(bench_context& ctx, bank_pattern pattern, unsigned stride) {
+void run_bank(bench_context& ctx, bank_pattern pattern, unsigned stride, const std::string& conflict_free) {
   const unsigned ls = lane_stride(pattern, stride);
-  int per_sm = 0;
-  MEMBENCH_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, bank_conflict_kernel<W>, bank_block, 0));
-  if (per_sm < 1) throw infeasible("bank_conflict_kernel cannot be resident");
-  const auto blocks = static_cast<unsigned>(per_sm * ctx.device().sm_count);
+  const int resident = resident_blocks_per_sm(bank_conflict_kernel<W>, bank_block);
+  if (resident < 1) throw infeasible("bank_conflict_kernel cannot be resident");
+  const auto per_sm = static_cast<unsigned>(resident);
+  const unsigned blocks = per_sm * static_cast<unsigned>(ctx.device().sm_count);
   const std::uint64_t threads = std::uint64_t{blocks} * bank_block;
-  auto& ws = ctx.workspace<bank_workspace<W>>("shared/bank_conflict/" + std::to_string(sizeof(W)) + "/" + std::to_string(blocks), [&] {
+  auto& ws = ctx.workspace<bank_workspace<W>>({}, [&] {
     ctx.require_device_bytes(threads * sizeof(W));
     return bank_workspace<W>{device_buffer<W>(threads)};
   });
   auto launch_with = [&](unsigned s_ls) {
-    return [&ws, blocks, s_ls](cudaStream_t s) { bank_conflict_kernel<W><<<blocks, bank_block, 0, s>>>(s_ls, bank_reps, ws.out.data()); };
+    return [&ws, blocks, s_ls](cudaStream_t s) {
+      bank_conflict_kernel<W><<<blocks, bank_block, 0, s>>>(s_ls, bank_reps, ws.out.data());
+    };
   };
-  const auto launch = launch_with(ls);
-  ctx.verify_once([&] {
-    MEMBENCH_CUDA_CHECK(cudaMemsetAsync(ws.out.data(), 0, threads * sizeof(W), ctx.stream()));
-    launch(ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-    verify_device_array(
-        ctx.stream(), ws.out.data(), threads,
-        [&](std::size_t i) { return bank_expected<W>(ls, static_cast<unsigned>(i % bank_block), bank_reps); }, "out");
-  });
+  auto expected = [ls](std::size_t i) { return bank_expected<W>(ls, static_cast<unsigned>(i % bank_block), bank_reps); };
   launch_options opt;
   opt.l2 = l2_state::warm;
   opt.report_pct_peak = false;  // shared memory: no DRAM figure
-  const double median = ctx.time_launches(opt, bank_bytes(threads, sizeof(W), bank_reps), launch);
-  const double conflict_free =
-      ctx.reference_seconds(bank_name<W>(bank_pattern::strided, 1).str(), opt, launch_with(lane_stride(bank_pattern::strided, 1)));
+  const double median = ctx.verify_and_time(opt, bank_bytes(threads, sizeof(W), bank_reps), launch_with(ls),
+                                            array_check(ctx, ws.out.data(), threads, expected, "out", poison_bytes(ws.out.data(), threads * sizeof(W))));
+  const double reference = ctx.reference_seconds(conflict_free, opt, launch_with(lane_stride(bank_pattern::strided, 1)));
   const double accesses_per_sm = static_cast<double>(per_sm) * bank_warps * bank_reps * bank_unroll;
   const double ns_per_access = median * 1e9 / accesses_per_sm;
-  ctx.set_counter("slowdown", median / conflict_free);
-  ctx.set_counter("ns_per_access", ns_per_access);
-  ctx.set_counter("clocks_per_access", ns_per_access * ctx.device().sm_clock_khz / 1e6);
-  ctx.set_counter("model_degree", bank_conflict_degree(ls, sizeof(W)));
-  ctx.set_counter("blocks_per_sm", per_sm);
+  ctx.set_counter(schema::counter("slowdown"), median / reference);
+  ctx.set_counter(schema::counter("ns_per_access"), ns_per_access);
+  ctx.set_counter(schema::counter("clocks_per_access"), ns_per_access * ctx.device().sm_clock_khz / 1e6);
+  ctx.set_counter(schema::counter("model_degree"), bank_conflict_degree(ls, sizeof(W)));
+  ctx.set_counter(schema::counter("blocks_per_sm"), per_sm);
+}
+
+// Quick (32-bit words): conflict free, 2-way, 32-way, the transpose's column and its two fixes.
+constexpr suite_tier tier_of(std::size_t width, bank_pattern p, unsigned stride) {
+  const bool headline = p != bank_pattern::strided || stride == 1 || stride == 2 || stride == 32;
+  return width == 4 && headline ? suite_tier::quick : suite_tier::standard;
 }
 
 template <class W>
-void add_cases(std::vector<bench_case>& cases) {
-  for (unsigned stride = 1; stride <= max_stride; ++stride) {
-    cases.push_back(make_case(bank_name<W>(bank_pattern::strided, stride),
-                              [=](bench_context& ctx) { run_bank<W>(ctx, bank_pattern::strided, stride); }));
-  }
-  for (bank_pattern p : tile_patterns) {
-    cases.push_back(make_case(bank_name<W>(p, 0), [=](bench_context& ctx) { run_bank<W>(ctx, p, 0); }));
-  }
+void add_case(family_builder& f, bank_pattern p, unsigned stride, const std::string& conflict_free) {
+  f.add(bank_params<W>(p, stride), tier_of(sizeof(W), p, stride),
+        [=](bench_context& ctx) { run_bank<W>(ctx, p, stride, conflict_free); });
 }
 
-std::vector<bench_case> make_cases() {
-  std::vector<bench_case> cases;
-  add_cases<std::uint32_t>(cases);
-  add_cases<std::uint64_t>(cases);
-  return cases;
+template <class W>
+void add_cases(family_builder& f) {
+  const std::string conflict_free = f.name(bank_params<W>(bank_pattern::strided, 1));
+  for (unsigned stride = 1; stride <= max_stride; ++stride) add_case<W>(f, bank_pattern::strided, stride, conflict_free);
+  for (bank_pattern p : tile_patterns) add_case<W>(f, p, 0, conflict_free);
+}
+
+void make_cases(family_builder& f) {
+  add_cases<std::uint32_t>(f);
+  add_cases<std::uint64_t>(f);
 }
 
 const family_registrar bank_conflict_family{"shared/bank_conflict", &make_cases};

@@ -1,0 +1,69 @@
+#include "family.hpp"
+
+#include <map>
+#include <stdexcept>
+
+#include "harness/session/session.hpp"
+
+namespace membench {
+namespace {
+
+struct family_entry {
+  family_maker make;
+  bool opt_in;
+};
+
+// Filled by static registrars before main; read-only afterwards.
+std::map<std::string, family_entry>& families() {
+  static std::map<std::string, family_entry> f;
+  return f;
+}
+
+bool in_tier(suite_tier smallest, suite_tier tier) { return static_cast<int>(smallest) <= static_cast<int>(tier); }
+
+}  // namespace
+
+family_builder::family_builder(std::string_view family) : family_(family) {
+  const auto slash = family_.find('/');
+  if (slash == std::string::npos) throw std::invalid_argument("family name needs <space>/<experiment>: " + family_);
+  space_ = family_.substr(0, slash);
+  experiment_ = family_.substr(slash + 1);
+}
+
+std::string family_builder::name(std::vector<name_param> params) const {
+  return bench_name{space_, experiment_, std::move(params)}.str();
+}
+
+void family_builder::add(std::vector<name_param> params, suite_tier smallest, std::function<void(bench_context&)> body) {
+  cases_.push_back({name(std::move(params)), smallest, std::move(body)});
+}
+
+family_registrar::family_registrar(const char* family, family_maker make, bool opt_in) {
+  if (!families().emplace(family, family_entry{make, opt_in}).second)
+    throw std::logic_error(std::string("family registered twice: ") + family);
+}
+
+std::vector<bench_case> all_cases(suite_tier tier, bool include_opt_in) {
+  std::vector<bench_case> out;
+  for (const auto& [name, f] : families()) {
+    if (f.opt_in && !include_opt_in) continue;
+    family_builder b(name);
+    f.make(b);
+    for (auto& c : b.cases()) {
+      if (in_tier(c.smallest, tier)) out.push_back(std::move(c));
+    }
+  }
+  return out;
+}
+
+std::vector<std::string> register_all(session& s, suite_tier tier, bool include_opt_in) {
+  std::vector<std::string> names;
+  for (auto& c : all_cases(tier, include_opt_in)) {
+    auto run = [&s, name = c.name, body = std::move(c.body)](benchmark::State& state) { s.run(state, name, body); };
+    benchmark::RegisterBenchmark(c.name.c_str(), run)->UseManualTime()->Unit(benchmark::kMicrosecond);
+    names.push_back(std::move(c.name));
+  }
+  return names;
+}
+
+}  // namespace membench

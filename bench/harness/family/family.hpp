@@ -1,0 +1,60 @@
+// Registration without touching the GPU. A family file says only what differs: its name
+// (once, in its registrar), its cases with their name keys and the suite tier each is in,
+// and how to run one. main registers the families sorted by name, cases in family order.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <benchmark/benchmark.h>
+
+#include "common/naming.hpp"
+#include "harness/options/options.hpp"
+#include "harness/session/context.hpp"
+
+namespace membench {
+
+class session;
+
+struct bench_case {
+  std::string name;
+  suite_tier smallest = suite_tier::full;
+  std::function<void(bench_context&)> body;
+};
+
+/// What a family's maker fills: cases named `<family>/<key>:<value>/...`.
+class family_builder {
+ public:
+  explicit family_builder(std::string_view family);  ///< "global/read_offset"
+  /// Adds a case in `smallest` and every larger tier: quick rows are in every tier, standard
+  /// rows in the default and full tiers, full rows only in the full tier.
+  /// throws std::invalid_argument (a bad name)
+  void add(std::vector<name_param> params, suite_tier smallest, std::function<void(bench_context&)> body);
+  /// The name a case with `params` gets (for references to another row of the family).
+  std::string name(std::vector<name_param> params) const;
+  const std::string& family() const noexcept { return family_; }
+  std::vector<bench_case>& cases() noexcept { return cases_; }
+
+ private:
+  std::string family_, space_, experiment_;
+  std::vector<bench_case> cases_;
+};
+
+using family_maker = void (*)(family_builder&);
+
+/// `opt_in` families (the fault demonstration) are registered only when asked for, so
+/// the default list and every filter over it stay the same.
+struct family_registrar {
+  family_registrar(const char* family, family_maker make, bool opt_in = false);
+};
+
+/// Every case of the families in `tier`, in registration order (no GPU, no registration).
+std::vector<bench_case> all_cases(suite_tier tier, bool include_opt_in = false);
+
+/// Registers the cases of `tier` with Google Benchmark, each running in `s`'s error
+/// boundary; returns their names in order.
+std::vector<std::string> register_all(session& s, suite_tier tier, bool include_opt_in = false);
+
+}  // namespace membench

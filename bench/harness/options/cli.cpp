@@ -1,0 +1,171 @@
+#include "cli.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <regex>
+#include <stdexcept>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "common/schema.hpp"
+#include "harness/device/metrics.hpp"
+#include "harness/process/rerun.hpp"
+
+namespace membench {
+
+bool wants_list_only(const std::vector<std::string>& args) {
+  for (const auto& a : args) {
+    if (a == "--benchmark_list_tests" || a == "--benchmark_list_tests=true" || a == "--benchmark_list_tests=1")
+      return true;
+  }
+  return false;
+}
+
+bool has_arg_prefix(const std::vector<std::string>& args, std::string_view prefix) {
+  for (const auto& a : args) {
+    if (std::string_view(a).substr(0, prefix.size()) == prefix) return true;
+  }
+  return false;
+}
+
+std::string single_iteration_arg(std::string_view version) {
+  int major = 0, minor = 0;
+  const char* p = version.data();
+  const char* end = p + version.size();
+  auto r = std::from_chars(p, end, major);
+  if (r.ptr < end && *r.ptr == '.') std::from_chars(r.ptr + 1, end, minor);
+  const bool suffix = major > 1 || (major == 1 && minor >= 8);
+  return suffix ? "--benchmark_min_time=1x" : "--benchmark_min_time=0";
+}
+
+parsed_options parse_options(const std::vector<std::string>& args) {
+  parsed_options out;
+  run_options& o = out.options;
+  CLI::App app{"membench"};
+  app.set_help_flag();
+  std::string timing = to_string(o.method), suite = to_string(o.suite), progress = "auto";
+  stopping_rule& r = o.rule;
+  app.add_option("--device", o.device)->check(CLI::Range(0, 1 << 16));
+  app.add_flag("--list-devices", o.list_devices);
+  app.add_option("--suite", suite)->check(CLI::IsMember({"quick", "default", "full"}));
+  app.add_option("--timing", timing)->check(CLI::IsMember({"blocking", "events", "single"}));
+  app.add_option("--max-ci", r.max_ci_pct);
+  app.add_option("--max-ci-host", r.max_ci_host_pct);
+  app.add_option("--ci-level", r.ci_level_pct);
+  app.add_option("--min-samples", r.min_samples);
+  app.add_option("--min-time", r.min_time_s);
+  app.add_option("--max-time", r.max_time_s);
+  app.add_option("--max-time-host", r.max_time_host_s);
+  app.add_option("--row-limit", r.row_limit_s);
+  app.add_option("--clock-threshold", o.clocks.threshold_pct)->check(CLI::Range(0.0, 100.0));
+  app.add_option("--batch-below", o.batch_below_us)->check(CLI::Range(0.0, 1e9));
+  app.add_option("--keep-samples", o.keep_samples)->check(CLI::Range(0, 1 << 20));
+  app.add_option("--progress", progress)->check(CLI::IsMember({"auto", "always", "never"}));
+  app.add_flag("--fault-demo", o.fault_demo);
+  bool metrics = false;
+  std::string metric_list;
+  app.add_flag("--metrics", metrics);
+  app.add_option("--metric-list", metric_list);
+  std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
+  std::reverse(rest.begin(), rest.end());  // CLI11 takes a reversed vector
+  try {
+    app.parse(rest);
+  } catch (const CLI::ParseError& e) {
+    out.error = fmt::format("{} (see --help)", e.what());
+    return out;
+  }
+  o.method = *parse_timing_method(timing);
+  o.suite = *parse_suite_tier(suite);
+  o.progress = *parse_progress_mode(progress);
+  if (auto problem = validate(o.rule)) {
+    out.error = *problem;
+    return out;
+  }
+  if (metrics || !metric_list.empty()) {
+    try {
+      o.metrics = metric_list.empty() ? default_metrics() : parse_metric_list(metric_list);
+    } catch (const std::invalid_argument& e) {
+      out.error = fmt::format("--metric-list: {}", e.what());
+    }
+  }
+  return out;
+}
+
+std::string help_text(std::string_view build_mode) {
+  return fmt::format(
+      "membench ({} build): CUDA memory-hierarchy benchmarks on Google Benchmark\n\n"
+      "membench options:\n{}\n"
+      "Google Benchmark runs each benchmark once; membench samples inside it, so\n"
+      "--benchmark_min_time is not accepted (use the options above).\n\n"
+      "Google Benchmark options:\n",
+      build_mode, schema::options_help());
+}
+
+namespace {
+
+// Google Benchmark's own regex (std::regex, POSIX extended), as its re.h builds it.
+std::optional<std::regex> filter_regex(const std::string& spec, std::string& error) {
+  try {
+    return std::regex(spec, std::regex::extended | std::regex::nosubs);
+  } catch (const std::regex_error& e) {
+    error = e.what();
+    return std::nullopt;
+  }
+}
+
+}  // namespace
+
+std::optional<std::string> check_filter(const std::vector<std::string>& args, const std::vector<std::string>& names,
+                                        std::string_view tier) {
+  if (!has_arg_prefix(args, "--benchmark_filter=")) return std::nullopt;
+  std::string spec = flag_value(args, "--benchmark_filter");
+  if (spec.empty() || spec == "all") return std::nullopt;
+  const bool negative = spec.front() == '-';
+  if (negative) spec.erase(0, 1);
+  std::string error;
+  const auto re = filter_regex(spec, error);
+  if (!re) return fmt::format("--benchmark_filter='{}' is not a valid regular expression ({})", spec, error);
+  for (const auto& n : names) {
+    if (std::regex_search(n + "/manual_time", *re) != negative) return std::nullopt;
+  }
+  return fmt::format("--benchmark_filter='{}{}' matches none of the {} benchmarks of the {} suite{}",
+                     negative ? "-" : "", spec, names.size(), tier,
+                     tier == "full" ? "" : " (--suite=full lists every row)");
+}
+
+std::size_t selected_count(const std::vector<std::string>& args, const std::vector<std::string>& names) {
+  std::size_t selected = names.size();
+  std::string spec = has_arg_prefix(args, "--benchmark_filter=") ? flag_value(args, "--benchmark_filter") : "";
+  if (!spec.empty() && spec != "all") {
+    const bool negative = spec.front() == '-';
+    if (negative) spec.erase(0, 1);
+    std::string error;
+    if (const auto re = filter_regex(spec, error)) {
+      selected = 0;
+      for (const auto& n : names) selected += std::regex_search(n + "/manual_time", *re) != negative ? 1 : 0;
+    }
+  }
+  const std::string reps = flag_value(args, "--benchmark_repetitions");
+  const int r = reps.empty() ? 1 : std::atoi(reps.c_str());
+  return selected * static_cast<std::size_t>(r > 1 ? r : 1);
+}
+
+std::optional<std::string> check_output(const std::vector<std::string>& args) {
+  const std::string path = output_path(args);
+  if (path.empty()) return std::nullopt;
+  const bool existed = access(path.c_str(), F_OK) == 0;
+  std::FILE* f = std::fopen(path.c_str(), "a");
+  if (f == nullptr) return fmt::format("--benchmark_out={}: cannot write it ({})", path, std::strerror(errno));
+  std::fclose(f);
+  if (!existed) std::remove(path.c_str());
+  return std::nullopt;
+}
+
+}  // namespace membench

@@ -1,0 +1,64 @@
+// The command line: membench's own options (listed in the schema) after Google Benchmark
+// has taken its own, checks of Google Benchmark's that it would accept silently, and the
+// exit codes. Plain host logic, tested without a GPU.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "options.hpp"
+
+namespace membench {
+
+/// Exit codes of the membench executables (schema::exit_codes() documents them).
+enum exit_code : int {
+  exit_ok = 0,
+  exit_benchmark_failed = 1,  ///< at least one row is an error (verification, CUDA)
+  exit_usage = 2,             ///< unknown flag or bad value, bad filter, unwritable output
+  exit_no_device = 3,         ///< no CUDA device or driver
+  exit_bad_device = 4,        ///< --device out of range
+  exit_build_mismatch = 5,    ///< kernels not compiled the way this build claims
+  // 128 + signal when SIGINT/SIGTERM stopped the run (see interrupt.hpp)
+};
+
+/// True when argv asks Google Benchmark only to list the benchmarks.
+bool wants_list_only(const std::vector<std::string>& args);
+
+/// True when some argument starts with `prefix`.
+bool has_arg_prefix(const std::vector<std::string>& args, std::string_view prefix);
+
+/// The flag that makes Google Benchmark run each benchmark function exactly once (membench
+/// samples inside that one iteration): `--benchmark_min_time=1x` from 1.8 on; 1.7 has no
+/// `x` form, and a bare 0 seconds stops it after its first iteration.
+std::string single_iteration_arg(std::string_view version);
+
+struct parsed_options {
+  run_options options;
+  std::optional<std::string> error;  ///< what is wrong, for exit_usage
+};
+
+/// membench's options from the arguments Google Benchmark left (argv[0] first).
+parsed_options parse_options(const std::vector<std::string>& args);
+
+/// `--help`: membench's options and exit codes, from the schema.
+std::string help_text(std::string_view build_mode);
+
+/// Null when `--benchmark_filter` (last one wins; absent: all) is a regular expression
+/// Google Benchmark accepts (POSIX extended, an optional leading '-' negating it) and
+/// selects at least one of `names` (registered names; Google Benchmark matches them with
+/// their `/manual_time` suffix); otherwise what is wrong.
+std::optional<std::string> check_filter(const std::vector<std::string>& args, const std::vector<std::string>& names,
+                                        std::string_view tier);
+
+/// How many rows the run will report: the names the filter selects times
+/// `--benchmark_repetitions` (for progress). An invalid filter counts every name.
+std::size_t selected_count(const std::vector<std::string>& args, const std::vector<std::string>& names);
+
+/// Null when `--benchmark_out` is absent or its file can be written; else why not. Leaves
+/// no file behind that was not there.
+std::optional<std::string> check_output(const std::vector<std::string>& args);
+
+}  // namespace membench

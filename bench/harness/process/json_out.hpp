@@ -1,0 +1,18 @@
+// What membench adds to Google Benchmark's JSON once the run is over: context entries only
+// known at the end (the closing calibration) and, with --keep-samples, each row's samples.
+#pragma once
+
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace membench {
+
+/// Adds `context` to the file's context and, to every iteration row whose name has kept
+/// samples, `samples_us`: the samples in microseconds (the repetition's own list when there
+/// are several). throws std::runtime_error naming the file
+void annotate_output(const std::string& path, const std::vector<std::pair<std::string, std::string>>& context,
+                     const std::map<std::string, std::vector<std::vector<double>>>& samples);
+
+}  // namespace membench

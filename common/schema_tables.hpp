@@ -1,0 +1,291 @@
+// The entries of schema.hpp: plain constexpr tables, one line per key. Add a key here
+// before writing or reading it anywhere; `membench-report schema` prints these tables.
+#pragma once
+
+#include <string_view>
+
+namespace membench::schema {
+
+struct field {
+  std::string_view key;
+  std::string_view unit;  ///< "-" when the value has none
+  std::string_view meaning;
+};
+
+struct option {
+  std::string_view flag;           ///< "--max-ci"
+  std::string_view value;          ///< "PCT", "" for a switch
+  std::string_view default_value;  ///< as --help shows it; the options' own defaults are tested against it
+  std::string_view meaning;
+};
+
+struct exit_status {
+  std::string_view code;
+  std::string_view meaning;
+};
+
+/// Keys of `<space>/<experiment>/<key>:<value>/...`, in no particular order.
+inline constexpr field name_key_table[] = {
+    {"type", "-", "element type: `f32`, `f64`"},
+    {"width", "bytes", "bytes per element access: 1, 2, 4, 8, 16"},
+    {"offset", "elements", "misalignment of the access start"},
+    {"stride", "elements", "distance between the elements consecutive threads read"},
+    {"map", "-", "`fixed`: the same addresses every pass (L1 reuse); `rotate`: another SM's data each pass (L2)"},
+    {"unroll", "elements", "independent accesses per thread per loop iteration"},
+    {"block", "threads", "threads per block"},
+    {"style", "-", "`gridstride`: one resident wave loops; `perthread`: one block per tile, no loop"},
+    {"l2", "-", "`cold`: L2 flushed before every timed launch; `warm`: not flushed"},
+    {"cause", "-", "the fault a `--fault-demo` row raises: `illegal_address`, `misaligned_address`"},
+    {"dir", "-", "copy direction: `h2d`, `d2h`, `d2d`; between two GPUs `d0_d1`, `d1_d0`, `bidir` (both at once)"},
+    {"host", "-",
+     "host memory: `pageable`, `pinned` (`cudaMallocHost`), `host_alloc` (`cudaHostAlloc`), `wc` (write-combined), "
+     "`registered` (`cudaHostRegister`)"},
+    {"api", "-",
+     "the call a row measures: `memcpy` (synchronous), `memcpy_async`, `symbol` (`cudaMemcpyToSymbol`/`FromSymbol`), "
+     "`memcpy_2d`, `memset` (`cudaMemsetAsync`; `cudaMemset2DAsync` in `alloc/memset_2d`), `memset_d8`/`d16`/`d32` "
+     "(`cuMemsetD*Async`, `cuMemsetD2D*Async`), `kernel`, `malloc`, `malloc_host`, `malloc_async`, `device_malloc`"},
+    {"memory", "-", "where the data lives: `device`, `mapped` (zero-copy host memory), `symbol` (a static `__device__` array)"},
+    {"policy", "-", "managed memory before the kernel: `fault`, `prefetch`, `resident`, `read_mostly`, `accessed_by`"},
+    {"streams", "streams", "streams a chunked pipeline is spread over"},
+    {"intensity", "-", "arithmetic per element of the pipeline's kernel: `low` (1 FMA), `high` (4096 FMAs)"},
+    {"pattern", "-",
+     "access pattern: `coalesced`, `scattered`, `uniform` (one address per warp), `per_lane`, `strided`, `tile`, "
+     "`padded`, `broadcast`"},
+    {"load", "-", "load path: `plain`, `restrict` (`const __restrict__`), `ldg` (`__ldg`), `constant`"},
+    {"source", "-", "where a stencil's coefficients live: `constant`, `ldg`, `global`"},
+    {"config", "-", "`cudaFuncSetCacheConfig`: `prefer_none`, `prefer_shared`, `prefer_l1`, `prefer_equal`"},
+    {"carveout", "percent", "`cudaFuncAttributePreferredSharedMemoryCarveout` (`default`: not set)"},
+    {"storage", "-", "a per-thread array in `registers` or in `local` memory"},
+    {"elems", "elements", "elements in a per-thread array, or in a vector (size suffixes allowed)"},
+    {"block_bytes", "bytes", "working set of one block"},
+    {"variant", "-",
+     "step of the matrix-multiply progression: `naive`, `coalesced`, `tile16`, `tile32`, `tile32_padded`, `ilp2`, "
+     "`ilp4`, `regtile`; or `cublas`"},
+    {"n", "elements", "matrix order N (N x N fp32 operands)"},
+    {"on", "-", "where the work runs: `gpu`, `cpu1` (one CPU thread), `cpu_omp` (OpenMP, every core)"},
+    {"math", "-", "`precise` or `fast` (the same kernel source built with `--use_fast_math`)"},
+    {"transfers", "-", "`with`: H2D of the inputs + kernel + D2H of the result on one stream; `without`: kernel only"},
+    {"op", "-", "the half of an allocation pair a row times: `alloc` or `free` (the other half runs untimed between samples)"},
+    {"alloc_bytes", "bytes", "size of one allocation"},
+    {"layout", "-", "2D rows: `pitched` (`cudaMallocPitch`) or `packed` (exactly the width, `cudaMalloc`)"},
+    {"row_bytes", "bytes", "width of one row of a 2D array"},
+    {"rows", "rows", "rows of a 2D array"},
+    {"access", "-", "peer access between two GPUs: `on` (`cudaDeviceEnablePeerAccess`) or `off` (the driver stages through the host)"},
+    {"bytes", "bytes", "buffer size, binary suffixes `K`, `M`, `G` = KiB, MiB, GiB"},
+};
+
+/// Counters of a row: first those every timed row has, then the families' own.
+inline constexpr field counter_table[] = {
+    // Every timed row.
+    {"bytes", "bytes", "bytes requested per launch, from the family's unit-tested formula"},
+    {"bytes_per_second", "bytes/s", "Google Benchmark's rate: `bytes` over `real_time` (the median)"},
+    {"gb_per_s", "GB/s", "decimal GB/s over the **median** sample time"},
+    {"pct_peak", "%", "`gb_per_s` as % of the ceiling the label names (`peak:...`), else of the theoretical DRAM peak"},
+    {"t_min_us", "us", "fastest kept sample"},
+    {"t_median_us", "us", "median of the kept samples (the row's time)"},
+    {"t_mean_us", "us", "mean of the kept samples"},
+    {"t_max_us", "us", "slowest kept sample"},
+    {"ci_low_us", "us", "lower end of the confidence interval of the median (order statistics, level in the context)"},
+    {"ci_high_us", "us", "upper end of that interval"},
+    {"ci_pct", "%", "half-width of that interval over the median: the stopping statistic"},
+    {"ci_target_pct", "%", "the half-width this row had to reach (`--max-ci`, or `--max-ci-host` for host-timed rows)"},
+    {"noise_pct", "%", "sample standard deviation / mean (nvbench's noise; outliers inflate it)"},
+    {"samples", "samples", "kept samples (never fewer than `--min-samples` unless the row says `unconverged:row_limit`)"},
+    {"throttled_samples", "samples", "samples discarded for a low SM clock or a clock event, and re-taken"},
+    {"converged", "0/1", "1 when the interval reached its target; otherwise the label says `unconverged:<why>`"},
+    {"sampling_s", "s", "wall seconds spent sampling the row"},
+    {"wall_s", "s", "wall seconds the whole row took: preparation, verification, warm-up, sampling"},
+    {"event_overhead_us", "us", "the event-pair cost subtracted from each sample (blocking method)"},
+    {"batch_us", "us", "short rows: time per launch over back-to-back launches with no host gaps (median of batches)"},
+    {"batch_launches", "launches", "launches per batch behind `batch_us`"},
+    {"sm_clock_mhz", "MHz", "median SM clock measured after the kept samples"},
+    {"sm_clock_min_mhz", "MHz", "lowest SM clock among the kept samples"},
+    {"sm_clock_max_mhz", "MHz", "highest SM clock among the kept samples"},
+    {"power_w", "W", "NVML: the higher power reading before and after the row"},
+    {"temp_c", "C", "NVML: the higher temperature before and after the row"},
+    {"nvml_sm_clock_mhz", "MHz", "NVML's SM clock after the row"},
+    {"clock_reasons", "bitmask", "NVML clock-event reasons seen around the row (idle excluded)"},
+    // --metrics
+    {"metrics_passes", "passes", "replay passes the profiler needed (`--metrics`)"},
+    {"metrics_kernels", "kernels", "kernels the row's launch ran, one profiler range each (`--metrics`)"},
+    {"sectors_per_request", "sectors", "global-load sectors per request (`--metrics`; 4 for a coalesced 4-byte warp load)"},
+    // Families.
+    {"grid_blocks", "blocks", "blocks launched (G3, G5, A1)"},
+    {"passes", "passes", "passes over the working set per launch (G5, C1)"},
+    {"sector_bytes", "bytes", "bytes moved in 32-byte sectors by the strided reads, plus the writes (G2)"},
+    {"load_efficiency_pct", "%", "requested / moved bytes from the sector formula (G2)"},
+    {"slowdown", "x", "time over the reference row of the same run (S1 conflict-free, S3 registers, H2 device memory)"},
+    {"ns_per_access", "ns", "per shared-memory access per SM (S1)"},
+    {"clocks_per_access", "cycles", "the same at the device's SM clock (S1)"},
+    {"model_degree", "ways", "conflict degree from the bank model (S1)"},
+    {"blocks_per_sm", "blocks", "resident blocks per SM (S1)"},
+    {"speedup_vs_plain", "x", "plain-load row's time over this row's (C2, C3)"},
+    {"speedup_vs_global", "x", "global-coefficient row's time over this row's (C4)"},
+    {"granted_smem_bytes", "bytes", "shared memory per SM the driver granted (C1)"},
+    {"carveout_readback", "percent", "the carveout attribute read back (C1)"},
+    {"cta_smem_bytes", "bytes", "static shared memory per block (C1)"},
+    {"cta_dynamic_smem_bytes", "bytes", "dynamic shared memory per block (C1)"},
+    {"sms_used", "SMs", "SMs the kernel's blocks ran on (C1)"},
+    {"model_smem_bytes", "bytes", "shared memory per SM the sm_90 carveout model predicts (C1)"},
+    {"model_l1_bytes", "bytes", "L1 left per SM by that model (C1)"},
+    {"local_bytes", "bytes", "local memory per thread (S3)"},
+    {"num_regs", "registers", "registers per thread (S3)"},
+    {"rounds", "rounds", "passes over the per-thread array (S3)"},
+    {"gflop_per_s", "GFLOP/s", "2 N^3 over the median (S2)"},
+    {"pct_cublas", "%", "of the cuBLAS row of the same run (S2)"},
+    {"pct_fp32_peak", "%", "of 2 x SMs x 128 lanes x the SM clock (S2)"},
+    {"speedup_vs_prev", "x", "previous step's time over this step's (S2)"},
+    {"elems_per_s", "elements/s", "elements over the median (H5)"},
+    {"cpu_threads", "threads", "CPU threads of a CPU row (H5)"},
+    {"kernel_pct", "%", "the kernel's share of a with-transfers row (H5)"},
+    {"speedup_vs_cpu1", "x", "one CPU thread's time over this row's (H5)"},
+    {"speedup_vs_cpu_omp", "x", "OpenMP's time over this row's (H5)"},
+    {"host_gb_per_s", "GB/s", "GB/s read from the host (H2)"},
+    {"pct_pcie", "%", "of one direction of the PCIe link (H1, H2)"},
+    {"h2d_us", "us", "H2D copies alone over all chunks (H4)"},
+    {"d2h_us", "us", "D2H copies alone (H4)"},
+    {"kernel_us", "us", "kernels alone (H4)"},
+    {"bound_us", "us", "the copy-engine bound: the busiest stage (H4)"},
+    {"serial_us", "us", "the stages' sum (H4)"},
+    {"pct_of_bound", "%", "bound over this row's time (H4)"},
+    {"speedup", "x", "the one-stream row's time over this row's (H4)"},
+    {"us_per_call", "us", "median per API call, or per thread-allocation in a kernel (A1)"},
+    {"heap_bytes", "bytes", "`cudaLimitMallocHeapSize` (A1)"},
+    {"calls_per_launch", "calls", "in-kernel allocations per launch (A1)"},
+    {"pool_release_threshold_bytes", "bytes", "the pool's release threshold (A1)"},
+    {"pool_reserved_bytes", "bytes", "memory the pool holds (A1)"},
+    {"pitch_bytes", "bytes", "`cudaMallocPitch`'s pitch (A2)"},
+    {"padding_bytes_per_row", "bytes", "pitch minus the row width (A2)"},
+    {"misaligned_rows_pct", "%", "rows whose start is not aligned (A2)"},
+    {"device_d0", "index", "the first GPU of a peer pair (P1)"},
+    {"device_d1", "index", "the second GPU (P1)"},
+    {"peer_access_supported", "0/1", "`cudaDeviceCanAccessPeer` (P1)"},
+    {"p2p_native_atomic", "0/1", "`cudaDevP2PAttrNativeAtomicSupported` (P1)"},
+    {"p2p_performance_rank", "rank", "`cudaDevP2PAttrPerformanceRank` (P1)"},
+    {"local_read_gb_per_s", "GB/s", "the same kernel reading local memory (P1)"},
+    {"pct_of_local_read", "%", "peer read over local read (P1)"},
+};
+
+/// Tokens of a row's label, `name:value` separated by spaces.
+inline constexpr field label_table[] = {
+    {"timing", "-", "how the samples were timed: `blocking`, `events`, `single` or `host_clock`"},
+    {"fallback", "-", "why a row is not timed with blocking: `launch_blocks_host`, `copy_engine`, `blocking_timed_out`"},
+    {"peak", "-", "the ceiling `pct_peak` is of when not DRAM: `pcie`, `pcie_both_directions`"},
+    {"throttle", "-", "clock-event reasons seen while the row ran (`sw_power_cap`, ...): its clean samples were kept"},
+    {"unconverged", "-",
+     "why the interval missed its target: `budget` (time ran out), `throttled` (too few samples at full clock), "
+     "`row_limit` (fewer than `--min-samples` in `--row-limit`), `single` (`--timing=single` takes one sample)"},
+    {"metrics", "-", "`sums_only(N_kernels)`, `none(not_a_kernel_row)`, `unavailable(REASON)` (`--metrics`)"},
+};
+
+/// Keys of the JSON context (Google Benchmark's own keys are not listed).
+inline constexpr field context_table[] = {
+    {"membench_cache_mode", "-", "the build: `default`, `ca` or `cg`"},
+    {"membench_cuda_architectures", "-", "the architectures this build compiled SASS for"},
+    {"membench_build_type", "-", "CMake build type"},
+    {"membench_git_commit", "-", "commit of the sources (`-dirty` when modified)"},
+    {"membench_benchmark_version", "-", "the Google Benchmark version built against"},
+    {"membench_compiler", "-", "host compiler and nvcc versions"},
+    {"membench_suite", "-", "the tier that ran: `quick`, `default` or `full`"},
+    {"membench_timing", "-", "timing method"},
+    {"membench_timing_fallback", "-", "why every row fell back to plain events, when it did"},
+    {"membench_min_samples", "samples", "`--min-samples`"},
+    {"membench_max_ci_pct", "%", "`--max-ci`"},
+    {"membench_max_ci_host_pct", "%", "`--max-ci-host`"},
+    {"membench_ci_level_pct", "%", "confidence level of every row's interval"},
+    {"membench_max_time_s", "s", "`--max-time`"},
+    {"membench_max_time_host_s", "s", "`--max-time-host`"},
+    {"membench_min_time_s", "s", "`--min-time`"},
+    {"membench_row_limit_s", "s", "`--row-limit`"},
+    {"membench_clock_threshold_pct", "%", "`--clock-threshold`"},
+    {"membench_batch_below_us", "us", "`--batch-below`"},
+    {"membench_keep_samples", "samples", "`--keep-samples`"},
+    {"membench_reference_sm_clock_mhz", "MHz", "SM clock measured under load when the run started; samples are judged against it"},
+    {"membench_event_overhead_us", "us", "event-pair cost subtracted from blocking samples (median)"},
+    {"membench_event_overhead_spread_us", "us", "its spread: 90th minus 10th percentile of the calibration samples"},
+    {"membench_event_overhead_end_us", "us", "the same calibration repeated when the run ended"},
+    {"membench_empty_kernel_us", "us", "events around an empty kernel less the event pair: what a launch costs beyond its work"},
+    {"membench_probe_cache_mode_ca", "0/1", "`cudaFuncAttributes::cacheModeCA` of the probe kernel"},
+    {"membench_probe_binary_version", "-", "SASS version of the loaded probe kernel"},
+    {"membench_probe_load_cycles", "cycles", "cycles per dependent load of the probe's 4 KiB chain"},
+    {"membench_metrics", "-", "profiled metrics (`--metrics`)"},
+    {"membench_metrics_rejected", "-", "metrics CUPTI rejected"},
+    {"membench_metrics_status", "-", "how the metrics were read, or why not"},
+    {"membench_fresh_processes", "processes", "fresh processes that ran the rows left after a fault"},
+    {"membench_fresh_process_N_after", "-", "the row whose fault started fresh process N"},
+    {"cuda_device_max_connections", "-", "`CUDA_DEVICE_MAX_CONNECTIONS`: hardware queues behind the streams"},
+    {"gpu_device", "index", "the device index (`--device`), or `none (why)`"},
+    {"gpu_name", "-", "device name"},
+    {"gpu_compute_capability", "-", "major.minor"},
+    {"gpu_sm_count", "SMs", "multiprocessors"},
+    {"gpu_sm_clock_mhz", "MHz", "maximum SM clock the device reports"},
+    {"gpu_l2_bytes", "bytes", "L2 size"},
+    {"gpu_global_mem_bytes", "bytes", "device memory"},
+    {"gpu_smem_per_sm_bytes", "bytes", "shared memory per SM"},
+    {"gpu_mem_bus_bits", "bits", "memory bus width"},
+    {"gpu_mem_clock_mhz", "MHz", "memory clock"},
+    {"gpu_peak_dram_gbps", "GB/s", "theoretical DRAM peak: 2 x memory clock x bus width"},
+    {"gpu_ecc", "-", "`on` or `off`"},
+    {"gpu_pci_bus_id", "-", "PCI bus id"},
+    {"cuda_driver_version", "-", "CUDA version the driver supports"},
+    {"cuda_runtime_version", "-", "CUDA runtime version"},
+    {"pcie_link", "-", "PCIe generation and width (NVML's maximum, else sysfs, else `unknown`)"},
+    {"pcie_peak_gbps", "GB/s", "one direction of that link"},
+    {"nvml", "-", "`unavailable: why`, when NVML could not be loaded"},
+    {"nvml_driver_version", "-", "driver version"},
+    {"nvml_max_sm_clock_mhz", "MHz", "NVML's maximum SM clock"},
+    {"nvml_max_mem_clock_mhz", "MHz", "NVML's maximum memory clock"},
+    {"nvml_power_limit_w", "W", "enforced power limit"},
+    {"nvml_start_sm_clock_mhz", "MHz", "SM clock when the run started"},
+    {"nvml_start_temp_c", "C", "temperature when the run started"},
+    {"nvml_start_power_w", "W", "power when the run started"},
+    {"nvml_start_clock_reasons", "-", "clock-event reasons when the run started"},
+};
+
+/// membench's own options (Google Benchmark's are listed by --help after them).
+inline constexpr option option_table[] = {
+    {"--device", "N", "0", "CUDA device to run on (`CUDA_DEVICE_ORDER=PCI_BUS_ID` makes N match `nvidia-smi`)"},
+    {"--list-devices", "", "", "list the CUDA devices with the index `--device` takes, and exit"},
+    {"--suite", "TIER", "default",
+     "`quick` (every family's headline rows), `default`, or `full` (the whole grid): the same names, fewer rows"},
+    {"--timing", "METHOD", "blocking",
+     "`blocking`: the stream is held while the launch is queued, the event pair's cost subtracted; `events`: plain "
+     "events around the launch; `single`: one warm-up and one launch, for ncu and nsys"},
+    {"--max-ci", "PCT", "0.5",
+     "stop sampling a row when the confidence interval of its median is within +-PCT % of it"},
+    {"--max-ci-host", "PCT", "1",
+     "the same for rows whose samples include host work (`timing:host_clock`, calls that block the host)"},
+    {"--ci-level", "PCT", "95", "confidence level of the intervals"},
+    {"--min-samples", "N", "10", "... with at least N samples"},
+    {"--min-time", "S", "0", "... and S seconds of sampled time"},
+    {"--max-time", "S", "0.5", "wall-clock budget of a kernel row; past it the row says `unconverged:budget`"},
+    {"--max-time-host", "S", "2", "the same for rows whose samples include host work"},
+    {"--row-limit", "S", "60", "a row short of `--min-samples` keeps sampling past its budget until this"},
+    {"--clock-threshold", "PCT", "95",
+     "discard and re-take samples whose SM clock is under PCT % of the clock measured when the run started, or "
+     "taken during a power or thermal clock event"},
+    {"--batch-below", "US", "100",
+     "rows whose median is under US microseconds also get `batch_us`, back-to-back launches (0: never)"},
+    {"--keep-samples", "N", "0",
+     "write up to N of each row's samples (microseconds) into the JSON row as `samples_us`, for "
+     "`membench-report compare`"},
+    {"--progress", "WHEN", "auto", "`[i/N]`, elapsed time and ETA on stderr: `auto` (when stderr is a terminal), `always`, `never`"},
+    {"--fault-demo", "", "", "add `global/fault/*` rows that fault on purpose"},
+    {"--metrics", "", "",
+     "after each kernel row is timed, profile its launch with CUPTI's range profiler (separate replay passes, never "
+     "timed) and add load/store efficiency, sectors and requests, L1/L2 hit rates and DRAM throughput as counters"},
+    {"--metric-list", "M1,M2,...", "", "profile these metrics instead (implies `--metrics`)"},
+};
+
+inline constexpr exit_status exit_table[] = {
+    {"0", "every row ran and verified"},
+    {"1", "at least one row failed (verification or CUDA error)"},
+    {"2", "unknown flag or bad value, an invalid `--benchmark_filter` or one that matches nothing, an unwritable "
+          "`--benchmark_out`"},
+    {"3", "no CUDA device or driver (`membench: no CUDA device: ...`)"},
+    {"4", "`--device` out of range"},
+    {"5", "the kernels were not compiled the way this build claims, or for another CUDA major version"},
+    {"128 + N", "stopped by signal N (130 for Ctrl-C); the JSON holds the rows completed before it"},
+};
+
+}  // namespace membench::schema

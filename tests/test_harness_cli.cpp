@@ -1,0 +1,122 @@
+#include <gtest/gtest.h>
+
+#include <unistd.h>
+
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "common/schema.hpp"
+#include "harness/options/cli.hpp"
+
+namespace membench {
+namespace {
+
+TEST(Cli, DetectsListOnly) {
+  EXPECT_TRUE(wants_list_only({"membench", "--benchmark_list_tests"}));
+  EXPECT_TRUE(wants_list_only({"membench", "--benchmark_filter=x", "--benchmark_list_tests=true"}));
+  EXPECT_FALSE(wants_list_only({"membench", "--benchmark_list_tests=false"}));
+  EXPECT_FALSE(wants_list_only({"membench"}));
+}
+
+TEST(Cli, MinTimeSyntaxFollowsGoogleBenchmarkVersion) {
+  EXPECT_EQ(single_iteration_arg("1.7.1"), "--benchmark_min_time=0");
+  EXPECT_EQ(single_iteration_arg("1.8.3"), "--benchmark_min_time=1x");
+  EXPECT_EQ(single_iteration_arg("2.0.0"), "--benchmark_min_time=1x");
+  EXPECT_TRUE(has_arg_prefix({"a", "--benchmark_min_time=1"}, "--benchmark_min_time"));
+  EXPECT_FALSE(has_arg_prefix({"a", "--benchmark_filter=x"}, "--benchmark_min_time"));
+}
+
+TEST(Cli, ParsesMembenchOptions) {
+  const parsed_options p = parse_options({"membench", "--suite=quick", "--max-ci=0.25", "--keep-samples=50",
+                                          "--timing=events", "--device=1", "--progress=never"});
+  ASSERT_FALSE(p.error) << *p.error;
+  EXPECT_EQ(p.options.suite, suite_tier::quick);
+  EXPECT_DOUBLE_EQ(p.options.rule.max_ci_pct, 0.25);
+  EXPECT_EQ(p.options.keep_samples, 50);
+  EXPECT_EQ(p.options.method, timing_method::events);
+  EXPECT_EQ(p.options.device, 1);
+  EXPECT_EQ(p.options.progress, progress_mode::never);
+  const parsed_options d = parse_options({"membench"});
+  ASSERT_FALSE(d.error);
+  EXPECT_EQ(d.options.suite, suite_tier::standard) << "the default tier";
+}
+
+TEST(Cli, RejectsUnknownAndBadValues) {
+  EXPECT_TRUE(parse_options({"membench", "--no-such-flag"}).error);
+  EXPECT_TRUE(parse_options({"membench", "--suite=standard"}).error) << "the tier is called default";
+  EXPECT_TRUE(parse_options({"membench", "--max-ci=0"}).error);
+  EXPECT_TRUE(parse_options({"membench", "--ci-level=100"}).error);
+  EXPECT_TRUE(parse_options({"membench", "--min-samples=0"}).error);
+  EXPECT_TRUE(parse_options({"membench", "--metric-list=a,,b"}).error);
+  EXPECT_TRUE(parse_options({"membench", "--device=-1"}).error);
+}
+
+TEST(Cli, HelpListsEveryOptionOfTheSchema) {
+  const std::string help = help_text("cg");
+  EXPECT_NE(help.find("cg build"), std::string::npos);
+  for (const auto& o : schema::options()) EXPECT_NE(help.find(std::string(o.flag)), std::string::npos) << o.flag;
+  for (const auto& e : schema::exit_codes()) EXPECT_NE(help.find(std::string(e.code)), std::string::npos) << e.code;
+}
+
+TEST(Cli, OptionDefaultsAreTheOnesTheSchemaDocuments) {
+  const run_options o;
+  auto documented = [](std::string_view flag) {
+    for (const auto& opt : schema::options()) {
+      if (opt.flag == flag) return std::string(opt.default_value);
+    }
+    return std::string("<undocumented>");
+  };
+  EXPECT_EQ(documented("--device"), fmt::format("{}", o.device));
+  EXPECT_EQ(documented("--suite"), to_string(o.suite));
+  EXPECT_EQ(documented("--timing"), to_string(o.method));
+  EXPECT_EQ(documented("--max-ci"), fmt::format("{}", o.rule.max_ci_pct));
+  EXPECT_EQ(documented("--max-ci-host"), fmt::format("{}", o.rule.max_ci_host_pct));
+  EXPECT_EQ(documented("--ci-level"), fmt::format("{}", o.rule.ci_level_pct));
+  EXPECT_EQ(documented("--min-samples"), fmt::format("{}", o.rule.min_samples));
+  EXPECT_EQ(documented("--min-time"), fmt::format("{}", o.rule.min_time_s));
+  EXPECT_EQ(documented("--max-time"), fmt::format("{}", o.rule.max_time_s));
+  EXPECT_EQ(documented("--max-time-host"), fmt::format("{}", o.rule.max_time_host_s));
+  EXPECT_EQ(documented("--row-limit"), fmt::format("{}", o.rule.row_limit_s));
+  EXPECT_EQ(documented("--clock-threshold"), fmt::format("{}", o.clocks.threshold_pct));
+  EXPECT_EQ(documented("--batch-below"), fmt::format("{}", o.batch_below_us));
+  EXPECT_EQ(documented("--keep-samples"), fmt::format("{}", o.keep_samples));
+  EXPECT_EQ(documented("--progress"), "auto");
+}
+
+TEST(Cli, FilterMustBeValidAndSelectSomething) {
+  const std::vector<std::string> names{"global/read/bytes:1G", "global/copy/bytes:1G"};
+  EXPECT_FALSE(check_filter({"m"}, names, "default"));
+  EXPECT_FALSE(check_filter({"m", "--benchmark_filter=read"}, names, "default"));
+  EXPECT_FALSE(check_filter({"m", "--benchmark_filter=-read"}, names, "default")) << "negative filter keeps copy";
+  EXPECT_FALSE(check_filter({"m", "--benchmark_filter=manual_time$"}, names, "default")) << "matched with the suffix";
+  const auto bad = check_filter({"m", "--benchmark_filter=read("}, names, "default");
+  ASSERT_TRUE(bad);
+  EXPECT_NE(bad->find("not a valid regular expression"), std::string::npos) << *bad;
+  const auto none = check_filter({"m", "--benchmark_filter=^host/"}, names, "quick");
+  ASSERT_TRUE(none);
+  EXPECT_NE(none->find("matches none of the 2 benchmarks of the quick suite"), std::string::npos) << *none;
+  EXPECT_TRUE(check_filter({"m", "--benchmark_filter=-."}, names, "full")) << "a negative filter that drops all";
+}
+
+TEST(Cli, CountsTheRowsARunWillReport) {
+  const std::vector<std::string> names{"global/read/bytes:1G", "global/copy/bytes:1G", "host/copy/bytes:4K"};
+  EXPECT_EQ(selected_count({"m"}, names), 3u);
+  EXPECT_EQ(selected_count({"m", "--benchmark_filter=^global/"}, names), 2u);
+  EXPECT_EQ(selected_count({"m", "--benchmark_filter=copy", "--benchmark_repetitions=5"}, names), 10u);
+}
+
+TEST(Cli, OutputMustBeWritableBeforeAnythingRuns) {
+  EXPECT_FALSE(check_output({"m"}));
+  const std::string ok = ::testing::TempDir() + "membench_check_output.json";
+  std::remove(ok.c_str());
+  EXPECT_FALSE(check_output({"m", "--benchmark_out=" + ok}));
+  EXPECT_NE(access(ok.c_str(), F_OK), 0) << "the check leaves no file behind";
+  const auto bad = check_output({"m", "--benchmark_out=/no/such/dir/out.json"});
+  ASSERT_TRUE(bad);
+  EXPECT_NE(bad->find("/no/such/dir/out.json"), std::string::npos) << *bad;
+}
+
+}  // namespace
+}  // namespace membench
+
