@@ -25,6 +25,8 @@ struct chart {
   std::vector<double> xs;                  ///< ascending
   std::vector<std::string> series;         ///< names, one per line
   std::vector<std::vector<double>> ys;     ///< ys[s][i] for series s at xs[i]; NAN = no point
+  std::vector<std::string> x_ticks;        ///< labels at the xs instead of numbers (a history's runs)
+  std::vector<std::vector<tone>> marks;    ///< marks[s][i]: a point that is good or bad news (a change)
 };
 
 struct table {

@@ -1,13 +1,15 @@
 // Google Benchmark JSON as membench-report reads it: files, their context, and one
-// result per benchmark name. Every malformed input becomes an input_error naming the file.
+// result per benchmark name with its runs (repetitions). Every malformed input becomes an
+// input_error naming the file.
 #pragma once
 
+#include <cmath>
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -16,6 +18,14 @@ namespace membench::report {
 /// Unusable input: the message names the file and what is wrong (exit code 2).
 class input_error : public std::runtime_error {
   using std::runtime_error::runtime_error;
+};
+
+/// What a view reads of each row. The reader keeps only that, and does not parse the
+/// numbers no view asked for: 100 000 rows then fit in less memory than their file.
+struct read_options {
+  bool all_counters = true;           ///< every counter; otherwise only `counters`
+  std::vector<std::string> counters;  ///< the counters a view shows, when !all_counters
+  bool evidence = true;               ///< each run's interval, noise, clock, state and samples_us
 };
 
 /// A result's counters, sorted by name: cheap to build for 100 000 rows, binary-searched.
@@ -34,40 +44,83 @@ class counter_set {
   std::vector<value_type> v_;
 };
 
+/// One run of a benchmark (a repetition row of one file) with what the regression test
+/// weighs; NAN where the row does not say (plain Google Benchmark rows say none of it).
+struct run {
+  double time_us = 0;                        ///< the row's real_time: membench's median sample
+  double ci_low_us = NAN, ci_high_us = NAN;  ///< membench's confidence interval of that median
+  double noise_pct = NAN, sample_count = NAN;  ///< older rows without an interval: spread and count
+  double sm_clock_mhz = NAN;                 ///< median SM clock of the kept samples
+  bool converged = true;                     ///< false: `converged` 0 or an `unconverged:` label
+  std::string_view throttle;                 ///< the label's `throttle:` reasons (interned), "" when none
+  std::vector<double> samples_us;            ///< `--keep-samples`: every k-th sample, in time order
+};
+
 /// One benchmark of one file, its repetitions folded.
 struct result {
-  std::string name;                                         ///< registered name, no /manual_time
-  std::string space, experiment;                            ///< "global", "read_offset"
-  std::vector<std::pair<std::string, std::string>> params;  ///< name keys in order
-  std::optional<std::string> error;                         ///< error row: its message
-  bool skipped = false;                                     ///< error message starts with "skipped:"
-  double time_us = 0;                                       ///< median over repetitions (or the aggregate)
-  counter_set counters;                                     ///< per counter, median over repetitions
-  std::string label;
-  std::vector<double> rep_times_us;                         ///< one per repetition (empty: aggregates only)
-  double rep_cv = -1;                                       ///< relative stddev across repetitions, -1 unknown
+  std::string name;                  ///< the run name without Google Benchmark's /manual_time
+  std::optional<std::string> error;  ///< error row: its message
+  bool skipped = false;              ///< error message starts with "skipped:"
+  double time_us = 0;                ///< median over the runs (or the aggregate)
+  counter_set counters;              ///< per counter, median over the runs
+  std::string_view label;            ///< the first run's label (interned)
+  std::vector<run> runs;             ///< one per repetition (empty: aggregates only, or read without evidence)
+  double rep_cv = -1;                ///< aggregates only: Google Benchmark's cv of the repetitions, -1 unknown
+  std::int64_t rep_count = 0;        ///< aggregates only: how many repetitions they fold
 
-  std::optional<double> value(std::string_view what) const;  ///< "time" or a counter
-  std::string param(std::string_view key) const;            ///< "" when absent
+  /// Sets `name` and splits it into space, experiment and parameters (any Google
+  /// Benchmark name: see membench::parse_any_name).
+  void set_name(std::string n);
+  std::string_view space() const noexcept { return part(space_); }            ///< "global"; "" for other programs
+  std::string_view experiment() const noexcept { return part(experiment_); }  ///< "read_offset", "BM_copy"
+  std::size_t param_count() const noexcept { return params_.size(); }
+  std::string_view param_key(std::size_t i) const noexcept;
+  std::string_view param_value(std::size_t i) const noexcept { return part(params_[i].value); }
+  std::string_view param(std::string_view key) const noexcept;  ///< "" when absent
+  std::string family() const;      ///< "global/read_offset"; the experiment alone without a space
+  std::string param_text() const;  ///< "type:f32 offset:4", or the name when it has no parameters
+  std::optional<double> value(std::string_view what) const;    ///< "time" or a counter
+
+ private:
+  struct span {
+    std::uint32_t offset = 0, length = 0;
+  };
+  struct short_span {
+    std::uint16_t offset = 0, length = 0;
+  };
+  struct param_span {
+    short_span key;  ///< offset 0xffff: positional, `arg<length>`
+    short_span value;
+  };
+  std::string_view part(span s) const noexcept { return std::string_view(name).substr(s.offset, s.length); }
+  std::string_view part(short_span s) const noexcept { return std::string_view(name).substr(s.offset, s.length); }
+  span space_, experiment_;
+  std::vector<param_span> params_;  ///< offsets into `name`: a result copies and moves safely, 8 bytes a key
 };
 
 struct result_file {
   std::string path;
-  std::map<std::string, std::string> context;
-  std::vector<result> results;  ///< in file order
-  std::unordered_map<std::string, std::size_t> index;  ///< name -> position in results
+  std::map<std::string, std::string> context;  ///< strings as written; other values as minified JSON
+  std::vector<result> results;                 ///< in file order
+  std::vector<std::string_view> counter_names;  ///< every counter any row has, read or not (sorted, interned)
 
   std::string build() const;  ///< membench_cache_mode, or "unknown"
   std::string gpu() const;    ///< gpu_name, or "unknown"
   double peak_gbps() const;   ///< gpu_peak_dram_gbps, 0 if unknown
+  double ci_level() const;    ///< membench_ci_level_pct as a fraction; 0.95 when not written
+  double reference_clock_mhz() const;  ///< membench_reference_sm_clock_mhz, NAN when not written
   std::string context_value(const std::string& key) const;  ///< "?" when absent
   const result* find(std::string_view name) const;
+  void build_index();  ///< after `results` changed; find() is linear without it
+
+ private:
+  std::vector<std::pair<std::uint64_t, std::uint32_t>> index_;  ///< (hash of name, position), sorted
 };
 
 /// Parses Google Benchmark JSON text; `path` names it in errors. throws input_error
-result_file parse_results(std::string_view text, const std::string& path);
+result_file parse_results(std::string_view text, const std::string& path, const read_options& what = {});
 /// Reads and parses a file. throws input_error
-result_file load_results(const std::string& path);
+result_file load_results(const std::string& path, const read_options& what = {});
 
 /// Strict weak order for names and parameter values: numbers and sizes (16K < 4M < 1G)
 /// by value, then text.
@@ -76,5 +129,8 @@ bool value_less(std::string_view a, std::string_view b);
 std::optional<double> numeric_value(std::string_view v);
 /// Orders results by space, experiment, then parameters in their order, numerically.
 bool result_less(const result& a, const result& b);
+
+/// One copy of `name` for the whole process (counter and key names repeat in every row).
+std::string_view intern(std::string_view name);
 
 }  // namespace membench::report

@@ -234,6 +234,15 @@ void append_chart(std::string& out, const chart& c) {
       xa.ticks.push_back(tx(x));
       xa.labels.push_back(binary_label(x));
     }
+  } else if (!c.x_ticks.empty()) {
+    // Named points (runs): a tick at each, half a step of room at either end.
+    xa.lo = x_min - 0.5;
+    xa.hi = x_max + 0.5;
+    for (std::size_t i = 0; i < c.xs.size() && i < c.x_ticks.size(); ++i) {
+      if (!usable_x(c.xs[i])) continue;
+      xa.ticks.push_back(c.xs[i]);
+      xa.labels.push_back(c.x_ticks[i]);
+    }
   } else {
     const double pad = x_min == x_max ? std::max(1.0, std::abs(x_min) * 0.1) : 0;
     xa = nice_axis(x_min - pad, x_max + pad, 6, false);
@@ -331,6 +340,14 @@ void append_chart(std::string& out, const chart& c) {
     for (const auto& run : runs)
       for (const auto& p : run)
         if (show_markers || run.size() == 1) marker(out, s, p, colour);  // a lone point needs its marker
+    // Points marked as news (a change in a history): a ring in the news's colour.
+    for (std::size_t i = 0; s < c.marks.size() && i < c.marks[s].size() && i < c.xs.size() && i < c.ys[s].size(); ++i) {
+      const tone m = c.marks[s][i];
+      if ((m != tone::good && m != tone::bad) || !usable_x(c.xs[i]) || !std::isfinite(c.ys[s][i])) continue;
+      fmt::format_to(out_it(out),
+                     "<circle class=\"mark {}\" cx=\"{}\" cy=\"{}\" r=\"7\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>",
+                     tone_class(m), px(sx(tx(c.xs[i]))), px(sy(c.ys[s][i])), m == tone::bad ? "#cf222e" : "#1a7f37");
+    }
     out += "</g>\n";
   }
 

@@ -10,15 +10,61 @@
 
 #include <fmt/format.h>
 
+#include "common/schema.hpp"
+
 namespace membench::report {
+
+name_filter::name_filter(const std::string& expression) {
+  // Most filters are a plain part of a name: no regular expression needed to find those.
+  if (expression.find_first_of(".^$|()[]{}*+?\\") == std::string::npos) {
+    literal_ = expression;
+    return;
+  }
+  try {
+    regex_ = std::make_shared<const std::regex>(expression, std::regex::ECMAScript | std::regex::optimize);
+  } catch (const std::regex_error& e) {
+    throw input_error(fmt::format("--filter '{}': not a valid regular expression ({})", expression, e.what()));
+  }
+}
+
+bool name_filter::operator()(const std::string& name) const {
+  return regex_ ? std::regex_search(name, *regex_) : name.find(literal_) != std::string::npos;
+}
+
+read_options reads_for(const common_options& opt, bool evidence) {
+  read_options r;
+  r.all_counters = false;
+  r.evidence = evidence;
+  // Without --value a view shows gb_per_s where rows have it; pct_peak captions read labels.
+  r.counters = {opt.value.empty() ? std::string(schema::counter("gb_per_s").key) : opt.value};
+  return r;
+}
+
+std::string resolve_value(const std::vector<const result_file*>& files, const common_options& opt) {
+  auto has = [&](std::string_view counter) {
+    return std::any_of(files.begin(), files.end(), [&](const result_file* f) {
+      return std::binary_search(f->counter_names.begin(), f->counter_names.end(), counter);
+    });
+  };
+  const std::string_view gb = schema::counter("gb_per_s").key;
+  if (opt.value.empty()) return has(gb) ? std::string(gb) : "time";
+  if (opt.value == "time" || has(opt.value)) return opt.value;
+  std::set<std::string_view> names;
+  for (const result_file* f : files) names.insert(f->counter_names.begin(), f->counter_names.end());
+  std::string list = "time";
+  for (const auto n : names) list += fmt::format(", {}", n);
+  throw input_error(fmt::format("no benchmark has the value '{}' (--value: {})", opt.value, list));
+}
+
 namespace {
 
-std::regex make_filter(const std::string& f) {
-  try {
-    return std::regex(f.empty() ? std::string(".") : f, std::regex::ECMAScript | std::regex::optimize);
-  } catch (const std::regex_error& e) {
-    throw input_error(fmt::format("--filter '{}': not a valid regular expression ({})", f, e.what()));
-  }
+// A file's context value under a schema key ("?" when absent).
+std::string context_of(const result_file& f, const schema::field& key) { return f.context_value(std::string(key.key)); }
+
+std::vector<const result_file*> pointers(const std::vector<result_file>& files) {
+  std::vector<const result_file*> v;
+  for (const auto& f : files) v.push_back(&f);
+  return v;
 }
 
 std::string base_name(const std::string& path) {
@@ -33,9 +79,9 @@ struct file_origin {
   std::string build, gpu, file;
 };
 key_list keys_of(const result& r, const file_origin& origin) {
-  key_list k{{"space", r.space}, {"experiment", r.experiment}, {"build", origin.build}, {"gpu", origin.gpu},
+  key_list k{{"space", r.space()}, {"experiment", r.experiment()}, {"build", origin.build}, {"gpu", origin.gpu},
              {"file", origin.file}};
-  for (const auto& [key, v] : r.params) k.emplace_back(key, v);
+  for (std::size_t i = 0; i < r.param_count(); ++i) k.emplace_back(r.param_key(i), r.param_value(i));
   return k;
 }
 const std::string_view* find_key(const key_list& keys, std::string_view k) {
@@ -51,15 +97,6 @@ cell value_cell(const result& r, const std::string& what) {
   if (!v) return {"-", NAN, tone::muted};
   return {format_value(*v), *v, tone::plain};
 }
-
-// The params of a result without its experiment, as a row label: "type:f32 offset:4".
-std::string param_label(const result& r) {
-  std::string s;
-  for (const auto& [k, v] : r.params) s += fmt::format("{}{}:{}", s.empty() ? "" : " ", k, v);
-  return s.empty() ? r.name : s;
-}
-
-std::string experiment_of(const result& r) { return r.space.empty() ? r.experiment : r.space + "/" + r.experiment; }
 
 // A chart when the rows of a table differ in one numeric key only.
 void add_chart(table& t, const std::string& x_key, const std::vector<double>& xs, const std::vector<std::string>& series,
@@ -95,25 +132,19 @@ std::string format_value(double v) {
 }
 
 std::string unit_of(const std::string& value) {
-  static const std::map<std::string, std::string> units{
+  // Captions that say more than the schema's unit, as the tables have always shown them.
+  static const std::map<std::string_view, std::string_view> captions{
       {"time", "us (median sample)"},
-      {"gb_per_s", "GB/s (decimal, median sample)"},
-      {"pct_peak", "% of theoretical DRAM peak"},
-      {"bytes_per_second", "bytes/s"},
-      {"bytes", "bytes per launch"},
-      {"noise_pct", "% (stddev/mean of samples)"},
-      {"t_min_us", "us"},
-      {"t_median_us", "us"},
-      {"t_mean_us", "us"},
-      {"t_max_us", "us"},
-      {"samples", "samples"},
-      {"load_efficiency_pct", "% (requested/moved bytes)"},
-      {"sm_clock_mhz", "MHz"},
-      {"power_w", "W"},
-      {"temp_c", "degrees C"},
+      {schema::counter("gb_per_s").key, "GB/s (decimal, median sample)"},
+      {schema::counter("pct_peak").key, "% of theoretical DRAM peak"},
+      {schema::counter("bytes").key, "bytes per launch"},
+      {schema::counter("noise_pct").key, "% (stddev/mean of samples)"},
+      {schema::counter("load_efficiency_pct").key, "% (requested/moved bytes)"},
+      {schema::counter("temp_c").key, "degrees C"},
   };
-  const auto it = units.find(value);
-  return it == units.end() ? value : it->second;
+  if (const auto it = captions.find(value); it != captions.end()) return std::string(it->second);
+  if (const schema::field* f = schema::find_counter(value)) return std::string(f->unit);
+  return value;  // a counter outside the schema (--metric-list): its name says what it is
 }
 
 bool lower_is_better(const std::string& value) {
@@ -121,8 +152,12 @@ bool lower_is_better(const std::string& value) {
          value == "noise_pct";
 }
 
-document view_table(const std::vector<result_file>& files, const table_options& opt) {
-  const std::regex filter = make_filter(opt.filter);
+namespace {
+
+// The pivot of the rows of `files` the filter keeps (and, when `experiment` is not empty,
+// of that experiment only); `opt.value` is resolved.
+document pivot(const std::vector<result_file>& files, const name_filter& filter, const std::string& experiment,
+               table_options opt) {
   struct record {
     key_list keys;
     const result* r;
@@ -132,7 +167,8 @@ document view_table(const std::vector<result_file>& files, const table_options& 
   std::vector<record> records;
   for (std::size_t i = 0; i < files.size(); ++i) {
     for (const auto& r : files[i].results) {
-      if (std::regex_search(r.name, filter)) records.push_back({keys_of(r, origins[i]), &r});
+      if (filter(r.name) && (experiment.empty() || r.family() == experiment))
+        records.push_back({keys_of(r, origins[i]), &r});
     }
   }
   if (records.empty()) throw input_error(fmt::format("no benchmark matches --filter '{}'", opt.filter));
@@ -140,10 +176,43 @@ document view_table(const std::vector<result_file>& files, const table_options& 
     const std::string_view* v = find_key(rec.keys, k);
     return v == nullptr ? std::string_view() : *v;
   };
+  auto has_key = [&](std::string_view k) {
+    return std::any_of(records.begin(), records.end(), [&](const record& rec) { return find_key(rec.keys, k) != nullptr; });
+  };
+  // Name keys in the order the names have them, then where a row came from.
+  std::vector<std::string_view> key_order;
+  for (const auto& rec : records) {
+    for (std::size_t i = 5; i < rec.keys.size(); ++i) {
+      if (std::find(key_order.begin(), key_order.end(), rec.keys[i].first) == key_order.end())
+        key_order.push_back(rec.keys[i].first);
+    }
+  }
+  for (std::string_view k : {"experiment", "space", "file", "build", "gpu"}) key_order.push_back(k);
+  auto varies = [&](std::string_view k) {
+    std::set<std::string_view> values;
+    for (const auto& rec : records) values.insert(key_or_empty(rec, k));
+    return values.size() > 1;
+  };
+  // Without --rows: bytes, else the first key that varies. Without --cols: the build for
+  // membench files, else the files, else the next key that varies.
+  const std::string_view bytes = schema::name_key("bytes").key;
+  if (opt.rows.empty()) {
+    const auto it = std::find_if(key_order.begin(), key_order.end(), varies);
+    opt.rows = has_key(bytes) ? bytes : it != key_order.end() ? *it : "file";
+  }
+  if (opt.cols.empty()) {
+    const bool membench = std::any_of(origins.begin(), origins.end(), [](const file_origin& o) { return o.build != "unknown"; });
+    const auto it = std::find_if(key_order.begin(), key_order.end(),
+                                 [&](std::string_view k) { return k != opt.rows && k != "file" && varies(k); });
+    opt.cols = membench ? "build" : files.size() > 1 ? "file" : it != key_order.end() ? std::string(*it) : "file";
+  }
   for (const auto& k : {opt.rows, opt.cols}) {
-    const bool known =
-        std::any_of(records.begin(), records.end(), [&](const record& rec) { return find_key(rec.keys, k) != nullptr; });
-    if (!known) throw input_error(fmt::format("no matching benchmark has the key '{}'", k));
+    if (!has_key(k)) {
+      std::set<std::string_view> known(key_order.begin(), key_order.end());
+      std::string list;
+      for (const auto x : known) list += fmt::format("{}{}", list.empty() ? "" : ", ", x);
+      throw input_error(fmt::format("no matching benchmark has the key '{}' (keys: {})", k, list));
+    }
   }
   // Keys that vary (other than rows and cols) split the records into tables.
   std::set<std::string_view> all_keys;
@@ -195,9 +264,13 @@ document view_table(const std::vector<result_file>& files, const table_options& 
   std::string unit = unit_of(opt.value);
   if (opt.value == "pct_peak") {
     std::set<std::string> peaks;
+    const std::string token = fmt::format("{}:", schema::label("peak").key);
     for (const auto& rec : records) {
-      const auto at = rec.r->label.find("peak:");
-      peaks.insert(at == std::string::npos ? "DRAM" : rec.r->label.substr(at + 5, rec.r->label.find(' ', at) - at - 5));
+      const std::string_view label = rec.r->label;
+      const auto at = label.find(token);
+      peaks.insert(at == std::string_view::npos
+                       ? std::string("DRAM")
+                       : std::string(label.substr(at + token.size(), label.find(' ', at) - at - token.size())));
     }
     if (peaks.size() > 1 || *peaks.begin() != "DRAM") {
       std::string names;
@@ -222,7 +295,7 @@ document view_table(const std::vector<result_file>& files, const table_options& 
       if (group_keys[i] != "experiment") fmt::format_to(std::back_inserter(t.title), "{}:", group_keys[i]);
       t.title += g[i];
     }
-    if (t.title.empty()) t.title = experiment_of(*recs.front()->r);
+    if (t.title.empty()) t.title = recs.front()->r->family();
     t.unit = unit;
     std::vector<std::string_view> row_values, col_values;
     for (const record* rec : recs) {
@@ -276,6 +349,53 @@ document view_table(const std::vector<result_file>& files, const table_options& 
   return d;
 }
 
+}  // namespace
+
+document view_table(const std::vector<result_file>& files, const table_options& options) {
+  const name_filter filter(options.filter);
+  table_options opt = options;
+  opt.value = resolve_value(pointers(files), options);
+  // Without --rows or --cols, each experiment is laid out on its own keys (another
+  // program's benchmarks share few).
+  std::vector<std::string> experiments;
+  if (opt.rows.empty() || opt.cols.empty()) {
+    for (const auto& f : files) {
+      for (const auto& r : f.results) {
+        if (filter(r.name) && std::find(experiments.begin(), experiments.end(), r.family()) == experiments.end())
+          experiments.push_back(r.family());
+      }
+    }
+  }
+  // An experiment without a key asked for has no table of its own.
+  auto has = [&](const std::string& experiment, const std::string& key) {
+    if (key.empty() || key == "space" || key == "experiment" || key == "build" || key == "gpu" || key == "file")
+      return true;
+    for (const auto& f : files) {
+      for (const auto& r : f.results) {
+        if (!filter(r.name) || r.family() != experiment) continue;
+        for (std::size_t i = 0; i < r.param_count(); ++i) {
+          if (r.param_key(i) == key) return true;
+        }
+      }
+    }
+    return false;
+  };
+  std::erase_if(experiments, [&](const std::string& e) { return !has(e, opt.rows) || !has(e, opt.cols); });
+  if (experiments.size() <= 1) return pivot(files, filter, experiments.size() == 1 ? experiments[0] : "", opt);
+  document d;
+  d.title = fmt::format("{} per experiment", opt.value);
+  d.notes.push_back(fmt::format("value: {} in {}", opt.value, unit_of(opt.value)));
+  for (const auto& f : files) d.notes.push_back(fmt::format("input: {} ({}, {} build)", f.path, f.gpu(), f.build()));
+  for (const auto& e : experiments) {
+    document one = pivot(files, filter, e, opt);
+    for (auto& t : one.tables) {
+      if (t.title.rfind(e, 0) != 0) t.title = t.title == "" ? e : fmt::format("{} {}", e, t.title);
+      d.tables.push_back(std::move(t));
+    }
+  }
+  return d;
+}
+
 namespace {
 
 // Shared by builds and gpus: one table per experiment, a column per file.
@@ -286,12 +406,12 @@ struct column_file {
 
 // Every benchmark of the columns' files, in the order membench registered them (the
 // first file's order, then whatever only later files have).
-std::vector<const result*> union_results(const std::vector<column_file>& cols, const std::regex& filter) {
+std::vector<const result*> union_results(const std::vector<column_file>& cols, const name_filter& filter) {
   std::vector<const result*> out;
   std::unordered_set<std::string_view> seen;
   for (const auto& c : cols) {
     for (const auto& r : c.file->results) {
-      if (seen.insert(r.name).second && std::regex_search(r.name, filter)) out.push_back(&r);
+      if (seen.insert(r.name).second && filter(r.name)) out.push_back(&r);
     }
   }
   return out;
@@ -300,9 +420,9 @@ std::vector<const result*> union_results(const std::vector<column_file>& cols, c
 // The table of `r`'s experiment: a new one whenever the experiment changes (results come
 // in registration order, one experiment after another).
 table& experiment_table(document& d, const result& r, const std::string& value, const std::vector<std::string>& columns) {
-  if (d.tables.empty() || d.tables.back().title != experiment_of(r)) {
+  if (d.tables.empty() || d.tables.back().title != r.family()) {
     table t;
-    t.title = experiment_of(r);
+    t.title = r.family();
     t.unit = unit_of(value);
     t.header.push_back("benchmark");
     t.header.insert(t.header.end(), columns.begin(), columns.end());
@@ -313,8 +433,10 @@ table& experiment_table(document& d, const result& r, const std::string& value, 
 
 }  // namespace
 
-document view_builds(const std::vector<result_file>& files, const common_options& opt) {
-  const std::regex filter = make_filter(opt.filter);
+document view_builds(const std::vector<result_file>& files, const common_options& options) {
+  const name_filter filter(options.filter);
+  common_options opt = options;
+  opt.value = resolve_value(pointers(files), options);
   std::vector<column_file> cols;
   for (const std::string build : {"default", "ca", "cg"}) {
     for (const auto& f : files) {
@@ -337,13 +459,13 @@ document view_builds(const std::vector<result_file>& files, const common_options
                                 opt.value, unit_of(opt.value), cols.front().heading, lower_better ? "lower" : "higher"));
   for (const auto& c : cols)
     d.notes.push_back(fmt::format("{}: {} ({}, commit {})", c.heading, c.file->path, c.file->gpu(),
-                                  c.file->context_value("membench_git_commit")));
+                                  context_of(*c.file, schema::context_key("membench_git_commit"))));
   std::vector<std::string> columns;
   for (const auto& c : cols) columns.push_back(c.heading);
   for (std::size_t i = 1; i < cols.size(); ++i) columns.push_back(fmt::format("{}/{}", cols[i].heading, cols[0].heading));
   for (const result* r : union_results(cols, filter)) {
     table* t = &experiment_table(d, *r, opt.value, columns);
-    std::vector<cell> line{{param_label(*r), NAN, tone::plain}};
+    std::vector<cell> line{{r->param_text(), NAN, tone::plain}};
     std::vector<double> values;
     for (const auto& c : cols) {
       const result* x = c.file->find(r->name);
@@ -358,24 +480,26 @@ document view_builds(const std::vector<result_file>& files, const common_options
   return d;
 }
 
-document view_gpus(const std::vector<result_file>& files, const gpus_options& opt) {
-  const std::regex filter = make_filter(opt.filter);
+document view_gpus(const std::vector<result_file>& files, const gpus_options& options) {
+  const name_filter filter(options.filter);
+  gpus_options opt = options;
+  opt.value = resolve_value(pointers(files), options);
   std::vector<column_file> cols;
   for (const auto& f : files) {
     if (f.build() != opt.build) continue;
     // Two GPUs of one model (the GPUs of one host) are told apart by their PCI bus id.
-    const std::string bus = f.context_value("gpu_pci_bus_id");
+    const std::string bus = context_of(f, schema::context_key("gpu_pci_bus_id"));
     bool same_model = false;
     for (const auto& c : cols) {
       if (c.file->gpu() != f.gpu()) continue;
       same_model = true;
-      if (c.file->context_value("gpu_pci_bus_id") == bus)
+      if (context_of(*c.file, schema::context_key("gpu_pci_bus_id")) == bus)
         throw input_error(fmt::format("{} and {}: two {} files of one GPU ({})", c.file->path, f.path, opt.build, f.gpu()));
     }
     if (same_model) {
       for (auto& c : cols) {
         if (c.file->gpu() == f.gpu() && c.heading.find(" [") == std::string::npos)
-          c.heading = fmt::format("{} [{}] ({:.0f} GB/s peak)", c.file->gpu(), c.file->context_value("gpu_pci_bus_id"),
+          c.heading = fmt::format("{} [{}] ({:.0f} GB/s peak)", c.file->gpu(), context_of(*c.file, schema::context_key("gpu_pci_bus_id")),
                                   c.file->peak_gbps());
       }
       cols.push_back({fmt::format("{} [{}] ({:.0f} GB/s peak)", f.gpu(), bus, f.peak_gbps()), &f});
@@ -384,15 +508,15 @@ document view_gpus(const std::vector<result_file>& files, const gpus_options& op
     }
   }
   if (cols.empty()) throw input_error(fmt::format("no file of the {} build among the inputs", opt.build));
-  const bool bandwidth = opt.value == "gb_per_s";
+  const bool bandwidth = opt.value == schema::counter("gb_per_s").key;
   document d;
   d.title = fmt::format("{} per GPU, {} build", opt.value, opt.build);
   d.notes.push_back(fmt::format("value: {} in {}{}", opt.value, unit_of(opt.value),
                                 bandwidth ? "; % is of each GPU's own theoretical DRAM peak" : ""));
   for (const auto& c : cols)
     d.notes.push_back(fmt::format("{}: {} (driver {}, commit {})", c.heading, c.file->path,
-                                  c.file->context_value("cuda_driver_version"),
-                                  c.file->context_value("membench_git_commit")));
+                                  context_of(*c.file, schema::context_key("cuda_driver_version")),
+                                  context_of(*c.file, schema::context_key("membench_git_commit"))));
   std::vector<std::string> columns;
   for (const auto& c : cols) {
     columns.push_back(c.heading);
@@ -400,7 +524,7 @@ document view_gpus(const std::vector<result_file>& files, const gpus_options& op
   }
   for (const result* r : union_results(cols, filter)) {
     table* t = &experiment_table(d, *r, opt.value, columns);
-    std::vector<cell> line{{param_label(*r), NAN, tone::plain}};
+    std::vector<cell> line{{r->param_text(), NAN, tone::plain}};
     for (const auto& c : cols) {
       const result* x = c.file->find(r->name);
       cell v = x == nullptr ? cell{"missing", NAN, tone::muted} : value_cell(*x, opt.value);
@@ -418,138 +542,6 @@ document view_gpus(const std::vector<result_file>& files, const gpus_options& op
   }
   if (d.tables.empty()) throw input_error(fmt::format("no benchmark matches --filter '{}'", opt.filter));
   return d;
-}
-
-const char* to_string(verdict v) noexcept {
-  switch (v) {
-    case verdict::same: return "same";
-    case verdict::faster: return "faster";
-    case verdict::slower: return "slower";
-    case verdict::unsure: return "unsure";
-  }
-  return "?";
-}
-
-verdict judge(double change, double delta_us, double uncertainty, double threshold, double resolution_us) {
-  if (std::abs(change) <= threshold) return verdict::same;
-  if (std::abs(delta_us) < resolution_us) return verdict::unsure;  // below what the timing resolves
-  if (std::abs(change) < 3 * uncertainty) return verdict::unsure;  // beyond the threshold but within the noise
-  return change > 0 ? verdict::slower : verdict::faster;
-}
-
-namespace {
-
-// Relative uncertainty of one result's time: the spread of its repetitions when there
-// are several, otherwise the standard error of its samples (noise / sqrt(samples)).
-double relative_uncertainty(const result& r) {
-  if (r.rep_cv >= 0) return r.rep_cv;
-  const double* noise = r.counters.find("noise_pct");
-  const double* samples = r.counters.find("samples");
-  if (noise == nullptr) return 0;
-  const double n = samples == nullptr ? 1 : std::max(1.0, *samples);
-  return *noise / 100 / std::sqrt(n);
-}
-
-}  // namespace
-
-compare_outcome view_compare(const result_file& base, const result_file& next, const compare_options& opt) {
-  const std::regex filter = make_filter(opt.filter);
-  const double threshold = opt.threshold_pct / 100;
-  compare_outcome out;
-  document& d = out.doc;
-  d.title = "membench compare";
-  table t;
-  t.title = opt.show_all ? "per benchmark" : "benchmarks that changed (--all lists every one)";
-  t.unit = "time in us (median sample); GB/s decimal; change = new / base - 1";
-  t.header = {"benchmark", "base us", "new us", "time change", "base GB/s", "new GB/s", "GB/s change", "noise", "verdict"};
-  std::vector<const result*> names;
-  for (const auto& r : base.results) {
-    if (std::regex_search(r.name, filter)) names.push_back(&r);
-  }
-  std::vector<std::string> problems;
-  double log_sum = 0;
-  int compared = 0;
-  for (const result* b : names) {
-    const result* n = next.find(b->name);
-    std::vector<cell> line{{b->name, NAN, tone::plain}};
-    auto unusable = [&](const std::string& why) {
-      ++out.unusable;
-      problems.push_back(fmt::format("{}: {}", b->name, why));
-      line.push_back({why, NAN, tone::bad});
-      for (int i = 0; i < 7; ++i) line.push_back({"", NAN, tone::muted});
-      t.rows.push_back(std::move(line));
-    };
-    if (n == nullptr) {
-      unusable(fmt::format("missing in {}", next.path));
-      continue;
-    }
-    if (b->skipped && n->skipped) {
-      // Skipped for the same reason on both sides (a size this GPU cannot hold): nothing to compare.
-      d.notes.push_back(fmt::format("skipped in both: {}", b->name));
-      continue;
-    }
-    if (b->error || n->error) {
-      unusable(fmt::format("error row in {}: {}", b->error ? base.path : next.path, b->error ? *b->error : *n->error));
-      continue;
-    }
-    if (!(b->time_us > 0) || !(n->time_us > 0)) {
-      unusable("zero time");
-      continue;
-    }
-    const double change = n->time_us / b->time_us - 1;
-    const double u = std::hypot(relative_uncertainty(*b), relative_uncertainty(*n));
-    const verdict v = judge(change, n->time_us - b->time_us, u, threshold, opt.resolution_us);
-    log_sum += std::log(n->time_us / b->time_us);
-    ++compared;
-    switch (v) {
-      case verdict::same: ++out.same; break;
-      case verdict::faster: ++out.faster; break;
-      case verdict::slower: ++out.slower; break;
-      case verdict::unsure: ++out.unsure; break;
-    }
-    const tone mood = v == verdict::slower ? tone::bad : v == verdict::faster ? tone::good : v == verdict::unsure ? tone::muted : tone::plain;
-    line.push_back({format_value(b->time_us), b->time_us});
-    line.push_back({format_value(n->time_us), n->time_us});
-    line.push_back({fmt::format("{:+.2f} %", 100 * change), 100 * change, mood});
-    const auto gb = b->value("gb_per_s"), gn = n->value("gb_per_s");
-    if (gb && gn && *gb > 0) {
-      line.push_back({format_value(*gb), *gb});
-      line.push_back({format_value(*gn), *gn});
-      line.push_back({fmt::format("{:+.2f} %", 100 * (*gn / *gb - 1)), 100 * (*gn / *gb - 1), mood});
-    } else {
-      for (int i = 0; i < 3; ++i) line.push_back({"-", NAN, tone::muted});
-    }
-    line.push_back({fmt::format("{:.2f} %", 100 * u), 100 * u});
-    line.push_back({to_string(v), NAN, mood});
-    if (v != verdict::same || opt.show_all) t.rows.push_back(std::move(line));
-  }
-  for (const auto& r : next.results) {
-    if (std::regex_search(r.name, filter) && base.find(r.name) == nullptr)
-      d.notes.push_back(fmt::format("only in {}: {}", next.path, r.name));
-  }
-  const bool shared = std::any_of(names.begin(), names.end(), [&](const result* b) { return next.find(b->name) != nullptr; });
-  if (!shared)
-    throw input_error(fmt::format("{} and {} share no benchmark matching --filter '{}'", base.path, next.path, opt.filter));
-  out.geomean_ratio = compared > 0 ? std::exp(log_sum / compared) : 1;
-  d.notes.insert(d.notes.begin(),
-                 {fmt::format("base: {} ({}, {} build, commit {})", base.path, base.gpu(), base.build(),
-                              base.context_value("membench_git_commit")),
-                  fmt::format("new:  {} ({}, {} build, commit {})", next.path, next.gpu(), next.build(),
-                              next.context_value("membench_git_commit")),
-                  fmt::format("{} compared: {} slower, {} faster, {} same, {} unsure; {} unusable", compared, out.slower,
-                              out.faster, out.same, out.unsure, out.unusable),
-                  fmt::format("geometric mean of new/base time: {:.4f} ({:+.2f} %)", out.geomean_ratio,
-                              100 * (out.geomean_ratio - 1)),
-                  fmt::format("verdict: |change| <= {} % is same; beyond it, slower/faster only when the change is at "
-                              "least {} us and 3x the combined uncertainty (spread of repetitions, else standard error of "
-                              "the samples), otherwise unsure",
-                              opt.threshold_pct, opt.resolution_us)});
-  if (base.gpu() != next.gpu() || base.build() != next.build())
-    d.notes.push_back(fmt::format("note: comparing {} {} build against {} {} build", base.gpu(), base.build(), next.gpu(),
-                                  next.build()));
-  for (const auto& p : problems) d.notes.push_back("unusable: " + p);
-  d.tables.push_back(std::move(t));
-  return out;
 }
 
 }  // namespace membench::report

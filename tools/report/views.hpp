@@ -1,23 +1,34 @@
-// The four views of membench-report. Each turns loaded result files into a document;
-// compare also returns a verdict for the exit code.
+// The views of membench-report. Each turns loaded result files into a document; compare
+// and history also decide, per benchmark, whether it changed (verdict.hpp).
 #pragma once
 
+#include <cstdint>
+#include <memory>
+#include <regex>
 #include <string>
 #include <vector>
 
 #include "document.hpp"
 #include "model.hpp"
+#include "verdict.hpp"
 
 namespace membench::report {
 
 struct common_options {
-  std::string filter;             ///< ECMAScript regex searched in benchmark names; empty = all
-  std::string value = "gb_per_s";  ///< "time" or a counter name
+  std::string filter = {};  ///< ECMAScript regex searched in benchmark names; empty = all
+  std::string value = {};   ///< "time" or a counter; empty: gb_per_s where the rows have it, else time
 };
 
+/// What a view over `opt` reads of each row (the counters it shows).
+read_options reads_for(const common_options& opt, bool evidence = false);
+
+/// The value a view shows: `opt.value`, or gb_per_s where any matching row has it, else
+/// time. throws input_error when no file has the value asked for, naming those it has.
+std::string resolve_value(const std::vector<const result_file*>& files, const common_options& opt);
+
 struct table_options : common_options {
-  std::string rows = "bytes";  ///< a name key, or space/experiment/build/gpu/file
-  std::string cols = "build";
+  std::string rows;  ///< a name key, or space/experiment/build/gpu/file; empty: bytes, else the first key that varies
+  std::string cols;  ///< empty: build for membench files, else file (several files) or the next key that varies
 };
 
 /// Pivot: one table per combination of the keys that are neither rows nor cols. throws input_error
@@ -33,36 +44,68 @@ struct gpus_options : common_options {
 /// The same benchmarks on several GPUs, absolute and as % of each GPU's own peak. throws input_error
 document view_gpus(const std::vector<result_file>& files, const gpus_options& opt);
 
-enum class verdict { same, faster, slower, unsure };
-const char* to_string(verdict v) noexcept;
-
 struct compare_options {
   std::string filter;
-  double threshold_pct = 5;  ///< changes within this are "same"
-  double resolution_us = 0.5;  ///< smaller absolute changes are "unsure": the timing's resolution for small kernels
-  bool show_all = false;     ///< list "same" rows too (default: only the others)
+  double threshold_pct = 5;          ///< changes within this are "same"
+  double resolution_us = 0.5;        ///< smaller absolute changes are "unsure (too small)"
+  double clock_tolerance_pct = 3;    ///< SM clocks further apart make a verdict unsure
+  double run_spread_pct = 0.5;       ///< assumed run-to-run spread of a run's median (one sd)
+  double confidence_pct = 95;        ///< level of the interval of each change
+  std::uint64_t seed = 1;            ///< seeds the bootstraps
+  bool show_all = false;             ///< list "same" rows too (default: only the others)
+  bool allow_missing = false;        ///< a benchmark missing or errored on a side is noted, not unusable
+  bool unsure_fails = false;         ///< --unsure=fail: an unsure benchmark fails like a slower one
+
+  decide_options decide() const;
 };
 struct compare_outcome {
   document doc;
   int slower = 0, faster = 0, same = 0, unsure = 0;
-  int unusable = 0;   ///< missing or errored in either file
+  int unusable = 0;          ///< missing or errored on a side (unless allow_missing)
   double geomean_ratio = 1;  ///< geometric mean of new/base time
 };
-/// Per benchmark: time and bandwidth change and a noise-aware verdict. Never throws for
-/// missing or errored benchmarks (they are counted as unusable); throws input_error for
-/// files that share no benchmark.
+/// Per benchmark: time and bandwidth change and a verdict from every run of the BASE
+/// files against every run of the NEW files. Never throws for missing or errored
+/// benchmarks (they are counted as unusable); throws input_error for sides that share
+/// no benchmark.
+compare_outcome view_compare(const std::vector<const result_file*>& base, const std::vector<const result_file*>& next,
+                             const compare_options& opt);
 compare_outcome view_compare(const result_file& base, const result_file& next, const compare_options& opt);
+/// What compare reads of each row.
+read_options compare_reads();
 
-/// The verdict for one benchmark: `change` is new/base - 1 in time and `delta_us` the same
-/// in microseconds; `uncertainty` the relative uncertainty of the change (combined, one
-/// standard deviation); `threshold` a fraction; `resolution_us` the smallest trusted delta.
-verdict judge(double change, double delta_us, double uncertainty, double threshold, double resolution_us);
+struct history_options : common_options {
+  compare_options test;  ///< the test that marks a change between consecutive runs
+};
+/// The files as runs in time (ordered by their context's date, then commit, then path).
+std::vector<const result_file*> history_order(const std::vector<result_file>& files);
+/// Per experiment a trend table, a column per run; with html a chart per benchmark. A
+/// run that changed from the one before (compare's test) is marked. throws input_error
+document view_history(const std::vector<result_file>& files, const history_options& opt);
+
+/// Bencher Metric Format of one run: {"<name>": {"latency": {"value", "lower_value",
+/// "upper_value"}, "<value>": {"value"}}}; latency in nanoseconds.
+std::string export_bmf(const result_file& run, const common_options& opt);
+/// github-action-benchmark's customSmallerIsBetter: [{"name", "unit": "us", "value", "range"}].
+std::string export_gab(const result_file& run, const common_options& opt);
 
 /// Formats a value for a table: about four significant digits, no exponent.
 std::string format_value(double v);
-/// What a value is measured in, for table captions ("GB/s (decimal)", "us", ...).
+/// What a value is measured in, for table captions ("GB/s (decimal, median sample)", "us", ...).
 std::string unit_of(const std::string& value);
 /// True when smaller is better (times), false for rates and efficiencies.
 bool lower_is_better(const std::string& value);
+
+/// Results whose name matches a --filter (a plain substring unless the filter has regex
+/// syntax). throws input_error for an invalid expression
+class name_filter {
+ public:
+  explicit name_filter(const std::string& expression);
+  bool operator()(const std::string& name) const;
+
+ private:
+  std::string literal_;
+  std::shared_ptr<const std::regex> regex_;
+};
 
 }  // namespace membench::report

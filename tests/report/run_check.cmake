@@ -1,0 +1,30 @@
+# cmake -DCMD="exe@@arg@@arg" -DWORKDIR=dir -DCODE=n [-DEXPECTED=file] [-DSTDOUT_REGEX=re] [-DSTDERR_REGEX=re]
+#       -P run_check.cmake
+# Runs CMD in WORKDIR (so paths in the output are relative) and checks the exit code, that
+# stdout equals EXPECTED byte for byte and that stdout and stderr match the expressions.
+# With the environment variable MEMBENCH_UPDATE_GOLDEN set, rewrites EXPECTED instead.
+string(REPLACE "@@" ";" CMD "${CMD}")
+execute_process(COMMAND ${CMD} WORKING_DIRECTORY "${WORKDIR}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc STREQUAL "${CODE}")
+  message(FATAL_ERROR "exit code ${rc}, expected ${CODE}\nstdout:\n${out}\nstderr:\n${err}")
+endif()
+foreach(stream IN ITEMS STDOUT STDERR)
+  set(text "${out}")
+  if(stream STREQUAL "STDERR")
+    set(text "${err}")
+  endif()
+  if(DEFINED ${stream}_REGEX AND NOT text MATCHES "${${stream}_REGEX}")
+    message(FATAL_ERROR "${stream} does not match '${${stream}_REGEX}':\n${text}")
+  endif()
+endforeach()
+if(DEFINED EXPECTED)
+  if(DEFINED ENV{MEMBENCH_UPDATE_GOLDEN})
+    file(WRITE "${EXPECTED}" "${out}")
+    return()
+  endif()
+  file(READ "${EXPECTED}" want)
+  if(NOT out STREQUAL want)
+    file(WRITE "${EXPECTED}.actual" "${out}")
+    message(FATAL_ERROR "output differs from ${EXPECTED} (written to ${EXPECTED}.actual)")
+  endif()
+endif()

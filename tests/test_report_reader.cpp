@@ -1,0 +1,213 @@
+// membench-report's JSON reader: the fast path (rows split over the cores, numbers no view
+// reads skipped) against the plain one, the counters a view asks for, runs and samples,
+// and names of any Google Benchmark program.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "common/naming.hpp"
+#include "reader.hpp"
+#include "views.hpp"
+
+namespace membench::report {
+namespace {
+
+const std::string data = MEMBENCH_REPORT_DATA;  // tests/data/report/
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+void expect_same(const result_file& a, const result_file& b) {
+  EXPECT_EQ(a.context, b.context);
+  EXPECT_EQ(a.counter_names, b.counter_names);
+  ASSERT_EQ(a.results.size(), b.results.size());
+  for (std::size_t i = 0; i < a.results.size(); ++i) {
+    const result &x = a.results[i], &y = b.results[i];
+    EXPECT_EQ(x.name, y.name);
+    EXPECT_EQ(x.error, y.error) << x.name;
+    EXPECT_EQ(x.label, y.label) << x.name;
+    EXPECT_DOUBLE_EQ(x.time_us, y.time_us) << x.name;
+    EXPECT_TRUE(std::equal(x.counters.begin(), x.counters.end(), y.counters.begin(), y.counters.end())) << x.name;
+    ASSERT_EQ(x.runs.size(), y.runs.size()) << x.name;
+    for (std::size_t k = 0; k < x.runs.size(); ++k) {
+      EXPECT_EQ(x.runs[k].samples_us, y.runs[k].samples_us) << x.name;
+      EXPECT_EQ(x.runs[k].throttle, y.runs[k].throttle) << x.name;
+      EXPECT_EQ(x.runs[k].converged, y.runs[k].converged) << x.name;
+    }
+  }
+}
+
+// A synthetic file of `rows` rows: membench-like counters, a few repetitions with samples,
+// an error row, and labels and messages that look like row boundaries.
+std::string synthetic(int rows, bool tricky) {
+  std::string s = R"({"context": {"date": "2026-11-22T10:00:00+00:00", "membench_cache_mode": "default",
+    "caches": [{"type": "Data", "level": 1}], "num_cpus": 16, "membench_ci_level_pct": "95"},
+  "benchmarks": [)";
+  for (int i = 0; i < rows; ++i) {
+    if (i > 0) s += ",\n    ";
+    const std::string name = fmt::format("global/read/width:{}/bytes:{}K/manual_time", 1 << (i % 5), i + 1);
+    if (i % 997 == 500) {
+      s += fmt::format(R"({{"name": "{0}", "run_name": "{0}", "run_type": "iteration", "repetitions": 1,
+        "repetition_index": 0, "threads": 1, "iterations": 0, "real_time": 0, "cpu_time": 0, "time_unit": "us",
+        "error_occurred": true, "error_message": "{1}"}})",
+                       name, tricky ? R"(skipped: }, {\"name\": \"x\", \"real_time\": 1}, {\"name\": \"y\")" : "skipped: too big");
+      continue;
+    }
+    const int reps = i % 250 == 3 ? 3 : 1;
+    for (int r = 0; r < reps; ++r) {
+      if (r > 0) s += ",\n    ";
+      s += fmt::format(
+          R"({{"name": "{0}", "family_index": {1}, "per_family_instance_index": 0, "run_name": "{0}",)"
+          R"( "run_type": "iteration", "repetitions": {2}, "repetition_index": {3}, "threads": 1, "iterations": 1,)"
+          R"( "real_time": {4:.17e}, "cpu_time": 1.5e+00, "time_unit": "us", "bytes": {5}, "ci_high_us": {6},)"
+          R"( "ci_low_us": {7}, "converged": 1.0, "gb_per_s": {8}, "noise_pct": 0.25, "samples": 10.0,)"
+          R"( "sm_clock_mhz": 1980.0{9}, "label": "{10}"}})",
+          name, i, reps, r, 10.0 + i * 0.01 + r, (i + 1) * 1024, 10.1 + i * 0.01 + r, 9.9 + i * 0.01 + r,
+          1e-3 * (i + 1), r == 1 ? R"(, "samples_us": [10.5, 1.05e+01, 10.49, 10.51, 10.5])" : "",
+          !tricky ? "timing:blocking"
+          : i % 101 == 7 ? R"(timing:blocking }, {\"name\": \"z\" throttle:sw_power_cap)"
+                         : "timing:blocking }, {} x");
+    }
+  }
+  s += "\n  ]\n}\n";
+  return s;
+}
+
+TEST(ReportReader, TheFastPathReadsMembenchFilesAndAgreesWithThePlainOne) {
+  for (const char* file : {"h200_default.json", "h200_cg.json", "plain_gbench.json", "aggregates_only.json",
+                           "mixed_units_errors.json"}) {
+    const std::string text = slurp(data + file);
+    for (const read_options& what : {read_options{}, compare_reads(), reads_for({})}) {
+      const result_file plain = read_results(text, file, what, reader_path::plain);
+      const result_file fast = read_results(text, file, what, reader_path::fast_only);  // throws if it gave up
+      expect_same(plain, fast);
+    }
+  }
+}
+
+TEST(ReportReader, LargeFilesSplitAtRowBoundaries) {
+  const std::string text = synthetic(6000, false);
+  ASSERT_GT(text.size(), std::size_t{2} << 20) << "large enough for several parts and blocks";
+  const result_file plain = read_results(text, "big.json", compare_reads(), reader_path::plain);
+  const result_file fast = read_results(text, "big.json", compare_reads(), reader_path::fast_only);
+  expect_same(plain, fast);
+  ASSERT_EQ(fast.results.size(), 6000u);
+  const result* r = fast.find("global/read/width:8/bytes:4K");
+  ASSERT_NE(r, nullptr);
+  ASSERT_EQ(r->runs.size(), 3u) << "three repetitions";
+  EXPECT_DOUBLE_EQ(r->time_us, 11.03);
+  EXPECT_EQ(r->runs[1].samples_us, (std::vector<double>{10.5, 10.5, 10.49, 10.51, 10.5}));
+  EXPECT_DOUBLE_EQ(r->runs[0].ci_low_us, 9.93);
+  EXPECT_DOUBLE_EQ(r->runs[0].sm_clock_mhz, 1980);
+  EXPECT_TRUE(fast.results[500].skipped);
+}
+
+TEST(ReportReader, BoundariesGuessedInsideStringsFallBackToThePlainPath) {
+  const std::string text = synthetic(6000, true);
+  const result_file plain = read_results(text, "tricky.json", {}, reader_path::plain);
+  expect_same(plain, parse_results(text, "tricky.json"));
+  // Every label holds "}, {}": the boundary guessed after the middle lands in one.
+  EXPECT_THROW((void)read_results(text, "tricky.json", {}, reader_path::fast_only), input_error);
+  const result* r = plain.find("global/read/width:4/bytes:8K");
+  ASSERT_NE(r, nullptr);
+  EXPECT_EQ(r->runs.at(0).throttle, "sw_power_cap");
+}
+
+TEST(ReportReader, ErrorsAfterTheFirstPartNameTheirRow) {
+  std::string text = synthetic(6000, false);
+  const auto at = text.find("\"family_index\": 4000,");
+  ASSERT_NE(at, std::string::npos);
+  std::size_t row = 0;  // its index in the benchmarks array (repetitions are rows too)
+  for (auto p = text.find("{\"name\"", 0); p < at; p = text.find("{\"name\"", p + 1)) ++row;
+  --row;
+  const auto time = text.find("\"real_time\": ", at);
+  text.replace(time, std::string_view("\"real_time\": ").size(), R"("real_time": "slow", "x": )");
+  try {
+    (void)parse_results(text, "late.json");
+    FAIL() << "expected an input_error";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find(fmt::format("late.json: benchmarks[{}]: real_time missing or not a number", row)),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(ReportReader, KeepsOnlyTheCountersAViewAsksForButNamesThemAll) {
+  read_options what;
+  what.all_counters = false;
+  what.counters = {"gb_per_s"};
+  what.evidence = false;
+  const result_file f = load_results(data + "h200_default.json", what);
+  const result& r = f.results.at(0);
+  EXPECT_NE(r.counters.find("gb_per_s"), nullptr);
+  EXPECT_EQ(r.counters.find("noise_pct"), nullptr);
+  EXPECT_TRUE(r.runs.empty()) << "no evidence asked for";
+  EXPECT_TRUE(std::binary_search(f.counter_names.begin(), f.counter_names.end(), std::string_view("noise_pct")));
+  EXPECT_FALSE(std::binary_search(f.counter_names.begin(), f.counter_names.end(), std::string_view("iterations")))
+      << "Google Benchmark's own fields are not counters";
+  const result_file all = load_results(data + "h200_default.json");
+  EXPECT_EQ(all.counter_names, f.counter_names);
+  ASSERT_EQ(all.results.at(0).runs.size(), 1u);
+  EXPECT_DOUBLE_EQ(all.results[0].runs[0].noise_pct, *all.results[0].counters.find("noise_pct"));
+}
+
+TEST(ReportReader, ReadsTheStateAVerdictWeighs) {
+  const result_file f = parse_results(R"({"context": {}, "benchmarks": [
+    {"name": "a", "run_type": "iteration", "repetition_index": 0, "real_time": 2, "time_unit": "ms",
+     "converged": 0, "sm_clock_mhz": 1655, "label": "timing:blocking throttle:sw_power_cap unconverged:budget",
+     "samples_us": [2000, 2001.5, 1999]},
+    {"name": "b", "run_type": "iteration", "repetition_index": 0, "real_time": 2, "time_unit": "us",
+     "converged": 1, "label": "timing:events unconverged:throttled"}]})",
+                                      "state.json");
+  const run& a = f.results.at(0).runs.at(0);
+  EXPECT_DOUBLE_EQ(a.time_us, 2000);
+  EXPECT_EQ(a.throttle, "sw_power_cap");
+  EXPECT_FALSE(a.converged);
+  EXPECT_DOUBLE_EQ(a.sm_clock_mhz, 1655);
+  EXPECT_EQ(a.samples_us, (std::vector<double>{2000, 2001.5, 1999})) << "samples are microseconds whatever the unit";
+  EXPECT_FALSE(f.results.at(1).runs.at(0).converged) << "the label says so";
+}
+
+TEST(ReportNames, AnyGoogleBenchmarkName) {
+  bench_name n = parse_any_name("BM_x/1024/8/manual_time");
+  EXPECT_EQ(n.space, "");
+  EXPECT_EQ(n.experiment, "BM_x");
+  EXPECT_EQ(n.params, (std::vector<name_param>{{"arg0", "1024"}, {"arg1", "8"}}));
+  n = parse_any_name("BM_sort/size:1024/reversed:0");
+  EXPECT_EQ(n.params, (std::vector<name_param>{{"size", "1024"}, {"reversed", "0"}}));
+  n = parse_any_name("BM_accumulate/100000/repeats:3");
+  EXPECT_EQ(n.params, (std::vector<name_param>{{"arg0", "100000"}, {"repeats", "3"}}));
+  EXPECT_EQ(parse_any_name("BM_plain").experiment, "BM_plain");
+  EXPECT_EQ(parse_any_name("global/read_offset/type:f32/offset:4/l2:cold/bytes:1G/manual_time"),
+            parse_name("global/read_offset/type:f32/offset:4/l2:cold/bytes:1G")) << "membench names as before";
+  EXPECT_EQ(parse_any_name("global/read/nokey:4").experiment, "global") << "not a membench key: another program's name";
+}
+
+TEST(ReportNames, AResultsKeysAreViewsOfItsName) {
+  result r;
+  r.set_name("BM_x/1024/l2:2/8");
+  EXPECT_EQ(r.experiment(), "BM_x");
+  ASSERT_EQ(r.param_count(), 3u);
+  EXPECT_EQ(r.param_key(0), "arg0");
+  EXPECT_EQ(r.param_value(0), "1024");
+  EXPECT_EQ(r.param_key(1), "l2");
+  EXPECT_EQ(r.param_value(1), "2");
+  EXPECT_EQ(r.param_key(2), "arg1");
+  EXPECT_EQ(r.param("arg1"), "8");
+  const result copy = r;  // offsets, not pointers: a copy reads its own name
+  r.set_name("other/thing");
+  EXPECT_EQ(copy.param("l2"), "2");
+}
+
+}  // namespace
+}  // namespace membench::report

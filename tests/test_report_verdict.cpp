@@ -1,0 +1,299 @@
+// compare's regression test (verdict.hpp) on synthetic runs: what it calls slower, same
+// and unsure, from samples, intervals, noise and repetitions, and how often it is wrong.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "common/stats.hpp"
+#include "verdict.hpp"
+
+namespace membench::report {
+namespace {
+
+// Deterministic normal draws (the test's data must not depend on the standard library).
+class draws {
+ public:
+  explicit draws(std::uint64_t seed) : s_(seed) {}
+  double uniform() {
+    std::uint64_t z = (s_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return (static_cast<double>((z ^ (z >> 31)) >> 11) + 0.5) * 0x1p-53;
+  }
+  double normal() { return std::sqrt(-2 * std::log(uniform())) * std::cos(2 * std::acos(-1.0) * uniform()); }
+
+ private:
+  std::uint64_t s_;
+};
+
+// A run of `n` samples around `median_us` with a relative spread `sd`.
+run sampled(double median_us, double sd, int n, std::uint64_t seed) {
+  draws d(seed);
+  run r;
+  for (int i = 0; i < n; ++i) r.samples_us.push_back(median_us * (1 + sd * d.normal()));
+  std::vector<double> sorted = r.samples_us;
+  std::sort(sorted.begin(), sorted.end());
+  r.time_us = sorted.size() % 2 ? sorted[sorted.size() / 2] : (sorted[sorted.size() / 2 - 1] + sorted[sorted.size() / 2]) / 2;
+  r.sm_clock_mhz = 1980;
+  return r;
+}
+
+run scaled(run r, double factor) {
+  for (double& s : r.samples_us) s *= factor;
+  r.time_us *= factor;
+  r.ci_low_us *= factor;
+  r.ci_high_us *= factor;
+  return r;
+}
+
+side one(const run& r) {
+  side s;
+  s.runs.push_back(&r);
+  return s;
+}
+
+side many(const std::vector<run>& runs) {
+  side s;
+  for (const run& r : runs) s.runs.push_back(&r);
+  return s;
+}
+
+// The quantiles behind the intervals (common/stats.hpp), against the tables.
+TEST(ReportVerdict, StudentAndNormalQuantiles) {
+  EXPECT_NEAR(standard_normal_quantile(0.975), 1.959964, 1e-6);
+  EXPECT_NEAR(standard_normal_quantile(0.025), -1.959964, 1e-6);
+  const double t975[][2] = {{1, 12.7062}, {2, 4.3027}, {3, 3.1824}, {4, 2.7764}, {5, 2.5706}, {9, 2.2622}, {30, 2.0423}};
+  for (const auto& [df, t] : t975) {
+    EXPECT_NEAR(student_t_quantile(0.975, df), t, 0.002 * t) << "df " << df;
+    EXPECT_NEAR(student_t_quantile(0.025, df), -t, 0.002 * t) << "df " << df;
+  }
+  EXPECT_NEAR(student_t_quantile(0.995, 3), 5.8409, 0.01 * 5.8409);
+  EXPECT_NEAR(student_t_quantile(0.975, INFINITY), 1.959964, 1e-6);
+}
+
+TEST(ReportVerdict, AFivePercentShiftOnTightSamplesIsSlower) {
+  const run base = sampled(100, 0.003, 200, 1);
+  const run next = scaled(base, 1.05);  // every sample 5 % slower: the default threshold exactly
+  const decision d = decide(one(base), one(next), {}, "x");
+  EXPECT_EQ(d.v, verdict::slower) << d.reason;
+  EXPECT_EQ(d.from, evidence::samples);
+  EXPECT_GT(d.low, 0.02);
+  EXPECT_LT(d.high, 0.08);
+  EXPECT_NEAR(d.change, 0.05, 1e-12);
+  // Fresh samples of a 6 % slower kernel, and the other way round.
+  const run other = scaled(sampled(100, 0.003, 200, 2), 1.06);
+  EXPECT_EQ(decide(one(base), one(other), {}, "x").v, verdict::slower);
+  EXPECT_EQ(decide(one(other), one(base), {}, "x").v, verdict::faster);
+}
+
+TEST(ReportVerdict, TheSameSamplesAreTheSame) {
+  const run base = sampled(100, 0.01, 100, 3);
+  const decision d = decide(one(base), one(base), {}, "x");
+  EXPECT_EQ(d.v, verdict::same);
+  EXPECT_DOUBLE_EQ(d.change, 0);
+  EXPECT_LT(d.low, 0);
+  EXPECT_GT(d.high, 0);
+}
+
+TEST(ReportVerdict, WithinTheThresholdIsSameHoweverClear) {
+  const run base = sampled(100, 0.001, 500, 4);
+  const run next = scaled(base, 1.04);
+  const decision d = decide(one(base), one(next), {}, "x");
+  EXPECT_EQ(d.v, verdict::same);
+  EXPECT_GT(d.low, 0) << "clearly slower, but by less than the threshold";
+  decide_options strict;
+  strict.threshold = 0.02;
+  EXPECT_EQ(decide(one(base), one(next), strict, "x").v, verdict::slower);
+}
+
+TEST(ReportVerdict, ATenPercentShiftUnderThrottlingIsUnsure) {
+  const run base = sampled(100, 0.003, 200, 5);
+  run next = scaled(sampled(100, 0.003, 200, 6), 1.10);
+  next.throttle = "sw_power_cap";
+  const decision d = decide(one(base), one(next), {}, "x");
+  EXPECT_EQ(d.v, verdict::unsure);
+  EXPECT_EQ(d.reason, "throttled (new: sw_power_cap)");
+}
+
+TEST(ReportVerdict, ClocksThatDifferMakeItUnsure) {
+  const run base = sampled(100, 0.003, 200, 7);
+  run next = scaled(sampled(100, 0.003, 200, 8), 1.12);
+  next.sm_clock_mhz = 1655;
+  const decision d = decide(one(base), one(next), {}, "x");
+  EXPECT_EQ(d.v, verdict::unsure);
+  EXPECT_EQ(d.reason, "clocks differ (1980 vs 1655 MHz)");
+  next.sm_clock_mhz = 1950;  // within 3 %
+  EXPECT_EQ(decide(one(base), one(next), {}, "x").v, verdict::slower);
+}
+
+TEST(ReportVerdict, RowsWithoutTheirClockUseTheRunsReferenceClock) {
+  run base = sampled(100, 0.003, 200, 16);
+  run next = scaled(sampled(100, 0.003, 200, 17), 1.12);
+  base.sm_clock_mhz = next.sm_clock_mhz = NAN;
+  side b = one(base), n = one(next);
+  b.reference_clock_mhz = 1980;
+  n.reference_clock_mhz = 1600;
+  const decision d = decide(b, n, {}, "x");
+  EXPECT_EQ(d.v, verdict::unsure);
+  EXPECT_EQ(d.reason, "clocks differ (1980 vs 1600 MHz)");
+}
+
+TEST(ReportVerdict, AnUnconvergedRowIsUnsure) {
+  run base = sampled(100, 0.003, 200, 9);
+  base.converged = false;
+  const run next = scaled(sampled(100, 0.003, 200, 10), 1.10);
+  const decision d = decide(one(base), one(next), {}, "x");
+  EXPECT_EQ(d.v, verdict::unsure);
+  EXPECT_EQ(d.reason, "not converged");
+}
+
+TEST(ReportVerdict, NoisySamplesAreUnsure) {
+  const run base = sampled(100, 0.25, 12, 11);
+  const run next = scaled(sampled(100, 0.25, 12, 12), 1.10);
+  const decision d = decide(one(base), one(next), {}, "x");
+  EXPECT_EQ(d.v, verdict::unsure);
+  EXPECT_EQ(d.reason, "too noisy");
+  EXPECT_LT(d.low, 0);
+}
+
+TEST(ReportVerdict, ChangesBelowTheResolutionAreTooSmall) {
+  const run base = sampled(2.4, 0.001, 500, 13);
+  const run next = scaled(base, 1.09);  // 0.22 us: a few timer ticks
+  const decision d = decide(one(base), one(next), {}, "x");
+  EXPECT_EQ(d.v, verdict::unsure);
+  EXPECT_EQ(d.reason, "too small");
+}
+
+TEST(ReportVerdict, TheBootstrapIsSeededAndDeterministic) {
+  const run base = sampled(100, 0.02, 50, 14);
+  const run next = scaled(sampled(100, 0.02, 50, 15), 1.06);
+  const decision a = decide(one(base), one(next), {}, "global/read/bytes:1G");
+  const decision b = decide(one(base), one(next), {}, "global/read/bytes:1G");
+  EXPECT_EQ(a.low, b.low);
+  EXPECT_EQ(a.high, b.high);
+  decide_options other;
+  other.seed = 2;
+  const decision c = decide(one(base), one(next), other, "global/read/bytes:1G");
+  EXPECT_NE(a.low, c.low) << "another seed, other draws";
+  EXPECT_NEAR(a.low, c.low, 0.005);
+}
+
+TEST(ReportVerdict, RowIntervalsWhenThereAreNoSamples) {
+  run base;
+  base.time_us = 100;
+  base.ci_low_us = 99.8;
+  base.ci_high_us = 100.2;
+  run next = scaled(base, 1.08);
+  decision d = decide(one(base), one(next), {}, "x");
+  EXPECT_EQ(d.from, evidence::intervals);
+  EXPECT_EQ(d.v, verdict::slower);
+  next.ci_low_us = 90;  // a wide interval on one side
+  next.ci_high_us = 125;
+  d = decide(one(base), one(next), {}, "x");
+  EXPECT_EQ(d.v, verdict::unsure);
+  EXPECT_EQ(d.reason, "too noisy");
+}
+
+TEST(ReportVerdict, NoiseAndSampleCountForOlderRows) {
+  run base;
+  base.time_us = 100;
+  base.noise_pct = 0.3;
+  base.sample_count = 10;
+  const run next = scaled(base, 1.10);
+  EXPECT_EQ(decide(one(base), one(next), {}, "x").from, evidence::noise);
+  EXPECT_EQ(decide(one(base), one(next), {}, "x").v, verdict::slower);
+}
+
+TEST(ReportVerdict, OneRunASideWithNothingAboutItsSpreadIsUnsure) {
+  run base;
+  base.time_us = 100;
+  const run next = scaled(base, 1.10);
+  const decision d = decide(one(base), one(next), {}, "x");
+  EXPECT_EQ(d.from, evidence::none);
+  EXPECT_EQ(d.v, verdict::unsure);
+  EXPECT_TRUE(std::isnan(d.low));
+  EXPECT_EQ(decide(one(base), one(scaled(base, 1.01)), {}, "x").v, verdict::same);
+}
+
+TEST(ReportVerdict, RepetitionsWeighTheSpreadOfTheirMedians) {
+  // Plain Google Benchmark repetitions: only the runs' medians.
+  auto runs_at = [](std::vector<double> medians) {
+    std::vector<run> v;
+    for (double m : medians) {
+      run r;
+      r.time_us = m;
+      v.push_back(r);
+    }
+    return v;
+  };
+  const auto tight = runs_at({100.0, 100.1, 99.9, 100.05, 99.95});
+  const auto shifted = runs_at({106.0, 106.1, 105.9, 106.05, 105.95});
+  decision d = decide(many(tight), many(shifted), {}, "x");
+  EXPECT_EQ(d.from, evidence::repetitions);
+  EXPECT_EQ(d.v, verdict::slower);
+  const auto spread = runs_at({100.0, 108.0, 92.0, 104.0, 96.0});
+  d = decide(many(spread), many(shifted), {}, "x");
+  EXPECT_EQ(d.v, verdict::unsure) << "a 6 % shift inside an 8 % run-to-run spread";
+  EXPECT_EQ(d.reason, "too noisy");
+}
+
+TEST(ReportVerdict, RunToRunShiftsCountEvenWhenEachRunIsTight) {
+  // Every run's samples are tight, but the runs' medians wander by a few percent: the
+  // within-run scatter alone would call +6 % clear.
+  std::vector<run> base, next;
+  const double base_medians[] = {100, 104, 96};
+  const double next_medians[] = {106, 110, 102};
+  for (int i = 0; i < 3; ++i) {
+    base.push_back(scaled(sampled(100, 0.002, 200, 20 + static_cast<std::uint64_t>(i)), base_medians[i] / 100));
+    next.push_back(scaled(sampled(100, 0.002, 200, 30 + static_cast<std::uint64_t>(i)), next_medians[i] / 100));
+  }
+  const decision pooled = decide(many(base), many(next), {}, "x");
+  EXPECT_EQ(pooled.v, verdict::unsure);
+  EXPECT_EQ(pooled.reason, "too noisy");
+  const decision first_runs = decide(one(base[0]), one(next[0]), {}, "x");
+  EXPECT_EQ(first_runs.v, verdict::slower) << "one run a side cannot see the run-to-run spread";
+}
+
+TEST(ReportVerdict, AggregatesOnlyFilesUseTheirCv) {
+  side base, next;
+  base.aggregate_us = 100;
+  base.aggregate_cv = 0.001;
+  base.aggregate_count = 10;
+  next.aggregate_us = 110;
+  next.aggregate_cv = 0.001;
+  next.aggregate_count = 10;
+  EXPECT_EQ(decide(base, next, {}, "x").v, verdict::slower);
+  base.aggregate_cv = next.aggregate_cv = 0.2;
+  EXPECT_EQ(decide(base, next, {}, "x").v, verdict::unsure);
+}
+
+// The test's calibration on synthetic A/A pairs: runs differ by a run effect of 0.5 % and
+// their samples by 1 %. With no threshold the test alone decides: it may call a change in
+// about 5 % of the pairs (95 % intervals) and must find a 3 % shift almost always.
+TEST(ReportVerdict, FalseAlarmsStayNearTheLevelAndRealShiftsAreFound) {
+  decide_options o;
+  o.threshold = 0;
+  o.resolution_us = 0;
+  draws effects(99);
+  int alarms = 0, found = 0;
+  const int pairs = 300;
+  for (int i = 0; i < pairs; ++i) {
+    const auto seed = static_cast<std::uint64_t>(1000 + 2 * i);
+    const run a = scaled(sampled(100, 0.01, 100, seed), 1 + 0.005 * effects.normal());
+    const run b = scaled(sampled(100, 0.01, 100, seed + 1), 1 + 0.005 * effects.normal());
+    const std::string name = "aa" + std::to_string(i);
+    const verdict v = decide(one(a), one(b), o, name).v;
+    alarms += v == verdict::slower || v == verdict::faster ? 1 : 0;
+    found += decide(one(a), one(scaled(b, 1.03)), o, name).v == verdict::slower ? 1 : 0;
+  }
+  RecordProperty("false_alarms", alarms);
+  RecordProperty("found", found);
+  EXPECT_LE(alarms, pairs / 10) << "false alarms: " << alarms << " of " << pairs;
+  EXPECT_GE(found, pairs * 95 / 100) << "3 % shifts found: " << found << " of " << pairs;
+}
+
+}  // namespace
+}  // namespace membench::report

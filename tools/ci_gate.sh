@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# tools/ci_gate.sh REPORT BASELINE NEW [COMPARE OPTIONS...]: the CI regression gate.
+#   REPORT    the membench-report binary
+#   BASELINE  a membench JSON file, or a folder of them (several runs of the baseline: their
+#             run-to-run spread counts in every verdict)
+#   NEW       a JSON file, or a folder of them (several runs of the candidate)
+# Compares NEW against BASELINE (membench-report compare; its options after NEW, e.g.
+# --threshold 3 or --unsure fail), writes the Markdown to $GITHUB_STEP_SUMMARY when set and
+# to $MEMBENCH_GATE_MD when set, prints the verdict lines, and exits as compare does:
+# 0 no regression, 1 a regression, 2 unusable input (a benchmark missing or errored on
+# either side unless --allow-missing, a malformed file, a bad option).
+set -uo pipefail
+if [ $# -lt 3 ]; then
+  echo "usage: tools/ci_gate.sh REPORT BASELINE NEW [COMPARE OPTIONS...]" >&2
+  exit 2
+fi
+report=$1 baseline=$2 candidate=$3
+shift 3
+
+# A file, or every *.json of a folder, as repeated --base/--new options.
+runs() {
+  local flag=$1 path=$2
+  if [ -d "$path" ]; then
+    local found=0
+    for f in "$path"/*.json; do
+      [ -e "$f" ] || continue
+      printf '%s\n%s\n' "$flag" "$f"
+      found=1
+    done
+    [ $found -eq 1 ] || { echo "ci_gate: no JSON files in $path" >&2; return 1; }
+  elif [ -f "$path" ]; then
+    printf '%s\n%s\n' "$flag" "$path"
+  else
+    echo "ci_gate: $path: no such file or folder" >&2
+    return 1
+  fi
+}
+mapfile -t base_args < <(runs --base "$baseline") && [ ${#base_args[@]} -gt 0 ] || exit 2
+mapfile -t new_args < <(runs --new "$candidate") && [ ${#new_args[@]} -gt 0 ] || exit 2
+
+md=$(mktemp)
+trap 'rm -f "$md"' EXIT
+"$report" compare "${base_args[@]}" "${new_args[@]}" --format md -o "$md" "$@"
+rc=$?
+case $rc in
+  0) verdict="no regression" ;;
+  1) verdict="REGRESSION" ;;
+  *) verdict="unusable input (exit $rc)" ;;
+esac
+if [ -s "$md" ]; then
+  {
+    echo "### membench gate: $verdict"
+    echo
+    cat "$md"
+  } > "$md.summary"
+  [ -n "${GITHUB_STEP_SUMMARY:-}" ] && cat "$md.summary" >> "$GITHUB_STEP_SUMMARY"
+  [ -n "${MEMBENCH_GATE_MD:-}" ] && cp "$md.summary" "$MEMBENCH_GATE_MD"
+  grep -E '^- [0-9]+ compared|^- geometric mean|^- unusable' "$md" || true
+  rm -f "$md.summary"
+fi
+echo "ci_gate: $verdict"
+exit $rc

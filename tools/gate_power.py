@@ -1,0 +1,131 @@
+#!/usr/bin/env python3
+"""tools/gate_power.py --report BIN --aa BASE NEW [--aa ...] --injected BASE COPY [--injected ...] [-- OPTIONS]
+
+How good `membench-report compare` is as a regression gate, on real runs:
+  - the false-alarm rate: over A/A pairs (two runs of the same commit and machine), the
+    share of benchmark comparisons called slower or faster;
+  - the detection rate: over injected copies (tools/inject_slowdown.py: a run with chosen
+    rows made slower by a known amount), the share of those rows called slower, by row
+    duration (the BASE median: < 20 us, 20-100 us, 100 us-1 ms, > 1 ms) and slowdown.
+Compare options after `--` (for example --threshold 3 or --unsure fail) are passed on.
+Unsure verdicts are neither alarms nor detections; their share is printed too.
+"""
+import argparse
+import csv
+import io
+import json
+import subprocess
+import sys
+from collections import defaultdict
+
+BANDS = [("< 20 us", 0, 20), ("20-100 us", 20, 100), ("100 us-1 ms", 100, 1000), ("> 1 ms", 1000, float("inf"))]
+
+
+def band(us):
+    for label, lo, hi in BANDS:
+        if lo <= us < hi:
+            return label
+    return BANDS[-1][0]
+
+
+def compare(report, base, new, options):
+    """{benchmark: (base us, verdict)} from compare's CSV (every benchmark, --all)."""
+    cmd = [report, "compare", base, new, "--all", "--format", "csv", "--allow-missing"] + options
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode not in (0, 1):
+        sys.exit(f"gate_power: {' '.join(cmd)} exited {run.returncode}:\n{run.stderr}")
+    rows = {}
+    reader = csv.reader(io.StringIO(run.stdout))
+    header = None
+    for line in reader:
+        if not line or line[0].startswith("#"):
+            header = None
+            continue
+        if header is None:
+            header = line
+            continue
+        cell = dict(zip(header, line))
+        try:
+            base_us = float(cell["base us"])
+        except ValueError:
+            continue  # unusable: missing or errored
+        rows[cell["benchmark"]] = (base_us, cell["verdict"])
+    return rows
+
+
+def kind(verdict):
+    if verdict in ("slower", "faster"):
+        return verdict
+    return "unsure" if verdict.startswith("unsure") else "same"
+
+
+def main():
+    argv = sys.argv[1:]
+    passed = []
+    if "--" in argv:
+        passed = argv[argv.index("--") + 1:]
+        argv = argv[:argv.index("--")]
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--report", required=True, help="the membench-report binary")
+    ap.add_argument("--aa", nargs=2, action="append", default=[], metavar=("BASE", "NEW"), help="an A/A pair")
+    ap.add_argument("--injected", nargs=2, action="append", default=[], metavar=("BASE", "COPY"),
+                    help="a run and an injected copy of another run of the same commit")
+    args = ap.parse_args(argv)
+    if not args.aa and not args.injected:
+        ap.error("give at least one --aa or --injected pair")
+
+    if args.aa:
+        total, alarms, unsure = defaultdict(int), defaultdict(int), defaultdict(int)
+        for base, new in args.aa:
+            for base_us, verdict in compare(args.report, base, new, passed).values():
+                b = band(base_us)
+                total[b] += 1
+                alarms[b] += kind(verdict) in ("slower", "faster")
+                unsure[b] += kind(verdict) == "unsure"
+        n, a, u = sum(total.values()), sum(alarms.values()), sum(unsure.values())
+        print(f"## False alarms: {len(args.aa)} A/A pair(s), {n} benchmark comparisons\n")
+        print("| row duration | compared | slower or faster | false-alarm rate | unsure |")
+        print("|---|---:|---:|---:|---:|")
+        for label, _, _ in BANDS + [("all", 0, 0)]:
+            t = n if label == "all" else total[label]
+            x = a if label == "all" else alarms[label]
+            y = u if label == "all" else unsure[label]
+            if t:
+                print(f"| {label} | {t} | {x} | {100 * x / t:.2f} % | {100 * y / t:.1f} % |")
+        print()
+
+    if args.injected:
+        found = defaultdict(int)
+        injected = defaultdict(int)
+        levels = set()
+        for base, copy in args.injected:
+            ctx = json.load(open(copy)).get("context", {})
+            if "membench_injected_rows" not in ctx:
+                sys.exit(f"gate_power: {copy}: not written by tools/inject_slowdown.py (no membench_injected_rows)")
+            level = float(ctx["membench_injected_slowdown_pct"])
+            levels.add(level)
+            names = set(filter(None, ctx["membench_injected_rows"].split(",")))
+            for name, (base_us, verdict) in compare(args.report, base, copy, passed).items():
+                if name not in names:
+                    continue
+                key = (band(base_us), level)
+                injected[key] += 1
+                found[key] += kind(verdict) == ("slower" if level > 0 else "faster")
+        levels = sorted(levels)
+        print(f"## Detection: {len(args.injected)} injected cop{'y' if len(args.injected) == 1 else 'ies'}\n")
+        print("| row duration | " + " | ".join(f"{l:+g} %" for l in levels) + " |")
+        print("|---|" + "---:|" * len(levels))
+        for label, _, _ in BANDS + [("all", 0, 0)]:
+            cells = []
+            for level in levels:
+                if label == "all":
+                    i = sum(v for (b, l), v in injected.items() if l == level)
+                    f = sum(v for (b, l), v in found.items() if l == level)
+                else:
+                    i, f = injected[(label, level)], found[(label, level)]
+                cells.append(f"{f}/{i} ({100 * f / i:.0f} %)" if i else "-")
+            print(f"| {label} | " + " | ".join(cells) + " |")
+
+
+if __name__ == "__main__":
+    main()

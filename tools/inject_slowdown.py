@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""tools/inject_slowdown.py IN.json OUT.json --slowdown PCT [--filter REGEX] [--every N]
+
+Writes a copy of a membench (or any Google Benchmark) JSON file in which chosen rows are
+PCT % slower, to measure what `membench-report compare` detects (tools/gate_power.py).
+
+Which rows: every timed iteration row whose name the regular expression --filter finds
+(default: all), and of those every N-th (--every, default 1) in file order. Error rows
+and aggregate rows are never changed (compare reads iteration rows; an aggregates-only
+file gets its mean, median and stddev rows scaled instead).
+
+How, with s = 1 + PCT / 100, in each chosen row:
+  - multiplied by s: real_time, cpu_time, every element of samples_us, every counter whose
+    name starts with t_ and ends with _us (t_min_us, t_median_us, t_mean_us, t_max_us),
+    ci_low_us, ci_high_us, batch_us, us_per_call;
+  - divided by s: gb_per_s, bytes_per_second, pct_peak;
+  - unchanged: everything else (ci_pct and noise_pct are relative, clocks and state stay
+    as measured).
+The context gets membench_injected_slowdown_pct (PCT) and membench_injected_rows (the
+changed benchmarks as membench-report names them, comma-separated) so that gate_power.py
+knows what it should find.
+"""
+import argparse
+import json
+import re
+import sys
+
+SCALED = ("real_time", "cpu_time", "ci_low_us", "ci_high_us", "batch_us", "us_per_call")
+DIVIDED = ("gb_per_s", "bytes_per_second", "pct_peak")
+
+
+def report_name(name):
+    """The name as membench-report shows it: without Google Benchmark's time suffix."""
+    return re.sub(r"/(manual_time|real_time|process_time)$", "", name)
+
+
+def scale_row(row, s):
+    for key in list(row):
+        if key in SCALED or (key.startswith("t_") and key.endswith("_us")):
+            if isinstance(row[key], (int, float)):
+                row[key] *= s
+        elif key in DIVIDED and isinstance(row[key], (int, float)):
+            row[key] /= s
+    if isinstance(row.get("samples_us"), list):
+        row["samples_us"] = [x * s for x in row["samples_us"]]
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("input")
+    ap.add_argument("output")
+    ap.add_argument("--slowdown", type=float, required=True, help="percent slower (negative: faster)")
+    ap.add_argument("--filter", default="", help="regular expression searched in row names")
+    ap.add_argument("--every", type=int, default=1, help="change every N-th matching row")
+    args = ap.parse_args()
+    if args.every < 1:
+        ap.error("--every must be at least 1")
+    doc = json.load(open(args.input))
+    rows = doc.get("benchmarks")
+    if not isinstance(rows, list):
+        sys.exit(f"{args.input}: no benchmarks array")
+    pattern = re.compile(args.filter)
+    s = 1 + args.slowdown / 100
+    aggregates_only = not any(r.get("run_type", "iteration") == "iteration" for r in rows)
+    chosen, decided = [], {}
+    for row in rows:
+        name = row.get("run_name", row.get("name", ""))
+        if row.get("error_occurred") or not pattern.search(name):
+            continue
+        kind = row.get("run_type", "iteration")
+        if aggregates_only:
+            if kind != "aggregate" or row.get("aggregate_name") not in ("mean", "median", "stddev"):
+                continue
+        elif kind != "iteration":
+            continue
+        # The repetition rows of one benchmark are chosen together.
+        if name not in decided:
+            decided[name] = len(decided) % args.every == 0
+            if decided[name]:
+                chosen.append(report_name(name))
+        if decided[name]:
+            scale_row(row, s)
+    ctx = doc.setdefault("context", {})
+    ctx["membench_injected_slowdown_pct"] = f"{args.slowdown:g}"
+    ctx["membench_injected_rows"] = ",".join(chosen)
+    json.dump(doc, open(args.output, "w"), indent=2)
+    print(f"{args.output}: {len(chosen)} benchmark(s) {args.slowdown:+g} %", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    main()

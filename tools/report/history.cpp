@@ -1,0 +1,220 @@
+// history: the same benchmarks over several runs in time, a change marked where compare's
+// test finds one; and the exports for benchmark-tracking services.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <unordered_set>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "common/schema.hpp"
+#include "views.hpp"
+
+namespace membench::report {
+namespace {
+
+// Google Benchmark's context date ("2026-11-21T17:18:02+00:00") in seconds since the
+// epoch; NAN when it is not one.
+double seconds_of(const std::string& date) {
+  int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0, used = 0;
+  if (std::sscanf(date.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &s, &used) != 6) return NAN;
+  // Days from the civil date (Howard Hinnant's algorithm).
+  const int yy = y - (mo <= 2 ? 1 : 0);
+  const int era = (yy >= 0 ? yy : yy - 399) / 400;
+  const int yoe = yy - era * 400;
+  const int doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+  const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+  double t = (static_cast<double>(era) * 146097 + doe - 719468) * 86400.0 + h * 3600.0 + mi * 60.0 + s;
+  const std::string_view zone = std::string_view(date).substr(static_cast<std::size_t>(used));
+  int zh = 0, zm = 0;
+  if (zone.size() >= 6 && (zone[0] == '+' || zone[0] == '-') &&
+      std::sscanf(zone.data() + 1, "%2d:%2d", &zh, &zm) == 2)
+    t -= (zone[0] == '+' ? 1 : -1) * (zh * 3600.0 + zm * 60.0);
+  return t;
+}
+
+std::string commit_of(const result_file& f) {
+  return f.context_value(std::string(schema::context_key("membench_git_commit").key));
+}
+
+// A run's column heading: its date and commit, else its file.
+std::string run_heading(const result_file& f) {
+  const std::string date = f.context_value("date");  // Google Benchmark's own key
+  const std::string commit = commit_of(f);
+  const auto slash = f.path.find_last_of('/');
+  const std::string file = slash == std::string::npos ? f.path : f.path.substr(slash + 1);
+  if (date == "?" && commit == "?") return file;
+  std::string when = date.substr(0, 16);  // 2026-11-21T17:18
+  if (when.size() > 10 && when[10] == 'T') when[10] = ' ';
+  return fmt::format("{} {}", date == "?" ? file : when, commit == "?" ? file : commit.substr(0, 7));
+}
+
+}  // namespace
+
+std::vector<const result_file*> history_order(const std::vector<result_file>& files) {
+  std::vector<const result_file*> order;
+  for (const auto& f : files) order.push_back(&f);
+  std::stable_sort(order.begin(), order.end(), [](const result_file* a, const result_file* b) {
+    const double ta = seconds_of(a->context_value("date")), tb = seconds_of(b->context_value("date"));
+    if (std::isnan(ta) != std::isnan(tb)) return std::isnan(tb);  // dated runs first
+    if (!std::isnan(ta) && ta != tb) return ta < tb;
+    if (commit_of(*a) != commit_of(*b)) return commit_of(*a) < commit_of(*b);
+    return a->path < b->path;
+  });
+  return order;
+}
+
+document view_history(const std::vector<result_file>& files, const history_options& options) {
+  const std::vector<const result_file*> runs = history_order(files);
+  history_options opt = options;
+  opt.value = resolve_value(runs, options);
+  const name_filter filter(opt.filter);
+  const decide_options test = opt.test.decide();
+  const bool lower_better = lower_is_better(opt.value);
+
+  document d;
+  d.title = fmt::format("{} over {} runs", opt.value, runs.size());
+  d.notes.push_back(fmt::format("value: {} in {}", opt.value, unit_of(opt.value)));
+  std::vector<std::string> headings;
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    std::string h = run_heading(*runs[i]);
+    const auto n = std::count(headings.begin(), headings.end(), h);
+    if (n > 0) h += fmt::format(" #{}", n + 1);
+    headings.push_back(h);
+    d.notes.push_back(fmt::format("run {}: {} ({}, {} build, commit {}, date {})", i + 1, runs[i]->path, runs[i]->gpu(),
+                                  runs[i]->build(), commit_of(*runs[i]), runs[i]->context_value("date")));
+  }
+  d.notes.push_back(fmt::format(
+      "(slower)/(faster): compare's test against the run before (|change| >= {:g} %, its {:g} % interval excluding 0, "
+      "at least {:g} us, clocks and state clean)",
+      opt.test.threshold_pct, opt.test.confidence_pct, opt.test.resolution_us));
+
+  // Every benchmark of any run, in the order the runs first have them.
+  std::vector<const result*> names;
+  std::unordered_set<std::string_view> seen;
+  for (const result_file* f : runs) {
+    for (const auto& r : f->results) {
+      if (filter(r.name) && seen.insert(r.name).second) names.push_back(&r);
+    }
+  }
+  if (names.empty()) throw input_error(fmt::format("no benchmark matches --filter '{}'", opt.filter));
+  int changes = 0;
+  for (const result* first : names) {
+    const std::string experiment = first->family();
+    if (d.tables.empty() || d.tables.back().title != experiment) {
+      table t;
+      t.title = experiment;
+      t.unit = unit_of(opt.value);
+      t.header.push_back("benchmark");
+      t.header.insert(t.header.end(), headings.begin(), headings.end());
+      d.tables.push_back(std::move(t));
+    }
+    table& t = d.tables.back();
+    std::vector<cell> line{{first->param_text(), NAN, tone::plain}};
+    chart c;
+    c.x_label = "run";
+    c.y_label = unit_of(opt.value);
+    c.series = {first->param_text()};
+    c.ys.resize(1);
+    c.marks.resize(1);
+    const result* before = nullptr;
+    const result_file* before_file = nullptr;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      const result* r = runs[i]->find(first->name);
+      c.xs.push_back(static_cast<double>(i + 1));
+      c.x_ticks.push_back(commit_of(*runs[i]) == "?" ? fmt::format("run {}", i + 1) : commit_of(*runs[i]).substr(0, 7));
+      if (r == nullptr || r->error) {
+        line.push_back(r == nullptr ? cell{"", NAN, tone::muted} : cell{r->skipped ? "skipped" : "error", NAN, tone::muted});
+        c.ys[0].push_back(NAN);
+        c.marks[0].push_back(tone::plain);
+        before = nullptr;
+        continue;
+      }
+      const auto v = r->value(opt.value);
+      cell x = v ? cell{format_value(*v), *v, tone::plain} : cell{"-", NAN, tone::muted};
+      tone mark = tone::plain;
+      if (before != nullptr && before->time_us > 0 && r->time_us > 0) {
+        side sb, sn;
+        add_to_side(sb, *before, *before_file);
+        add_to_side(sn, *r, *runs[i]);
+        const decision dec = decide(sb, sn, test, r->name);
+        if (dec.v == verdict::slower || dec.v == verdict::faster) {
+          mark = dec.v == verdict::slower ? tone::bad : tone::good;
+          x.text += dec.v == verdict::slower ? " (slower)" : " (faster)";
+          x.mood = mark;
+          ++changes;
+        }
+      }
+      line.push_back(std::move(x));
+      c.ys[0].push_back(v.value_or(NAN));
+      c.marks[0].push_back(mark);
+      before = r;
+      before_file = runs[i];
+    }
+    t.rows.push_back(std::move(line));
+    if (runs.size() >= 2) t.charts.push_back(std::move(c));
+  }
+  d.notes.push_back(fmt::format("{} change{} between consecutive runs ({} is better)", changes, changes == 1 ? "" : "s",
+                                lower_better ? "lower" : "higher"));
+  return d;
+}
+
+namespace {
+
+// The rows an export covers: every timed benchmark the filter keeps.
+template <class Each>
+void exported(const result_file& run, const common_options& opt, Each&& each) {
+  const name_filter filter(opt.filter);
+  for (const auto& r : run.results) {
+    if (!r.error && filter(r.name)) each(r);
+  }
+}
+
+// The time's bounds: the row's interval of its median, else the spread of its runs.
+std::pair<double, double> bounds_us(const result& r) {
+  if (r.runs.size() == 1 && r.runs[0].ci_low_us > 0) return {r.runs[0].ci_low_us, r.runs[0].ci_high_us};
+  if (r.runs.size() >= 2) {
+    const auto [lo, hi] = std::minmax_element(r.runs.begin(), r.runs.end(),
+                                              [](const run& a, const run& b) { return a.time_us < b.time_us; });
+    return {lo->time_us, hi->time_us};
+  }
+  return {NAN, NAN};
+}
+
+}  // namespace
+
+std::string export_bmf(const result_file& run, const common_options& options) {
+  common_options opt = options;
+  opt.value = resolve_value({&run}, options);
+  nlohmann::json out = nlohmann::json::object();
+  exported(run, opt, [&](const result& r) {
+    nlohmann::json latency{{"value", r.time_us * 1e3}};  // Bencher's latency is in nanoseconds
+    const auto [lo, hi] = bounds_us(r);
+    if (!std::isnan(lo)) {
+      latency["lower_value"] = lo * 1e3;
+      latency["upper_value"] = hi * 1e3;
+    }
+    nlohmann::json measures{{"latency", latency}};
+    if (opt.value != "time") {
+      if (const auto v = r.value(opt.value)) measures[opt.value] = {{"value", *v}};
+    }
+    out[r.name] = measures;
+  });
+  return out.dump(2) + "\n";
+}
+
+std::string export_gab(const result_file& run, const common_options& options) {
+  nlohmann::ordered_json out = nlohmann::ordered_json::array();
+  const std::string extra = fmt::format("{}, {} build, commit {}", run.gpu(), run.build(), commit_of(run));
+  exported(run, options, [&](const result& r) {
+    nlohmann::ordered_json row{{"name", r.name}, {"unit", "us"}, {"value", r.time_us}};
+    const auto [lo, hi] = bounds_us(r);
+    if (!std::isnan(lo)) row["range"] = fmt::format("± {}", format_value((hi - lo) / 2));
+    row["extra"] = extra;
+    out.push_back(row);
+  });
+  return out.dump(2) + "\n";
+}
+
+}  // namespace membench::report

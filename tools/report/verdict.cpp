@@ -1,0 +1,334 @@
+#include "verdict.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/stats.hpp"
+
+namespace membench::report {
+namespace {
+
+// ---------------------------------------------------------------------------------------
+// A small seeded generator: the same draws on every platform and standard library.
+
+class seeded_rng {
+ public:
+  explicit seeded_rng(std::uint64_t seed) : state_(seed) {}
+  std::uint64_t next() {  // splitmix64
+    std::uint64_t z = (state_ += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+  }
+  double uniform() { return (static_cast<double>(next() >> 11) + 0.5) * 0x1p-53; }  // (0, 1)
+  double normal() {  // Marsaglia's polar method
+    if (spare_) {
+      spare_ = false;
+      return saved_;
+    }
+    double u = 0, v = 0, s = 0;
+    do {
+      u = 2 * uniform() - 1;
+      v = 2 * uniform() - 1;
+      s = u * u + v * v;
+    } while (s >= 1 || s == 0);
+    const double f = std::sqrt(-2 * std::log(s) / s);
+    saved_ = v * f;
+    spare_ = true;
+    return u * f;
+  }
+  double gamma(double shape) {  // Marsaglia and Tsang, shape >= 1
+    const double d = shape - 1.0 / 3, c = 1 / std::sqrt(9 * d);
+    while (true) {
+      double x = 0, v = 0;
+      do {
+        x = normal();
+        v = 1 + c * x;
+      } while (v <= 0);
+      v = v * v * v;
+      const double u = uniform();
+      if (u < 1 - 0.0331 * x * x * x * x || std::log(u) < 0.5 * x * x + d * (1 - v + std::log(v))) return d * v;
+    }
+  }
+  double beta(double a, double b) {
+    const double x = gamma(a);
+    return x / (x + gamma(b));
+  }
+
+ private:
+  std::uint64_t state_;
+  bool spare_ = false;
+  double saved_ = 0;
+};
+
+std::uint64_t fnv1a(std::string_view s) {
+  std::uint64_t h = 0xcbf29ce484222325ULL;
+  for (const char c : s) h = (h ^ static_cast<unsigned char>(c)) * 0x100000001b3ULL;
+  return h;
+}
+
+// The median of a resample (n draws with replacement) of sorted samples, drawn directly:
+// the k-th smallest of n uniform draws is Beta(k, n + 1 - k).
+double bootstrap_median(const std::vector<double>& sorted, seeded_rng& rng) {
+  const std::size_t n = sorted.size();
+  auto at = [&](double u) { return sorted[std::min(n - 1, static_cast<std::size_t>(u * static_cast<double>(n)))]; };
+  const std::size_t k = (n + 1) / 2;
+  const double u = rng.beta(static_cast<double>(k), static_cast<double>(n + 1 - k));
+  if (n % 2 == 1) return at(u);
+  // Even n: the next order statistic is the smallest of the n - k draws above u.
+  const double above = u + (1 - u) * (1 - std::pow(rng.uniform(), 1.0 / static_cast<double>(n - k)));
+  return 0.5 * (at(u) + at(above));
+}
+
+double side_centre(const side& s) {
+  if (s.runs.empty()) return s.aggregate_us;
+  std::vector<double> t;
+  for (const run* r : s.runs) t.push_back(r->time_us);
+  return median_of(std::move(t));
+}
+
+// Runs whose spread is known: aggregates without their cv count as one.
+std::size_t run_count(const side& s) {
+  if (!s.runs.empty()) return s.runs.size();
+  return s.aggregate_cv >= 0 ? static_cast<std::size_t>(std::max<std::int64_t>(1, s.aggregate_count)) : 1;
+}
+
+// Whether every run of a side carries this evidence.
+bool carries(const side& s, evidence e) {
+  if (s.runs.empty()) return false;
+  return std::all_of(s.runs.begin(), s.runs.end(), [&](const run* x) {
+    const run& r = *x;
+    switch (e) {
+      case evidence::samples: return r.samples_us.size() >= 5;
+      case evidence::intervals: return r.ci_low_us > 0 && r.ci_high_us >= r.ci_low_us;
+      case evidence::noise: return r.noise_pct >= 0 && r.sample_count >= 1;
+      default: return false;
+    }
+  });
+}
+
+// The strongest evidence both sides carry.
+evidence shared_evidence(const side& base, const side& next) {
+  for (evidence e : {evidence::samples, evidence::intervals, evidence::noise}) {
+    if (carries(base, e) && carries(next, e)) return e;
+  }
+  return run_count(base) >= 2 || run_count(next) >= 2 ? evidence::repetitions : evidence::none;
+}
+
+// The within-run variance of a run's log median, by the evidence both sides share.
+double within_variance(const run& r, evidence e, double ci_level) {
+  switch (e) {
+    case evidence::intervals: {
+      const double z = standard_normal_quantile(0.5 + ci_level / 2);
+      const double half = (std::log(r.ci_high_us) - std::log(r.ci_low_us)) / (2 * z);
+      return half * half;
+    }
+    case evidence::noise: {
+      // The median of n samples spreads sqrt(pi/2) times the mean's sigma / sqrt(n).
+      const double se = std::sqrt(std::acos(-1.0) / 2) * r.noise_pct / 100 / std::sqrt(r.sample_count);
+      return se * se;
+    }
+    default: return 0;
+  }
+}
+
+struct side_spread {
+  double variance = 0;            // of the side's log centre
+  double df = INFINITY;           // degrees of freedom behind it
+  double between = NAN;           // sample variance of the runs' log medians, when there are several
+};
+
+side_spread spread_of(const side& s, evidence e, double run_spread) {
+  side_spread out;
+  const double k = static_cast<double>(run_count(s));
+  double within = 0;
+  if (s.runs.empty()) {
+    if (s.aggregate_cv >= 0 && k >= 2) out.between = std::log1p(s.aggregate_cv) * std::log1p(s.aggregate_cv);
+  } else {
+    std::vector<double> logs;
+    for (const run* r : s.runs) {
+      logs.push_back(std::log(r->time_us));
+      within += within_variance(*r, e, s.ci_level);
+    }
+    within /= k;
+    if (logs.size() >= 2) {
+      double mean = 0, sq = 0;
+      for (double l : logs) mean += l;
+      mean /= k;
+      for (double l : logs) sq += (l - mean) * (l - mean);
+      out.between = sq / (k - 1);
+    }
+  }
+  const double floor = within + run_spread * run_spread;
+  if (!std::isnan(out.between) && out.between > floor) {
+    out.variance = out.between / k;
+    out.df = k - 1;
+  } else {
+    out.variance = floor / k;
+  }
+  return out;
+}
+
+// The t interval of the log ratio (all evidence but samples).
+std::pair<double, double> normal_interval(const side& base, const side& next, evidence e, const decide_options& o,
+                                          double d) {
+  side_spread b = spread_of(base, e, o.run_spread);
+  side_spread n = spread_of(next, e, o.run_spread);
+  // A side of one run has a run effect too: take it from the other side's runs when they show one.
+  auto borrow = [](side_spread& one, const side_spread& other, const side& s) {
+    if (run_count(s) == 1 && !std::isnan(other.between) && other.between > one.variance) {
+      one.variance = other.between;
+      one.df = other.df;
+    }
+  };
+  borrow(b, n, base);
+  borrow(n, b, next);
+  const double var = b.variance + n.variance;
+  double df_terms = 0;
+  for (const side_spread* s : {&b, &n}) {
+    if (std::isfinite(s->df) && s->df > 0) df_terms += s->variance * s->variance / s->df;
+  }
+  const double df = df_terms > 0 ? var * var / df_terms : INFINITY;
+  const double half = student_t_quantile(0.5 + o.confidence / 2, df) * std::sqrt(var);
+  return {d - half, d + half};
+}
+
+// The bootstrap interval of the log ratio of medians (samples on both sides).
+std::pair<double, double> bootstrap_interval(const side& base, const side& next, const decide_options& o, double d,
+                                             std::string_view name) {
+  seeded_rng rng(fnv1a(name) ^ (o.seed * 0x9e3779b97f4a7c15ULL));
+  auto sorted_runs = [](const side& s) {
+    std::vector<std::vector<double>> v;
+    for (const run* r : s.runs) {
+      v.push_back(r->samples_us);
+      std::sort(v.back().begin(), v.back().end());
+    }
+    return v;
+  };
+  const auto b = sorted_runs(base), n = sorted_runs(next);
+  auto medians_of = [](const std::vector<std::vector<double>>& runs) {
+    std::vector<double> m;
+    for (const auto& r : runs) m.push_back(median_of(r));
+    return median_of(std::move(m));
+  };
+  const double sample_d = std::log(medians_of(n) / medians_of(b));
+  std::vector<double> picked, draws;
+  draws.reserve(static_cast<std::size_t>(o.replicates));
+  auto replicate = [&](const std::vector<std::vector<double>>& runs) {
+    picked.clear();
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      // Several runs: resample the runs themselves (their spread is the run-to-run spread).
+      const std::size_t j = runs.size() == 1 ? 0 : std::min(runs.size() - 1, static_cast<std::size_t>(rng.uniform() * static_cast<double>(runs.size())));
+      picked.push_back(bootstrap_median(runs[j], rng) * std::exp(o.run_spread * rng.normal()));
+    }
+    return median_of(picked);
+  };
+  for (int i = 0; i < o.replicates; ++i) draws.push_back(std::log(replicate(n) / replicate(b)));
+  std::sort(draws.begin(), draws.end());
+  const double alpha = (1 - o.confidence) / 2;
+  // The spread from the bootstrap, centred on the rows' own medians (the samples kept are
+  // every k-th, their median close to but not the row's).
+  return {d + quantile_sorted(draws, alpha) - sample_d, d + quantile_sorted(draws, 1 - alpha) - sample_d};
+}
+
+// The median clock of a side's runs, else the clock its files measured at the start.
+double side_clock(const side& s) {
+  std::vector<double> c;
+  for (const run* r : s.runs) {
+    if (std::isfinite(r->sm_clock_mhz)) c.push_back(r->sm_clock_mhz);
+  }
+  return c.empty() ? s.reference_clock_mhz : median_of(std::move(c));
+}
+
+std::string throttle_of(const side& s) {
+  std::string out;
+  for (const run* r : s.runs) {
+    if (!r->throttle.empty() && out.find(r->throttle) == std::string::npos)
+      out += fmt::format("{}{}", out.empty() ? "" : ",", r->throttle);
+  }
+  return out;
+}
+
+bool unconverged(const side& s) {
+  return std::any_of(s.runs.begin(), s.runs.end(), [](const run* r) { return !r->converged; });
+}
+
+}  // namespace
+
+const char* to_string(verdict v) noexcept {
+  switch (v) {
+    case verdict::same: return "same";
+    case verdict::faster: return "faster";
+    case verdict::slower: return "slower";
+    case verdict::unsure: return "unsure";
+  }
+  return "?";
+}
+
+const char* to_string(evidence e) noexcept {
+  switch (e) {
+    case evidence::samples: return "samples";
+    case evidence::intervals: return "intervals";
+    case evidence::noise: return "noise";
+    case evidence::repetitions: return "repetitions";
+    case evidence::none: return "none";
+  }
+  return "?";
+}
+
+void add_to_side(side& s, const result& r, const result_file& file) {
+  s.ci_level = file.ci_level();
+  if (std::isnan(s.reference_clock_mhz)) s.reference_clock_mhz = file.reference_clock_mhz();
+  if (r.runs.empty()) {
+    s.aggregate_us = r.time_us;
+    s.aggregate_cv = r.rep_cv;
+    s.aggregate_count = r.rep_count;
+    return;
+  }
+  for (const run& x : r.runs) s.runs.push_back(&x);
+}
+
+decision decide(const side& base, const side& next, const decide_options& o, std::string_view name) {
+  decision out;
+  out.base_us = side_centre(base);
+  out.new_us = side_centre(next);
+  out.change = out.new_us / out.base_us - 1;
+  const double d = std::log(out.new_us / out.base_us);
+  out.from = shared_evidence(base, next);
+  if (out.from != evidence::none) {
+    const auto [lo, hi] = out.from == evidence::samples ? bootstrap_interval(base, next, o, d, name)
+                                                        : normal_interval(base, next, out.from, o, d);
+    out.low = std::expm1(lo);
+    out.high = std::expm1(hi);
+  }
+  out.base_clock_mhz = side_clock(base);
+  out.new_clock_mhz = side_clock(next);
+  if (std::abs(out.change) < o.threshold * (1 - 1e-9)) return out;  // same
+
+  std::vector<std::string> reasons;
+  if (std::abs(out.new_us - out.base_us) < o.resolution_us) reasons.emplace_back("too small");
+  if (out.from == evidence::none) {
+    reasons.emplace_back("no spread (one run a side, no samples or interval)");
+  } else if (out.change > 0 ? !(out.low > 0) : !(out.high < 0)) {
+    reasons.emplace_back("too noisy");
+  }
+  const std::string tb = throttle_of(base), tn = throttle_of(next);
+  if (!tb.empty() || !tn.empty()) {
+    reasons.push_back(fmt::format("throttled ({}{}{})", tb.empty() ? "" : "base: " + tb,
+                                  !tb.empty() && !tn.empty() ? ", " : "", tn.empty() ? "" : "new: " + tn));
+  }
+  if (unconverged(base) || unconverged(next)) reasons.emplace_back("not converged");
+  if (std::abs(out.new_clock_mhz / out.base_clock_mhz - 1) > o.clock_tolerance)
+    reasons.push_back(fmt::format("clocks differ ({:.0f} vs {:.0f} MHz)", out.base_clock_mhz, out.new_clock_mhz));
+  if (reasons.empty()) {
+    out.v = out.change > 0 ? verdict::slower : verdict::faster;
+    return out;
+  }
+  out.v = verdict::unsure;
+  for (const auto& r : reasons) out.reason += (out.reason.empty() ? "" : "; ") + r;
+  return out;
+}
+
+}  // namespace membench::report

@@ -1,0 +1,73 @@
+// The regression test behind compare and history: is one benchmark slower in NEW than in
+// BASE, beyond a threshold and beyond what chance and the machine explain? Pure functions
+// of the runs, unit-tested on synthetic samples.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "model.hpp"
+
+namespace membench::report {
+
+enum class verdict { same, faster, slower, unsure };
+const char* to_string(verdict v) noexcept;
+
+/// Where the spread behind a decision comes from, strongest first.
+enum class evidence {
+  samples,      ///< every run has samples_us: a seeded bootstrap of the ratio of medians
+  intervals,    ///< every run has membench's interval of its median (ci_low_us, ci_high_us)
+  noise,        ///< every run has noise_pct and a sample count (rows from before the intervals)
+  repetitions,  ///< only the spread of the runs' medians (plain Google Benchmark repetitions)
+  none,         ///< one run a side and nothing about its spread
+};
+const char* to_string(evidence e) noexcept;
+
+/// Every run of one benchmark on one side (BASE or NEW), over all of that side's files.
+struct side {
+  std::vector<const run*> runs;
+  double ci_level = 0.95;     ///< the level of the runs' intervals (the files' membench_ci_level_pct)
+  double reference_clock_mhz = NAN;  ///< the files' clock at the start, for runs without their own
+  double aggregate_us = NAN;  ///< aggregates-only files: the median of the repetitions ...
+  double aggregate_cv = -1;   ///< ... their cv (a fraction), -1 unknown ...
+  std::int64_t aggregate_count = 0;  ///< ... and how many there were
+};
+
+/// Adds a result's runs (or its aggregate) from `file` to a side.
+void add_to_side(side& s, const result& r, const result_file& file);
+
+struct decide_options {
+  double threshold = 0.05;        ///< a change smaller than this is "same" (fraction of the time)
+  double resolution_us = 0.5;     ///< a smaller change in microseconds is "too small" to call
+  double clock_tolerance = 0.03;  ///< SM clocks differing by more than this make a verdict unsure
+  double run_spread = 0.005;      ///< assumed run-to-run spread of a run's median (relative, one sd)
+  double confidence = 0.95;       ///< level of the interval of the change
+  int replicates = 2000;          ///< bootstrap replicates (samples)
+  std::uint64_t seed = 1;         ///< with the benchmark's name, seeds its bootstrap
+};
+
+struct decision {
+  verdict v = verdict::same;
+  std::string reason;                 ///< why unsure ("too noisy; throttled (new: sw_power_cap)")
+  evidence from = evidence::none;
+  double base_us = NAN, new_us = NAN;  ///< each side's median of its runs' medians
+  double change = NAN;                ///< new / base - 1
+  double low = NAN, high = NAN;       ///< the interval of the change (NAN: no spread known)
+  double base_clock_mhz = NAN, new_clock_mhz = NAN;
+};
+
+/// The verdict for one benchmark. `name` seeds the bootstrap, so that a verdict depends
+/// on nothing but its inputs.
+///  - |change| < threshold: same.
+///  - otherwise slower (faster) only when the interval of the change lies above (below) 0,
+///    the change is at least `resolution_us`, no run was throttled or unconverged and the
+///    SM clocks agree within `clock_tolerance`; else unsure, with every reason that applies.
+/// The interval: with samples on both sides, the percentiles of a bootstrap of the ratio
+/// of the sides' medians (runs resampled when a side has several, samples within each
+/// run, each run shifted by the assumed run-to-run spread); otherwise a t interval on the
+/// log ratio whose variance per side is the larger of the runs' medians' spread and their
+/// own intervals plus the assumed run-to-run spread, over the number of runs.
+decision decide(const side& base, const side& next, const decide_options& o, std::string_view name);
+
+}  // namespace membench::report
