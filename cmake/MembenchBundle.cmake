@@ -8,13 +8,13 @@ if(TARGET membench_gpu_tests)
 endif()
 install(TARGETS ${bundle_targets} RUNTIME_DEPENDENCY_SET membench_runtime_deps RUNTIME DESTINATION . COMPONENT bundle)
 # The C/C++ runtime and the driver come from the target system, and so do the CUDA
-# toolkit's own libraries (cuBLAS is 600 MB; CUPTI loads libnvperf_host from its own
-# folder): the executables find them through RPATH (this toolkit's folder) or
-# LD_LIBRARY_PATH. Everything else travels.
+# toolkit's own libraries: cuBLAS and CUPTI are not link dependencies but loaded at run
+# time (libcublas.so.<major>, libcupti.so.<major>; CUPTI loads libnvperf_host from its own
+# folder), found through RPATH (this toolkit's folder) or LD_LIBRARY_PATH, so they must
+# match the machine's CUDA, and a missing one is named. Everything else travels.
 install(RUNTIME_DEPENDENCY_SET membench_runtime_deps DESTINATION . COMPONENT bundle
   PRE_EXCLUDE_REGEXES "^ld-linux" "^libc\\.so" "^libm\\.so" "^libstdc\\+\\+\\.so" "^libgcc_s\\.so"
                       "^libpthread\\.so" "^libdl\\.so" "^librt\\.so" "^libcuda\\.so" "^linux-vdso"
-                      "^libcublas" "^libcublasLt" "^libcupti" "^libnvperf"
   POST_EXCLUDE_REGEXES "^/lib(64)?/ld-linux")
 set(MEMBENCH_BUNDLE_DIR "${PROJECT_BINARY_DIR}/bundle")
 add_custom_target(bundle

@@ -1,27 +1,44 @@
-# Debian packages through find_package; a missing one stops configure naming the package.
+# Debian packages through find_package; what is missing is named with its package.
 find_package(CUDAToolkit REQUIRED)
 find_package(Threads REQUIRED)
 # CPU baselines of the compute families (GCC's libgomp).
 find_package(OpenMP REQUIRED COMPONENTS CXX)
-foreach(lib IN ITEMS cublas cupti)
-  if(NOT TARGET CUDA::${lib})
-    message(FATAL_ERROR "membench needs CUDA::${lib} from the CUDA toolkit (${CUDAToolkit_LIBRARY_DIR})")
-  endif()
-endforeach()
+# cuBLAS and CUPTI are loaded at run time (dlopen): the build needs their headers only.
+find_path(MEMBENCH_CUBLAS_INCLUDE_DIR cublas_v2.h PATHS ${CUDAToolkit_INCLUDE_DIRS} NO_DEFAULT_PATH)
+if(NOT MEMBENCH_CUBLAS_INCLUDE_DIR)
+  message(FATAL_ERROR "membench needs cuBLAS's headers (cublas_v2.h) from the CUDA toolkit (${CUDAToolkit_INCLUDE_DIRS})")
+endif()
+if(NOT CUDAToolkit_CUPTI_INCLUDE_DIR)
+  message(FATAL_ERROR "membench needs CUPTI's headers (cupti.h) from the CUDA toolkit (${CUDAToolkit_INCLUDE_DIRS})")
+endif()
 
-macro(membench_require pkg debian)
-  find_package(${pkg} ${ARGN} QUIET)
+# Every library is looked for before configure stops, so one message lists all that is
+# missing, each with its Debian/Ubuntu package (tools/suite.sh installs from that list).
+# Versions are checked here rather than by find_package: packages differ in their
+# version-compatibility rules, and an old version should say what it is.
+set(membench_missing "")
+macro(membench_require pkg debian floor)
+  find_package(${pkg} QUIET)
   if(NOT ${pkg}_FOUND)
-    message(FATAL_ERROR "membench needs ${pkg} (Debian/Ubuntu: apt-get install ${debian})")
+    list(APPEND membench_missing "  ${pkg} ${floor} or newer (Debian/Ubuntu: apt-get install ${debian})")
+  elseif(${pkg}_VERSION AND ${pkg}_VERSION VERSION_LESS ${floor})
+    list(APPEND membench_missing "  ${pkg} ${floor} or newer: found ${${pkg}_VERSION} (Debian/Ubuntu: apt-get install ${debian})")
   endif()
 endmacro()
 
-membench_require(benchmark libbenchmark-dev)
-membench_require(fmt libfmt-dev)
-membench_require(CLI11 libcli11-dev)
-membench_require(nlohmann_json nlohmann-json3-dev)
-membench_require(simdjson libsimdjson-dev)
+# Google Benchmark 1.6.2 or newer: the code uses its 1.6.2 counters and custom context.
+membench_require(benchmark libbenchmark-dev 1.6.2)
+membench_require(fmt libfmt-dev 8.0)
+membench_require(CLI11 libcli11-dev 2.1)
+membench_require(nlohmann_json nlohmann-json3-dev 3.10)
 if(MEMBENCH_BUILD_TESTS)
-  membench_require(GTest libgtest-dev)
+  membench_require(GTest libgtest-dev 1.10)
 endif()
-message(STATUS "membench: Google Benchmark ${benchmark_VERSION}, fmt ${fmt_VERSION}")
+if(membench_missing)
+  list(JOIN membench_missing "\n" missing_text)
+  message(FATAL_ERROR "membench needs:\n${missing_text}\n"
+                      "Installed somewhere else (a prefix you unpacked them into): -DCMAKE_PREFIX_PATH=<prefix>/usr. "
+                      "tools/suite.sh gets them for you where it can.")
+endif()
+message(STATUS "membench: Google Benchmark ${benchmark_VERSION}, fmt ${fmt_VERSION}, CLI11 ${CLI11_VERSION}, "
+               "nlohmann_json ${nlohmann_json_VERSION}")

@@ -1,0 +1,93 @@
+#!/usr/bin/env bash
+# tools/suite.sh [--tier=quick|default|full] [--out=DIR] [--build=DIR]: from a fresh clone to a
+# report on a Linux machine with an NVIDIA GPU and the CUDA toolkit. Gets what is missing
+# (apt-get when it may; header-only libraries unpacked into .deps/ without root; otherwise
+# it says exactly what to do), builds the three cache-mode builds for the GPU it finds,
+# runs the tier (quick by default) of each with progress, and writes the Markdown and HTML
+# reports. Libraries installed elsewhere are found through CMAKE_PREFIX_PATH.
+# Exit: 0 every row verified; 1 a row failed; 2 something to install or a bad option.
+set -uo pipefail
+cd "$(dirname "$0")/.." || exit 2
+tier=quick out="results/$(date +%Y%m%d_%H%M%S)" build=build/suite
+for arg in "$@"; do
+  case $arg in
+    --tier=*) tier=${arg#*=} ;;
+    --out=*) out=${arg#*=} ;;
+    --build=*) build=${arg#*=} ;;
+    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    *) echo "suite.sh: unknown option $arg (see --help)"; exit 2 ;;
+  esac
+done
+case $tier in quick|default|full) ;; *) echo "suite.sh: --tier must be quick, default or full"; exit 2 ;; esac
+say() { printf 'suite.sh: %s\n' "$*" >&2; }
+stop() { say "$*"; exit 2; }
+
+[ "$(uname -s)" = Linux ] || stop "membench runs on Linux only."
+command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
+command -v nvcc >/dev/null || stop "nvcc not found: install the CUDA toolkit (12.0 or newer) and put its bin/ on PATH."
+nvidia-smi -L >/dev/null 2>&1 || stop "nvidia-smi finds no GPU: membench needs an NVIDIA GPU and its driver."
+command -v cmake >/dev/null || stop "cmake not found: apt-get install cmake, or python3 -m pip install --user cmake (3.25 or newer)."
+cmake_version=$(cmake --version | awk 'NR == 1 {print $3}')
+if [ "$(printf '%s\n3.25\n' "$cmake_version" | sort -V | head -n 1)" != 3.25 ]; then
+  stop "CMake $cmake_version is too old (3.25 or newer): python3 -m pip install --user cmake, or apt.kitware.com."
+fi
+
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+mkdir -p "$out"
+prefix="$PWD/.deps/prefix"
+[ -d "$prefix/usr" ] && export CMAKE_PREFIX_PATH="$prefix/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
+configure() {
+  cmake -S . -B "$build" "${generator[@]}" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=native \
+    -DMEMBENCH_BUILD_TESTS=OFF >"$out/configure.log" 2>&1
+}
+# CMake says what is missing (and the Debian/Ubuntu package of each); get those, then again.
+if ! configure; then
+  missing=$(grep -oE "apt-get install [a-z0-9.+-]+" "$out/configure.log" | awk '{print $3}' | sort -u | tr '\n' ' ')
+  if [ -n "$missing" ] && command -v apt-get >/dev/null; then
+    if [ "$(id -u)" = 0 ]; then
+      say "installing: $missing"
+      timeout 600 apt-get install -y -qq $missing >/dev/null 2>&1 ||
+        { timeout 300 apt-get update -qq && DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq $missing; }
+    elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+      say "installing with sudo: $missing"
+      sudo DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq $missing
+    else
+      # Without root, header-only libraries unpack into a private prefix.
+      mkdir -p .deps/debs "$prefix"
+      for p in $missing; do
+        case $p in libcli11-dev|nlohmann-json3-dev) ;; *) continue ;; esac
+        (cd .deps/debs && timeout 120 apt-get download "$p" >/dev/null 2>&1) && say "unpacking $p into .deps/ (no root)"
+      done
+      for deb in .deps/debs/*.deb; do [ -e "$deb" ] && dpkg -x "$deb" "$prefix"; done
+      [ -d "$prefix/usr" ] && export CMAKE_PREFIX_PATH="$prefix/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}"
+    fi
+  fi
+  if ! configure; then
+    grep -E "membench needs|CMake Error|not NN-real|nvidia-smi" "$out/configure.log" | head -n 20 >&2
+    say "configure failed (full log: $out/configure.log). A library missing here and not installable: get its"
+    say "Debian/Ubuntu package elsewhere (apt-get download NAME), unpack it with dpkg -x NAME.deb ~/membench-deps,"
+    say "then run: CMAKE_PREFIX_PATH=~/membench-deps/usr $0 $*"
+    exit 2
+  fi
+fi
+grep -E "membench: SASS for" "$out/configure.log" >&2
+say "building (a few minutes: three builds of every family)"
+cmake --build "$build" --target membench membench_ca membench_cg membench-report >"$out/build.log" 2>&1 || {
+  tail -n 30 "$out/build.log" >&2; say "build failed (full log: $out/build.log)"; exit 2; }
+
+rc=0 part=0
+for exe in membench membench_ca membench_cg; do
+  part=$((part + 1))
+  MEMBENCH_SUITE_PART="$part/3" "$build/bin/$exe" --suite="$tier" --progress=always --keep-samples=100 \
+    --benchmark_out="$out/$exe.json" --benchmark_out_format=json >"$out/$exe.log" 2> >(tee -a "$out/$exe.log" >&2)
+  code=$?
+  say "$exe: exit $code"
+  [ $code -ne 0 ] && rc=1
+done
+report="$build/bin/membench-report"
+"$report" builds "$out"/membench.json "$out"/membench_ca.json "$out"/membench_cg.json --format md -o "$out/report.md"
+"$report" builds "$out"/membench.json "$out"/membench_ca.json "$out"/membench_cg.json --format html -o "$out/report.html"
+say "results: $out/membench{,_ca,_cg}.json"
+say "report:  $out/report.md (Markdown) and $out/report.html (open in a browser)"
+exit $rc
