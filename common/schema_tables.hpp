@@ -171,6 +171,10 @@ inline constexpr field label_table[] = {
     {"timing", "-", "how the samples were timed: `blocking`, `events`, `single` or `host_clock`"},
     {"fallback", "-", "why a row is not timed with blocking: `launch_blocks_host`, `copy_engine`, `blocking_timed_out`"},
     {"peak", "-", "the ceiling `pct_peak` is of when not DRAM: `pcie`, `pcie_both_directions`"},
+    {"work", "-",
+     "what a sample times: `kernel` (SM work only), `copy` (copy engines), `host` (host or driver work inside the "
+     "sample: calls that block the host, the host clock, page faults, the device heap, mapped host memory); "
+     "`membench-report compare` allows each its own run-to-run spread"},
     {"throttle", "-", "clock-event reasons seen while the row ran (`sw_power_cap`, ...): its clean samples were kept"},
     {"unconverged", "-",
      "why the interval missed its target: `budget` (time ran out), `throttled` (too few samples at full clock), "

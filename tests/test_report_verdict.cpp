@@ -297,3 +297,37 @@ TEST(ReportVerdict, FalseAlarmsStayNearTheLevelAndRealShiftsAreFound) {
 
 }  // namespace
 }  // namespace membench::report
+
+namespace membench::report {
+namespace {
+
+TEST(ReportVerdict, HostWorkNeedsSeveralRunsASide) {
+  // Two same-commit runs of a host call on one H100 differed by 17 % (8.5 vs 10.2 us) with
+  // tight samples in each: a kernel row that moved so is slower; a host row compared one
+  // run against one is unsure, whatever its samples say.
+  const run base = sampled(10.2, 0.01, 200, 11);
+  run next = scaled(sampled(10.2, 0.01, 200, 12), 1.17);
+  EXPECT_EQ(decide(one(base), one(next), decide_options{}, "host17").v, verdict::slower);
+  run host_base = base;
+  host_base.work = run::work_kind::host;
+  next.work = run::work_kind::host;
+  const decision single = decide(one(host_base), one(next), decide_options{}, "host17");
+  EXPECT_EQ(single.v, verdict::unsure);
+  EXPECT_NE(single.reason.find("host work"), std::string::npos) << single.reason;
+  // With three runs a side their spread is measured: 10 % run to run hides a 17 % move ...
+  std::vector<run> b3, n3;
+  for (int i = 0; i < 3; ++i) {
+    b3.push_back(scaled(sampled(10.2, 0.01, 200, 20 + i), 1 + 0.1 * (i - 1)));
+    n3.push_back(scaled(sampled(10.2, 0.01, 200, 30 + i), 1.17 * (1 + 0.1 * (1 - i))));
+  }
+  for (auto* v : {&b3, &n3}) {
+    for (run& r : *v) r.work = run::work_kind::host;
+  }
+  EXPECT_NE(decide(many(b3), many(n3), decide_options{}, "host3").v, verdict::slower);
+  // ... but not a doubling.
+  for (run& r : n3) r = scaled(r, 2.0);
+  EXPECT_EQ(decide(many(b3), many(n3), decide_options{}, "host3x2").v, verdict::slower);
+}
+
+}  // namespace
+}  // namespace membench::report

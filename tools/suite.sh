@@ -79,8 +79,10 @@ cmake --build "$build" --target membench membench_ca membench_cg membench-report
 rc=0 part=0
 for exe in membench membench_ca membench_cg; do
   part=$((part + 1))
+  # The log gets everything; the terminal the progress lines and membench's own messages.
   MEMBENCH_SUITE_PART="$part/3" "$build/bin/$exe" --suite="$tier" --progress=always --keep-samples=100 \
-    --benchmark_out="$out/$exe.json" --benchmark_out_format=json >"$out/$exe.log" 2> >(tee -a "$out/$exe.log" >&2)
+    --benchmark_out="$out/$exe.json" --benchmark_out_format=json >"$out/$exe.log" \
+    2> >(tee -a "$out/$exe.log" | grep --line-buffered -E '^\[[0-9]+/[0-9]+\]|^membench:' >&2)
   code=$?
   say "$exe: exit $code"
   [ $code -ne 0 ] && rc=1

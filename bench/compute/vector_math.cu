@@ -213,6 +213,7 @@ void run_gpu_row(bench_context& ctx, experiment e, math_mode m, bool transfers, 
   launch_options copy_opt;
   copy_opt.l2 = l2_state::warm;  // the inputs come from the host: no device cache state to set
   copy_opt.copy_engine = true;   // copies: plain events, as the lecture timed them
+  copy_opt.host_work = true;     // the events span the host's enqueueing of four operations
   if (e == experiment::vector_add) {
     copy_opt.peak_gbps = ctx.pcie() ? ctx.pcie()->gbps() : 0.0;
     copy_opt.peak_name = "pcie";

@@ -66,6 +66,7 @@ void run_zero_copy(bench_context& ctx, bool mapped, std::uint64_t bytes, const s
   launch_options opt;
   opt.l2 = l2_state::cold;
   opt.report_pct_peak = !mapped;  // mapped rows read over PCIe: pct_pcie below, not DRAM
+  opt.host_work = mapped;         // ... from host memory, whose placement differs from run to run
   const double t = ctx.verify_and_time(opt, sum_arrays_bytes(n, sizeof(float)), launch,
                                        array_check(ctx, ws.c.data(), n, sum_arrays_expected<float>, "c",
                                                    poison_values(ws.c.data(), n)));

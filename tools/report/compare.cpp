@@ -17,6 +17,8 @@ decide_options compare_options::decide() const {
   o.resolution_us = resolution_us;
   o.clock_tolerance = clock_tolerance_pct / 100;
   o.run_spread = run_spread_pct / 100;
+  o.run_spread_copy = run_spread_copy_pct / 100;
+  o.run_spread_host = run_spread_host_pct / 100;
   o.confidence = confidence_pct / 100;
   o.seed = seed;
   return o;
@@ -242,9 +244,11 @@ compare_outcome view_compare(const std::vector<const result_file*>& base, const 
                    "the change excludes 0, the change is at least {:g} us, no run was throttled or unconverged and the "
                    "SM clocks agree within {:g} %; otherwise unsure ({}). Intervals: a seeded bootstrap of the ratio "
                    "of medians where both sides have samples, else the rows' intervals, noise or repetitions; the "
-                   "spread of the runs' medians counts, and never less than {:g} % a run",
+                   "spread of the runs' medians counts, and never less than {:g} % a run (work:kernel rows), {:g} % "
+                   "(work:copy) or {:g} % (work:host)",
                    opt.threshold_pct, opt.confidence_pct, opt.resolution_us, opt.clock_tolerance_pct,
-                   opt.unsure_fails ? "--unsure=fail: fails" : "--unsure=warn: listed", opt.run_spread_pct)});
+                   opt.unsure_fails ? "--unsure=fail: fails" : "--unsure=warn: listed", opt.run_spread_pct,
+                   opt.run_spread_copy_pct, opt.run_spread_host_pct)});
   if (base.front()->gpu() != next.front()->gpu() || base.front()->build() != next.front()->build())
     d.notes.push_back(fmt::format("note: comparing {} {} build against {} {} build", base.front()->gpu(),
                                   base.front()->build(), next.front()->gpu(), next.front()->build()));

@@ -127,7 +127,14 @@ void add_test_options(CLI::App* cmd, compare_options& c) {
                   "percent the sides' SM clocks may differ before a verdict is unsure (default 3)")
       ->check(CLI::Range(0.0, 100.0));
   cmd->add_option("--run-spread", c.run_spread_pct,
-                  "assumed run-to-run spread of a run's median in percent, the least a run counts for (default 0.5)")
+                  "assumed run-to-run spread of a kernel row's median in percent, the least a run counts for (default "
+                  "0.5)")
+      ->check(CLI::Range(0.0, 100.0));
+  cmd->add_option("--run-spread-copy", c.run_spread_copy_pct,
+                  "the same for rows that time copy engines (label work:copy; default 1.5)")
+      ->check(CLI::Range(0.0, 100.0));
+  cmd->add_option("--run-spread-host", c.run_spread_host_pct,
+                  "the same for rows with host or driver work in their samples (work:host; default 15)")
       ->check(CLI::Range(0.0, 100.0));
   cmd->add_option("--confidence", c.confidence_pct, "level of the interval of each change in percent (default 95)")
       ->check(CLI::Range(50.0, 99.9999));

@@ -53,6 +53,8 @@ struct run {
   double sm_clock_mhz = NAN;                 ///< median SM clock of the kept samples
   bool converged = true;                     ///< false: `converged` 0 or an `unconverged:` label
   std::string_view throttle;                 ///< the label's `throttle:` reasons (interned), "" when none
+  /// What a sample times (the label's `work:` token; older rows: from timing:/fallback:).
+  enum class work_kind : unsigned char { kernel, copy, host } work = work_kind::kernel;
   std::vector<double> samples_us;            ///< `--keep-samples`: every k-th sample, in time order
 };
 

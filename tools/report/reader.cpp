@@ -184,11 +184,22 @@ std::string strip_suffix(std::string n) {
 void read_label_state(std::string_view label, run& ev) {
   static const std::string throttle = fmt::format("{}:", schema::label("throttle").key);
   static const std::string unconverged = fmt::format("{}:", schema::label("unconverged").key);
+  static const std::string work = fmt::format("{}:", schema::label("work").key);
+  bool work_given = false;
   while (!label.empty()) {
     const auto space = label.find(' ');
     const std::string_view token = label.substr(0, space);
     if (token.substr(0, throttle.size()) == throttle) ev.throttle = intern(token.substr(throttle.size()));
     if (token.substr(0, unconverged.size()) == unconverged) ev.converged = false;
+    if (token.substr(0, work.size()) == work) {
+      const std::string_view w = token.substr(work.size());
+      ev.work = w == "host" ? run::work_kind::host : w == "copy" ? run::work_kind::copy : run::work_kind::kernel;
+      work_given = true;
+    }
+    // Rows from before the work token: host-clock and host-blocking rows are host work.
+    if (!work_given && (token == "timing:host_clock" || token == "fallback:launch_blocks_host"))
+      ev.work = run::work_kind::host;
+    if (!work_given && token == "fallback:copy_engine" && ev.work == run::work_kind::kernel) ev.work = run::work_kind::copy;
     if (space == std::string_view::npos) break;
     label.remove_prefix(space + 1);
   }

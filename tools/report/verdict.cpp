@@ -171,11 +171,26 @@ side_spread spread_of(const side& s, evidence e, double run_spread) {
   return out;
 }
 
+// The noisiest kind of work any run of either side times.
+run::work_kind work_of(const side& base, const side& next) {
+  run::work_kind w = run::work_kind::kernel;
+  for (const side* s : {&base, &next}) {
+    for (const run* r : s->runs) w = std::max(w, r->work);
+  }
+  return w;
+}
+
+// Its floor of run-to-run spread.
+double run_spread_for(const side& base, const side& next, const decide_options& o) {
+  return o.run_spread_of(work_of(base, next));
+}
+
 // The t interval of the log ratio (all evidence but samples).
 std::pair<double, double> normal_interval(const side& base, const side& next, evidence e, const decide_options& o,
                                           double d) {
-  side_spread b = spread_of(base, e, o.run_spread);
-  side_spread n = spread_of(next, e, o.run_spread);
+  const double floor = run_spread_for(base, next, o);
+  side_spread b = spread_of(base, e, floor);
+  side_spread n = spread_of(next, e, floor);
   // A side of one run has a run effect too: take it from the other side's runs when they show one.
   auto borrow = [](side_spread& one, const side_spread& other, const side& s) {
     if (run_count(s) == 1 && !std::isnan(other.between) && other.between > one.variance) {
@@ -208,6 +223,7 @@ std::pair<double, double> bootstrap_interval(const side& base, const side& next,
     return v;
   };
   const auto b = sorted_runs(base), n = sorted_runs(next);
+  const double floor = run_spread_for(base, next, o);
   auto medians_of = [](const std::vector<std::vector<double>>& runs) {
     std::vector<double> m;
     for (const auto& r : runs) m.push_back(median_of(r));
@@ -221,7 +237,7 @@ std::pair<double, double> bootstrap_interval(const side& base, const side& next,
     for (std::size_t i = 0; i < runs.size(); ++i) {
       // Several runs: resample the runs themselves (their spread is the run-to-run spread).
       const std::size_t j = runs.size() == 1 ? 0 : std::min(runs.size() - 1, static_cast<std::size_t>(rng.uniform() * static_cast<double>(runs.size())));
-      picked.push_back(bootstrap_median(runs[j], rng) * std::exp(o.run_spread * rng.normal()));
+      picked.push_back(bootstrap_median(runs[j], rng) * std::exp(floor * rng.normal()));
     }
     return median_of(picked);
   };
@@ -320,6 +336,10 @@ decision decide(const side& base, const side& next, const decide_options& o, std
                                   !tb.empty() && !tn.empty() ? ", " : "", tn.empty() ? "" : "new: " + tn));
   }
   if (unconverged(base) || unconverged(next)) reasons.emplace_back("not converged");
+  // Host work moves from run to run by more than any sample shows (5-35 % between two runs
+  // of one commit on an H100): one run a side cannot tell that from a change.
+  if (work_of(base, next) == run::work_kind::host && (run_count(base) < 2 || run_count(next) < 2))
+    reasons.emplace_back("host work, one run a side (give several --base and --new runs)");
   if (std::abs(out.new_clock_mhz / out.base_clock_mhz - 1) > o.clock_tolerance)
     reasons.push_back(fmt::format("clocks differ ({:.0f} vs {:.0f} MHz)", out.base_clock_mhz, out.new_clock_mhz));
   if (reasons.empty()) {

@@ -41,7 +41,13 @@ struct decide_options {
   double threshold = 0.05;        ///< a change smaller than this is "same" (fraction of the time)
   double resolution_us = 0.5;     ///< a smaller change in microseconds is "too small" to call
   double clock_tolerance = 0.03;  ///< SM clocks differing by more than this make a verdict unsure
-  double run_spread = 0.005;      ///< assumed run-to-run spread of a run's median (relative, one sd)
+  double run_spread = 0.005;      ///< assumed run-to-run spread of a run's median (relative, one sd): kernel rows
+  double run_spread_copy = 0.015;  ///< ... of rows that time copy engines
+  double run_spread_host = 0.15;   ///< ... of rows with host or driver work in their samples
+  /// The floor for a benchmark whose runs time `w` (the noisiest kind of either side).
+  double run_spread_of(run::work_kind w) const noexcept {
+    return w == run::work_kind::host ? run_spread_host : w == run::work_kind::copy ? run_spread_copy : run_spread;
+  }
   double confidence = 0.95;       ///< level of the interval of the change
   int replicates = 2000;          ///< bootstrap replicates (samples)
   std::uint64_t seed = 1;         ///< with the benchmark's name, seeds its bootstrap
@@ -61,8 +67,9 @@ struct decision {
 /// on nothing but its inputs.
 ///  - |change| < threshold: same.
 ///  - otherwise slower (faster) only when the interval of the change lies above (below) 0,
-///    the change is at least `resolution_us`, no run was throttled or unconverged and the
-///    SM clocks agree within `clock_tolerance`; else unsure, with every reason that applies.
+///    the change is at least `resolution_us`, no run was throttled or unconverged, the
+///    SM clocks agree within `clock_tolerance`, and rows with host work in their samples
+///    have at least two runs a side; else unsure, with every reason that applies.
 /// The interval: with samples on both sides, the percentiles of a bootstrap of the ratio
 /// of the sides' medians (runs resampled when a side has several, samples within each
 /// run, each run shifted by the assumed run-to-run spread); otherwise a t interval on the

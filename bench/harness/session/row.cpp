@@ -67,6 +67,8 @@ std::string write_row(benchmark::State& state, const device_info& device, const 
                                   run.host_clock ? "host_clock" : to_string(run.method));
   if (!run.fallback.empty()) label += fmt::format(" {}:{}", schema::label("fallback").key, run.fallback);
   if (lo.peak_name != nullptr) label += fmt::format(" {}:{}", schema::label("peak").key, lo.peak_name);
+  const char* work = run.host_clock || lo.host_row() ? "host" : lo.copy_engine ? "copy" : "kernel";
+  label += fmt::format(" {}:{}", schema::label("work").key, work);
   std::uint64_t reasons = run.reasons;
   if (in.before && in.after) {
     set(state, counter("power_w"), std::max(in.before->power_w, in.after->power_w));
