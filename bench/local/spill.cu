@@ -15,7 +15,9 @@
 // Bytes per launch: spill_bytes = threads * (8 + updates * 12): the input and output words
 // plus the array traffic as if the array lived in memory (two loads and a store per
 // update), the same for both rows so their rates compare.
-// Tiers: quick has both storages at 8 and 64 elements; the default tier has every row.
+// Tiers: quick has both storages at 64 elements; the default tier has every row. (The
+// local row at 8 elements moves between processes, 619 to 713 us on H100s, with where its
+// local memory lands: a poor row to gate on.)
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
@@ -71,7 +73,7 @@ void run_spill(bench_context& ctx, const std::string& in_registers) {
 template <unsigned N>
 void add_cases(family_builder& f) {
   const std::string in_registers = f.name(spill_params(false, N));
-  const suite_tier tier = N == 8 || N == 64 ? suite_tier::quick : suite_tier::standard;
+  const suite_tier tier = N == 64 ? suite_tier::quick : suite_tier::standard;
   f.add(spill_params(false, N), tier, [in_registers](bench_context& ctx) { run_spill<N, false>(ctx, in_registers); });
   f.add(spill_params(true, N), tier, [in_registers](bench_context& ctx) { run_spill<N, true>(ctx, in_registers); });
 }

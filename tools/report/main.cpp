@@ -131,7 +131,7 @@ void add_test_options(CLI::App* cmd, compare_options& c) {
                   "0.5)")
       ->check(CLI::Range(0.0, 100.0));
   cmd->add_option("--run-spread-copy", c.run_spread_copy_pct,
-                  "the same for rows that time copy engines (label work:copy; default 1.5)")
+                  "the same for rows that time copy engines (label work:copy; default 4)")
       ->check(CLI::Range(0.0, 100.0));
   cmd->add_option("--run-spread-host", c.run_spread_host_pct,
                   "the same for rows with host or driver work in their samples (work:host; default 15)")

@@ -42,7 +42,7 @@ struct decide_options {
   double resolution_us = 0.5;     ///< a smaller change in microseconds is "too small" to call
   double clock_tolerance = 0.03;  ///< SM clocks differing by more than this make a verdict unsure
   double run_spread = 0.005;      ///< assumed run-to-run spread of a run's median (relative, one sd): kernel rows
-  double run_spread_copy = 0.015;  ///< ... of rows that time copy engines
+  double run_spread_copy = 0.04;   ///< ... of rows that time copy engines
   double run_spread_host = 0.15;   ///< ... of rows with host or driver work in their samples
   /// The floor for a benchmark whose runs time `w` (the noisiest kind of either side).
   double run_spread_of(run::work_kind w) const noexcept {

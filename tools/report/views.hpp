@@ -50,7 +50,7 @@ struct compare_options {
   double resolution_us = 0.5;        ///< smaller absolute changes are "unsure (too small)"
   double clock_tolerance_pct = 3;    ///< SM clocks further apart make a verdict unsure
   double run_spread_pct = 0.5;       ///< assumed run-to-run spread of a run's median (one sd): kernel rows
-  double run_spread_copy_pct = 1.5;  ///< ... rows that time copy engines
+  double run_spread_copy_pct = 4;    ///< ... rows that time copy engines
   double run_spread_host_pct = 15;   ///< ... rows with host or driver work in their samples
   double confidence_pct = 95;        ///< level of the interval of each change
   std::uint64_t seed = 1;            ///< seeds the bootstraps
