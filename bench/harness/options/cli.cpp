@@ -16,7 +16,6 @@
 
 #include "common/schema.hpp"
 #include "harness/device/metrics.hpp"
-#include "harness/process/rerun.hpp"
 
 namespace membench {
 
@@ -27,6 +26,17 @@ bool wants_list_only(const std::vector<std::string>& args) {
   }
   return false;
 }
+
+std::string flag_value(const std::vector<std::string>& args, std::string_view flag) {
+  std::string value;
+  const std::string prefix = std::string(flag) + "=";
+  for (const auto& a : args) {
+    if (a.rfind(prefix, 0) == 0) value = a.substr(prefix.size());
+  }
+  return value;
+}
+
+std::string output_path(const std::vector<std::string>& args) { return flag_value(args, "--benchmark_out"); }
 
 bool has_arg_prefix(const std::vector<std::string>& args, std::string_view prefix) {
   for (const auto& a : args) {

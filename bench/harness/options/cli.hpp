@@ -27,6 +27,11 @@ enum exit_code : int {
 /// True when argv asks Google Benchmark only to list the benchmarks.
 bool wants_list_only(const std::vector<std::string>& args);
 
+/// The value of `flag=` (the last one) in `args`, empty when absent.
+std::string flag_value(const std::vector<std::string>& args, std::string_view flag);
+/// The value of `--benchmark_out=` in `args`, empty when absent.
+std::string output_path(const std::vector<std::string>& args);
+
 /// True when some argument starts with `prefix`.
 bool has_arg_prefix(const std::vector<std::string>& args, std::string_view prefix);
 

@@ -82,15 +82,6 @@ std::vector<std::string> rerun_args(const std::vector<std::string>& args, const 
   return out;
 }
 
-std::string flag_value(const std::vector<std::string>& args, std::string_view flag) {
-  std::string value;
-  const std::string prefix = std::string(flag) + "=";
-  for (const auto& a : args) {
-    if (starts_with(a, prefix)) value = a.substr(prefix.size());
-  }
-  return value;
-}
-
 std::optional<std::string> fresh_process_obstacle(const std::vector<std::string>& args) {
   const std::string shown = flag_value(args, "--benchmark_format");
   if (!shown.empty() && shown != "console")
@@ -99,14 +90,6 @@ std::optional<std::string> fresh_process_obstacle(const std::vector<std::string>
   if (!output_path(args).empty() && !out_format.empty() && out_format != "json")
     return fmt::format("--benchmark_out_format={}: only JSON output is merged", out_format);
   return std::nullopt;
-}
-
-std::string output_path(const std::vector<std::string>& args) {
-  std::string path;
-  for (const auto& a : args) {
-    if (starts_with(a, "--benchmark_out=")) path = a.substr(std::strlen("--benchmark_out="));
-  }
-  return path;
 }
 
 void merge_rerun(const std::string& main_path, const std::string& part_path, const std::vector<std::string>& names,

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "harness/options/cli.hpp"
+
 namespace membench {
 
 /// A --benchmark_filter value that selects exactly `names` (registered names; Google
@@ -20,10 +22,6 @@ std::string exact_filter(const std::vector<std::string>& names);
 std::vector<std::string> rerun_args(const std::vector<std::string>& args, const std::vector<std::string>& names,
                                     const std::string& out_path);
 
-/// The value of `--benchmark_out=` in `args`, empty when absent.
-std::string output_path(const std::vector<std::string>& args);
-/// The value of `flag=` (the last one) in `args`, empty when absent.
-std::string flag_value(const std::vector<std::string>& args, std::string_view flag);
 /// Why the output `args` ask for cannot take a fresh process's rows, or null when it can:
 /// console on standard output, JSON (or nothing) in --benchmark_out.
 std::optional<std::string> fresh_process_obstacle(const std::vector<std::string>& args);
