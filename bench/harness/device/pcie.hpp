@@ -1,5 +1,5 @@
 // The PCIe link between host and GPU, read from sysfs: the ceiling for host-device copies
-// (issue 5, H1), recorded in the JSON context. Plain host code, unit-tested.
+// (H1), recorded in the JSON context. Plain host code, unit-tested.
 #pragma once
 
 #include <optional>
