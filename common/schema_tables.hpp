@@ -71,6 +71,7 @@ inline constexpr field name_key_table[] = {
     {"row_bytes", "bytes", "width of one row of a 2D array"},
     {"rows", "rows", "rows of a 2D array"},
     {"access", "-", "peer access between two GPUs: `on` (`cudaDeviceEnablePeerAccess`) or `off` (the driver stages through the host)"},
+    {"spacing", "bytes", "distance between neighbouring nodes of a pointer-chase chain (B1; its walk order is random)"},
     {"bytes", "bytes", "buffer size, binary suffixes `K`, `M`, `G` = KiB, MiB, GiB"},
 };
 
@@ -138,6 +139,9 @@ inline constexpr field counter_table[] = {
     {"elems_per_s", "elements/s", "elements over the median (H5)"},
     {"cpu_threads", "threads", "CPU threads of a CPU row (H5)"},
     {"kernel_pct", "%", "the kernel's share of a with-transfers row (H5)"},
+    {"cycles_per_load", "cycles", "SM clock ticks per dependent load: clock64 around the timed chain of the row's last launch (B1)"},
+    {"ns_per_load", "ns", "`cycles_per_load` at the row's measured SM clock `sm_clock_mhz` (B1)"},
+    {"chain_nodes", "nodes", "nodes in the chase's cycle (B1)"},
     {"speedup_vs_cpu1", "x", "one CPU thread's time over this row's (H5)"},
     {"speedup_vs_cpu_omp", "x", "OpenMP's time over this row's (H5)"},
     {"host_gb_per_s", "GB/s", "GB/s read from the host (H2)"},

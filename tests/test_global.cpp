@@ -1,6 +1,6 @@
 // Global-memory families without a GPU: element functions against their host references,
 // index maps and bytes formulas of the offset, stride, pattern, bandwidth and working-set
-// kernels.
+// kernels, and the pointer-chase chains of the latency families.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,6 +8,7 @@
 #include <set>
 #include <vector>
 
+#include "kernels/common/chase.hpp"
 #include "kernels/common/pattern.hpp"
 #include "kernels/common/types.hpp"
 #include "kernels/global/bandwidth.hpp"
@@ -245,3 +246,84 @@ TEST(WorkingSet, FlatCursorWalksTheNestedLoops) {
 
 }  // namespace
 }  // namespace membench::global
+
+// Pointer-chase chains (kernels/common/chase.hpp), used by the latency families of global
+// memory, shared memory and the constant cache.
+namespace membench {
+namespace {
+
+TEST(Chase, SuccessorsFormOneCycleThroughEveryNode) {
+  for (std::uint32_t nodes : {1u, 2u, 3u, 32u, 1000u, 4096u}) {
+    const auto succ = chase_successors(nodes);
+    std::vector<bool> seen(nodes, false);
+    std::uint32_t j = 0;
+    for (std::uint32_t k = 0; k < nodes; ++k) {
+      ASSERT_FALSE(seen[j]) << nodes << " nodes: node " << j << " visited twice";
+      seen[j] = true;
+      j = succ[j];
+    }
+    EXPECT_EQ(j, 0u) << nodes;  // back at the start after exactly `nodes` steps
+    EXPECT_EQ(chase_walk(succ, 0, nodes), 0u);
+  }
+}
+
+TEST(Chase, OrderIsRandomNotSequential) {
+  const auto succ = chase_successors(4096);
+  int next_in_memory = 0;
+  for (std::uint32_t i = 0; i < succ.size(); ++i) next_in_memory += succ[i] == i + 1;
+  EXPECT_LT(next_in_memory, 20);  // a prefetcher following ascending lines would rarely be right
+  EXPECT_NE(chase_successors(4096, 1), succ);
+  EXPECT_EQ(chase_successors(4096), succ);  // deterministic for a seed
+}
+
+TEST(Chase, WalkFollowsTheSuccessors) {
+  const std::vector<std::uint32_t> succ{2, 0, 3, 1};  // 0 -> 2 -> 3 -> 1 -> 0
+  EXPECT_EQ(chase_walk(succ, 0, 0), 0u);
+  EXPECT_EQ(chase_walk(succ, 0, 1), 2u);
+  EXPECT_EQ(chase_walk(succ, 0, 3), 1u);
+  EXPECT_EQ(chase_walk(succ, 0, 4), 0u);
+  EXPECT_EQ(chase_walk(succ, 3, 6), 0u);
+}
+
+TEST(Chase, LineSpacingPutsOneNodePerLine) {
+  EXPECT_EQ(chase_nodes(16 << 10, 128), 128u);
+  EXPECT_EQ(chase_nodes(64, 128), 1u);
+  for (std::uint64_t i = 0; i < 128; ++i) EXPECT_EQ(chase_node_offset(i, 128), i * 128);
+}
+
+TEST(Chase, PageSpacingPutsEachNodeInItsOwnPageAndItsOwnLine) {
+  constexpr std::uint64_t page = 2 << 20;
+  const std::uint64_t nodes = chase_nodes(std::uint64_t{8} << 30, page);
+  EXPECT_EQ(nodes, 4096u);
+  std::set<std::uint64_t> lines_in_page;
+  for (std::uint64_t i = 0; i < nodes; ++i) {
+    const std::uint64_t off = chase_node_offset(i, page);
+    EXPECT_EQ(off / page, i) << i;  // page i
+    EXPECT_EQ(off % 8, 0u);         // an aligned 8-byte pointer
+    EXPECT_LE(off % page + 8, page);
+    lines_in_page.insert(off % page / 128);
+  }
+  EXPECT_EQ(lines_in_page.size(), nodes);  // 4096 different line offsets: different cache sets
+}
+
+TEST(Chase, LinkIsTheSuccessorsAddress) {
+  const std::vector<std::uint32_t> succ{1, 2, 0};
+  EXPECT_EQ(chase_link(0x1000, succ.data(), 0, 128), 0x1000u + 128);
+  EXPECT_EQ(chase_link(0x1000, succ.data(), 2, 128), 0x1000u);
+  EXPECT_EQ(chase_link(0, succ.data(), 1, 2 << 20), 2 * (2u << 20) + 2 * 128);
+}
+
+TEST(Chase, PrimeAndBytes) {
+  EXPECT_EQ(chase_prime_steps(100), 100u);
+  EXPECT_EQ(chase_prime_steps(std::uint64_t{1} << 20), std::uint64_t{1} << 20);
+  EXPECT_EQ(chase_prime_steps((std::uint64_t{1} << 20) + 1), 0u);
+  EXPECT_EQ(chase_launch_warm_steps(128), 128u);
+  EXPECT_EQ(chase_launch_warm_steps(13), 16u);  // the kernels unroll by 8
+  EXPECT_EQ(chase_launch_warm_steps(4096), 4096u);
+  EXPECT_EQ(chase_launch_warm_steps(4097), 0u);  // no L1 holds it: the L2 keeps it between launches
+  EXPECT_EQ(chase_bytes(8192, 8), 65536u);
+  EXPECT_EQ(chase_timed_steps % 8, 0u);  // the kernels unroll by 8
+}
+
+}  // namespace
+}  // namespace membench

@@ -65,6 +65,7 @@ device_info query_device(int index) {
   d.l2_bytes = static_cast<std::uint64_t>(p.l2CacheSize);
   d.global_mem_bytes = p.totalGlobalMem;
   d.smem_per_sm_bytes = p.sharedMemPerMultiprocessor;
+  d.smem_per_block_optin_bytes = p.sharedMemPerBlockOptin;
   // CUDA 13 dropped the clock fields from cudaDeviceProp; the attributes remain.
   MEMBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&d.mem_bus_bits, cudaDevAttrGlobalMemoryBusWidth, index));
   MEMBENCH_CUDA_CHECK(cudaDeviceGetAttribute(&d.mem_clock_khz, cudaDevAttrMemoryClockRate, index));

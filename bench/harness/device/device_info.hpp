@@ -17,6 +17,7 @@ struct device_info {
   std::uint64_t l2_bytes = 0;
   std::uint64_t global_mem_bytes = 0;
   std::uint64_t smem_per_sm_bytes = 0;
+  std::uint64_t smem_per_block_optin_bytes = 0;  ///< the most one block may ask for
   int mem_bus_bits = 0;
   int mem_clock_khz = 0;
   int sm_clock_khz = 0;

@@ -1,6 +1,8 @@
 #include "context.hpp"
 
 #include <cstdio>
+#include <limits>
+#include <string>
 
 #include <fmt/format.h>
 
@@ -129,6 +131,11 @@ double bench_context::reference_host_seconds(const std::string& reference, const
 
 void bench_context::set_counter(const schema::field& counter, double value) {
   state_.counters[std::string(counter.key)] = value;
+}
+
+double bench_context::counter(const schema::field& counter) const {
+  const auto it = state_.counters.find(std::string(counter.key));
+  return it == state_.counters.end() ? std::numeric_limits<double>::quiet_NaN() : it->second.value;
 }
 
 void bench_context::profile_metrics(const launch_options& lo, const launch_fn& launch) {

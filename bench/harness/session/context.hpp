@@ -104,6 +104,8 @@ class bench_context {
 
   /// A family's own counter, named in the schema: set_counter(schema::counter("passes"), 3).
   void set_counter(const schema::field& counter, double value);
+  /// A counter this row has set so far (e.g. sm_clock_mhz after timing); NaN when unset.
+  double counter(const schema::field& counter) const;
 
  private:
   std::string workspace_key(std::initializer_list<std::string_view> keys) const;

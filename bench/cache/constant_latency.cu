@@ -1,0 +1,75 @@
+// B1: latency per level, constant memory. A random cycle of nodes 128 bytes apart in a
+// __constant__ table of 256 bytes to the whole 64 KiB bank; one thread chases it with LDC,
+// each offset the previous load's value, walking the cycle once untimed and then timing
+// 8192 loads with clock64 (cycles_per_load; ns_per_load at the row's measured SM clock).
+// Expected: a few tens of cycles while the set fits the SM's small constant cache (~2 KiB),
+// more from the larger second-level constant cache, and L2 latency beyond it.
+// Bytes per launch: chase_bytes = 8192 loads * 4 bytes (the row time is a latency).
+// Tiers: quick has 1 KiB and 64 KiB; the default tier has every size.
+#include <cuda_runtime_api.h>
+
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+
+#include "harness/family/check.hpp"
+#include "harness/family/family.hpp"
+#include "harness/family/latency.hpp"
+#include "kernels/cache/constant_latency.cuh"
+#include "kernels/common/chase.hpp"
+
+namespace membench::cache {
+namespace {
+
+constexpr std::array<std::uint64_t, 9> spans{256, 512, 1 << 10, 2 << 10, 4 << 10, 8 << 10, 16 << 10, 32 << 10, 64 << 10};
+
+struct chase_workspace {
+  device_buffer<constant_chase_result> out;
+};
+
+void run_chase(bench_context& ctx, std::uint64_t span) {
+  const auto nodes = static_cast<std::uint32_t>(chase_nodes(span, chase_line_bytes));
+  auto& ws = ctx.workspace<chase_workspace>({}, [] { return chase_workspace{device_buffer<constant_chase_result>(1)}; });
+  // The table is the row's own: write it every time (the rows of other sizes overwrite it).
+  const std::vector<std::uint32_t> succ = chase_successors(nodes);
+  std::vector<std::uint32_t> table(span / sizeof(std::uint32_t), 0);
+  for (std::uint32_t i = 0; i < nodes; ++i) {
+    table[chase_node_offset(i, chase_line_bytes) / sizeof(std::uint32_t)] =
+        static_cast<std::uint32_t>(chase_link(0, succ.data(), i, chase_line_bytes));
+  }
+  MEMBENCH_CUDA_CHECK(cudaMemcpyToSymbol(chase_constant, table.data(), span));
+  const std::uint32_t warm = (nodes + 7) / 8 * 8;
+  auto launch = [&ws, warm](cudaStream_t s) { constant_chase_kernel<<<1, 1, 0, s>>>(warm, chase_timed_steps, ws.out.data()); };
+  const auto expected =
+      static_cast<std::uint32_t>(chase_node_offset(chase_walk(succ, 0, warm + chase_timed_steps), chase_line_bytes));
+  launch_options opt{};
+  opt.l2 = l2_state::warm;
+  opt.report_pct_peak = false;
+  ctx.verify_and_time(opt, chase_bytes(chase_timed_steps, sizeof(std::uint32_t)), launch,
+                      array_check(ctx, reinterpret_cast<const std::uint32_t*>(ws.out.data()), 1,
+                                  [expected](std::size_t) { return expected; }, "chain position",
+                                  poison_bytes(ws.out.data(), sizeof(constant_chase_result), 0xff)));
+  // A --metrics pass replays the launch under the profiler after the samples: read the
+  // clock ticks of a plain launch instead.
+  if (std::isfinite(ctx.counter(schema::counter("metrics_passes")))) {
+    launch(ctx.stream());
+    MEMBENCH_CUDA_CHECK(cudaGetLastError());
+  }
+  constant_chase_result last{};
+  MEMBENCH_CUDA_CHECK(cudaMemcpy(&last, ws.out.data(), sizeof last, cudaMemcpyDeviceToHost));
+  report_chase(ctx, last.cycles, chase_timed_steps, nodes);
+}
+
+void make_cases(family_builder& f) {
+  for (std::uint64_t span : spans) {
+    const bool quick = span == (1 << 10) || span == (64 << 10);
+    f.add({{"bytes", format_size(span)}}, quick ? suite_tier::quick : suite_tier::standard,
+          [=](bench_context& ctx) { run_chase(ctx, span); });
+  }
+}
+
+const family_registrar latency_family{"cache/constant_latency", &make_cases};
+
+}  // namespace
+}  // namespace membench::cache

@@ -1,0 +1,67 @@
+// Pointer chase through global memory: one thread, each load's address the previous load's
+// value (no arithmetic between them), timed with the SM's own clock.
+#pragma once
+
+#include <cstdint>
+
+#include "../common/chase.hpp"
+
+namespace membench::global {
+
+/// Where the chain stands between launches, and what the last launch measured: the chain
+/// goes on from launch to launch, so every row is timed in the steady state of its cycle.
+struct chase_state {
+  std::uint64_t position;  ///< address of the node the next launch starts from
+  std::uint64_t cycles;    ///< clock64 ticks of the last launch's timed loads
+};
+
+/// Node i of a chain at `base` holds the address of its successor (one thread per node).
+__global__ void chase_build_kernel(std::uint64_t* base, const std::uint32_t* succ, std::uint64_t nodes,
+                                   std::uint64_t spacing) {
+  const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
+  if (i < nodes) {
+    base[chase_node_offset(i, spacing) / sizeof(std::uint64_t)] =
+        chase_link(reinterpret_cast<std::uint64_t>(base), succ, i, spacing);
+  }
+}
+
+/// Points the chain at `position` and clears the last measurement (before the check).
+__global__ void chase_reset_kernel(chase_state* state, std::uint64_t position) {
+  state->position = position;
+  state->cycles = 0;
+}
+
+template <bool Ldg>
+__device__ __forceinline__ std::uint64_t chase_load(std::uint64_t address) {
+  const auto* p = reinterpret_cast<const std::uint64_t*>(address);
+  if constexpr (Ldg) {
+    return __ldg(reinterpret_cast<const unsigned long long*>(p));
+  } else {
+    return *p;
+  }
+}
+
+/// `warm` untimed and then `steps` timed dependent loads from state->position; writes where
+/// it stopped and the clock ticks of the timed loads. Launch with one thread; `warm` and
+/// `steps` multiples of 8. (A launch starts with an empty L1: a chain the L1 can hold
+/// needs its warm steps inside the launch.)
+template <bool Ldg>
+__global__ void global_chase_kernel(chase_state* state, std::uint64_t warm, std::uint64_t steps) {
+  __shared__ volatile std::uint64_t sink;
+  std::uint64_t p = state->position;
+  for (std::uint64_t k = 0; k < warm; k += 8) {
+#pragma unroll
+    for (int u = 0; u < 8; ++u) p = chase_load<Ldg>(p);
+  }
+  const long long start = clock64();
+  for (std::uint64_t k = 0; k < steps; k += 8) {
+#pragma unroll
+    for (int u = 0; u < 8; ++u) p = chase_load<Ldg>(p);
+  }
+  sink = p;  // the store waits for the last load, so the clock read below comes after it
+  const long long stop = clock64();
+  state->position = sink;
+  state->cycles = static_cast<std::uint64_t>(stop - start);
+}
+
+}  // namespace membench::global
