@@ -331,3 +331,82 @@ TEST(ReportVerdict, HostWorkNeedsSeveralRunsASide) {
 
 }  // namespace
 }  // namespace membench::report
+
+namespace membench::report {
+namespace {
+
+// Host-work runs of one commit whose medians wander by `sd` from process to process.
+std::vector<run> host_runs(int k, double sd, double factor, std::uint64_t seed) {
+  draws effects(seed);
+  std::vector<run> v;
+  for (int i = 0; i < k; ++i) {
+    v.push_back(scaled(sampled(50, 0.005, 200, seed * 100 + static_cast<std::uint64_t>(i)),
+                       factor * (1 + sd * effects.normal())));
+    v.back().work = run::work_kind::host;
+  }
+  return v;
+}
+
+TEST(ReportVerdict, ManyBaseRunsMeasureTheRunToRunSpread) {
+  // A host row that moves 1 % between processes: the 15 % floor of host work hides a 6 %
+  // slowdown; twelve base runs measure the 1 % and find it.
+  const auto base = host_runs(12, 0.01, 1.0, 1);
+  const auto next = host_runs(3, 0.01, 1.06, 2);
+  decide_options o;
+  o.calibration_runs = 0;
+  EXPECT_EQ(decide(many(base), many(next), o, "h").v, verdict::unsure);
+  const decision d = decide(many(base), many(next), decide_options{}, "h");
+  EXPECT_EQ(d.from, evidence::runs);
+  EXPECT_EQ(d.v, verdict::slower) << d.reason;
+  // Seven runs are not enough to measure it (the default asks for eight).
+  EXPECT_NE(decide(many(std::vector<run>(base.begin(), base.begin() + 7)), many(next), decide_options{}, "h").from,
+            evidence::runs);
+  // One new run is enough once the spread is known.
+  EXPECT_EQ(decide(many(base), one(next[0]), decide_options{}, "h").v, verdict::slower);
+}
+
+TEST(ReportVerdict, AMeasuredLargeSpreadStaysUnsure) {
+  // 12 % between processes (cudaMalloc on an H100): a 6 % change is inside it.
+  const auto base = host_runs(12, 0.12, 1.0, 3);
+  const auto next = host_runs(12, 0.12, 1.06, 4);
+  const decision d = decide(many(base), many(next), decide_options{}, "m");
+  EXPECT_NE(d.v, verdict::slower);
+  if (d.v == verdict::unsure) {
+    EXPECT_NE(d.reason.find("runs spread"), std::string::npos) << d.reason;
+  }
+}
+
+TEST(ReportVerdict, ANoisierNewSideWidensTheInterval) {
+  // Tight base runs, but the new runs spread 30 % (about the same centre): the pooled spread
+  // hides a 6 % change.
+  const auto base = host_runs(12, 0.002, 1.0, 5);
+  auto next = host_runs(3, 0.002, 1.06, 6);
+  EXPECT_EQ(decide(many(base), many(next), decide_options{}, "w").v, verdict::slower);
+  next[0] = scaled(next[0], 0.75);
+  next[2] = scaled(next[2], 4.0 / 3);
+  const decision d = decide(many(base), many(next), decide_options{}, "w");
+  EXPECT_EQ(d.from, evidence::runs);
+  EXPECT_EQ(d.v, verdict::unsure) << d.low << " " << d.high;
+}
+
+// The calibrated test's false alarms on synthetic A/A pairs stay near its level.
+TEST(ReportVerdict, CalibratedFalseAlarmsStayNearTheLevel) {
+  decide_options o;
+  o.threshold = 0;
+  o.resolution_us = 0;
+  int alarms = 0, found = 0;
+  const int pairs = 300;
+  for (int i = 0; i < pairs; ++i) {
+    const auto seed = static_cast<std::uint64_t>(5000 + 2 * i);
+    const auto a = host_runs(12, 0.02, 1.0, seed);
+    const auto b = host_runs(3, 0.02, 1.0, seed + 1);
+    const verdict v = decide(many(a), many(b), o, "aa").v;
+    alarms += v == verdict::slower || v == verdict::faster ? 1 : 0;
+    found += decide(many(a), many(host_runs(3, 0.02, 1.06, seed + 1)), o, "aa").v == verdict::slower ? 1 : 0;
+  }
+  EXPECT_LE(alarms, pairs / 10) << alarms;
+  EXPECT_GE(found, pairs * 80 / 100) << found;
+}
+
+}  // namespace
+}  // namespace membench::report

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """tools/gate_power.py --report BIN --aa BASE NEW [--aa ...] --injected BASE COPY [--injected ...] [-- OPTIONS]
 
+BASE, NEW and COPY are one JSON file or several separated by commas (several runs a side).
+
 How good `membench-report compare` is as a regression gate, on real runs:
   - the false-alarm rate: over A/A pairs (two runs of the same commit and machine), the
     share of benchmark comparisons called slower or faster;
@@ -28,9 +30,15 @@ def band(us):
     return BANDS[-1][0]
 
 
+def files(arg):
+    """A side: one file, or several separated by commas (several runs of one commit)."""
+    return [f for f in arg.split(",") if f]
+
+
 def compare(report, base, new, options):
     """{benchmark: (base us, verdict)} from compare's CSV (every benchmark, --all)."""
-    cmd = [report, "compare", base, new, "--all", "--format", "csv", "--allow-missing"] + options
+    sides = [x for f in files(base) for x in ("--base", f)] + [x for f in files(new) for x in ("--new", f)]
+    cmd = [report, "compare"] + sides + ["--all", "--format", "csv", "--allow-missing"] + options
     run = subprocess.run(cmd, capture_output=True, text=True)
     if run.returncode not in (0, 1):
         sys.exit(f"gate_power: {' '.join(cmd)} exited {run.returncode}:\n{run.stderr}")
@@ -99,12 +107,14 @@ def main():
         injected = defaultdict(int)
         levels = set()
         for base, copy in args.injected:
-            ctx = json.load(open(copy)).get("context", {})
-            if "membench_injected_rows" not in ctx:
-                sys.exit(f"gate_power: {copy}: not written by tools/inject_slowdown.py (no membench_injected_rows)")
-            level = float(ctx["membench_injected_slowdown_pct"])
+            names, level = set(), None
+            for f in files(copy):
+                ctx = json.load(open(f)).get("context", {})
+                if "membench_injected_rows" not in ctx:
+                    sys.exit(f"gate_power: {f}: not written by tools/inject_slowdown.py (no membench_injected_rows)")
+                level = float(ctx["membench_injected_slowdown_pct"])
+                names |= set(filter(None, ctx["membench_injected_rows"].split(",")))
             levels.add(level)
-            names = set(filter(None, ctx["membench_injected_rows"].split(",")))
             for name, (base_us, verdict) in compare(args.report, base, copy, passed).items():
                 if name not in names:
                     continue

@@ -20,6 +20,7 @@ decide_options compare_options::decide() const {
   o.run_spread_copy = run_spread_copy_pct / 100;
   o.run_spread_host = run_spread_host_pct / 100;
   o.confidence = confidence_pct / 100;
+  o.calibration_runs = calibration_runs;
   o.seed = seed;
   return o;
 }
@@ -245,10 +246,11 @@ compare_outcome view_compare(const std::vector<const result_file*>& base, const 
                    "SM clocks agree within {:g} %; otherwise unsure ({}). Intervals: a seeded bootstrap of the ratio "
                    "of medians where both sides have samples, else the rows' intervals, noise or repetitions; the "
                    "spread of the runs' medians counts, and never less than {:g} % a run (work:kernel rows), {:g} % "
-                   "(work:copy) or {:g} % (work:host)",
+                   "(work:copy) or {:g} % (work:host); where a side has {} runs or more, the spread of its runs' "
+                   "medians is the run-to-run spread instead (evidence: runs)",
                    opt.threshold_pct, opt.confidence_pct, opt.resolution_us, opt.clock_tolerance_pct,
                    opt.unsure_fails ? "--unsure=fail: fails" : "--unsure=warn: listed", opt.run_spread_pct,
-                   opt.run_spread_copy_pct, opt.run_spread_host_pct)});
+                   opt.run_spread_copy_pct, opt.run_spread_host_pct, opt.calibration_runs)});
   if (base.front()->gpu() != next.front()->gpu() || base.front()->build() != next.front()->build())
     d.notes.push_back(fmt::format("note: comparing {} {} build against {} {} build", base.front()->gpu(),
                                   base.front()->build(), next.front()->gpu(), next.front()->build()));

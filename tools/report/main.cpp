@@ -136,6 +136,10 @@ void add_test_options(CLI::App* cmd, compare_options& c) {
   cmd->add_option("--run-spread-host", c.run_spread_host_pct,
                   "the same for rows with host or driver work in their samples (work:host; default 15)")
       ->check(CLI::Range(0.0, 100.0));
+  cmd->add_option("--calibration-runs", c.calibration_runs,
+                  "a side with at least this many runs of a benchmark measures its run-to-run spread, which then "
+                  "replaces the floors above (default 8; 0: never)")
+      ->check(CLI::Range(0, 1000000));
   cmd->add_option("--confidence", c.confidence_pct, "level of the interval of each change in percent (default 95)")
       ->check(CLI::Range(50.0, 99.9999));
   cmd->add_option("--seed", c.seed, "seeds the bootstraps (default 1)");

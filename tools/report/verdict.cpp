@@ -249,6 +249,40 @@ std::pair<double, double> bootstrap_interval(const side& base, const side& next,
   return {d + quantile_sorted(draws, alpha) - sample_d, d + quantile_sorted(draws, 1 - alpha) - sample_d};
 }
 
+// The sample variance of a side's runs' log medians (NAN below two runs).
+double log_median_variance(const side& s) {
+  if (s.runs.size() < 2) return NAN;
+  double mean = 0, sq = 0;
+  for (const run* r : s.runs) mean += std::log(r->time_us);
+  mean /= static_cast<double>(s.runs.size());
+  for (const run* r : s.runs) sq += (std::log(r->time_us) - mean) * (std::log(r->time_us) - mean);
+  return sq / static_cast<double>(s.runs.size() - 1);
+}
+
+// The side that measures the benchmark's run-to-run spread: the one with more runs, when
+// it has at least calibration_runs of them.
+const side* calibrating_side(const side& base, const side& next, const decide_options& o) {
+  const side& more = next.runs.size() > base.runs.size() ? next : base;
+  if (o.calibration_runs <= 0 || more.runs.size() < static_cast<std::size_t>(std::max(2, o.calibration_runs))) return nullptr;
+  return &more;
+}
+
+// The t interval of the log ratio from a measured run-to-run spread: the two sides' runs
+// pooled (a new side that spreads more widens it; a side of one run adds nothing).
+std::pair<double, double> calibrated_interval(const side& base, const side& next, const decide_options& o, double d) {
+  const double kb = static_cast<double>(base.runs.size()), kn = static_cast<double>(next.runs.size());
+  double sum = 0, df = 0;
+  for (const side* s : {&base, &next}) {
+    const double v = log_median_variance(*s);
+    if (!std::isfinite(v)) continue;
+    sum += v * static_cast<double>(s->runs.size() - 1);
+    df += static_cast<double>(s->runs.size() - 1);
+  }
+  const double pooled = sum / df;
+  const double half = student_t_quantile(0.5 + o.confidence / 2, df) * std::sqrt(pooled * (1 / kb + 1 / kn));
+  return {d - half, d + half};
+}
+
 // The median clock of a side's runs, else the clock its files measured at the start.
 double side_clock(const side& s) {
   std::vector<double> c;
@@ -289,6 +323,7 @@ const char* to_string(evidence e) noexcept {
     case evidence::intervals: return "intervals";
     case evidence::noise: return "noise";
     case evidence::repetitions: return "repetitions";
+    case evidence::runs: return "runs";
     case evidence::none: return "none";
   }
   return "?";
@@ -306,14 +341,27 @@ void add_to_side(side& s, const result& r, const result_file& file) {
   for (const run& x : r.runs) s.runs.push_back(&x);
 }
 
+// The geometric mean of a side's runs' medians: the centre the t interval is about (the
+// median of a few runs' medians jumps between the levels of a row that has two).
+double geometric_centre(const side& s) {
+  double sum = 0;
+  for (const run* r : s.runs) sum += std::log(r->time_us);
+  return std::exp(sum / static_cast<double>(s.runs.size()));
+}
+
 decision decide(const side& base, const side& next, const decide_options& o, std::string_view name) {
   decision out;
-  out.base_us = side_centre(base);
-  out.new_us = side_centre(next);
+  const side* cal = calibrating_side(base, next, o);
+  out.base_us = cal ? geometric_centre(base) : side_centre(base);
+  out.new_us = cal ? geometric_centre(next) : side_centre(next);
   out.change = out.new_us / out.base_us - 1;
   const double d = std::log(out.new_us / out.base_us);
-  out.from = shared_evidence(base, next);
-  if (out.from != evidence::none) {
+  out.from = cal ? evidence::runs : shared_evidence(base, next);
+  if (cal) {
+    const auto [lo, hi] = calibrated_interval(base, next, o, d);
+    out.low = std::expm1(lo);
+    out.high = std::expm1(hi);
+  } else if (out.from != evidence::none) {
     const auto [lo, hi] = out.from == evidence::samples ? bootstrap_interval(base, next, o, d, name)
                                                         : normal_interval(base, next, out.from, o, d);
     out.low = std::expm1(lo);
@@ -328,7 +376,12 @@ decision decide(const side& base, const side& next, const decide_options& o, std
   if (out.from == evidence::none) {
     reasons.emplace_back("no spread (one run a side, no samples or interval)");
   } else if (out.change > 0 ? !(out.low > 0) : !(out.high < 0)) {
-    reasons.emplace_back("too noisy");
+    if (cal) {
+      reasons.push_back(fmt::format("too noisy (runs spread {:.1f} % over {})",
+                                    100 * std::sqrt(log_median_variance(*cal)), cal->runs.size()));
+    } else {
+      reasons.emplace_back("too noisy");
+    }
   }
   const std::string tb = throttle_of(base), tn = throttle_of(next);
   if (!tb.empty() || !tn.empty()) {
@@ -338,7 +391,7 @@ decision decide(const side& base, const side& next, const decide_options& o, std
   if (unconverged(base) || unconverged(next)) reasons.emplace_back("not converged");
   // Host work moves from run to run by more than any sample shows (5-35 % between two runs
   // of one commit on an H100): one run a side cannot tell that from a change.
-  if (work_of(base, next) == run::work_kind::host && (run_count(base) < 2 || run_count(next) < 2))
+  if (!cal && work_of(base, next) == run::work_kind::host && (run_count(base) < 2 || run_count(next) < 2))
     reasons.emplace_back("host work, one run a side (give several --base and --new runs)");
   if (std::abs(out.new_clock_mhz / out.base_clock_mhz - 1) > o.clock_tolerance)
     reasons.push_back(fmt::format("clocks differ ({:.0f} vs {:.0f} MHz)", out.base_clock_mhz, out.new_clock_mhz));

@@ -20,6 +20,7 @@ enum class evidence {
   intervals,    ///< every run has membench's interval of its median (ci_low_us, ci_high_us)
   noise,        ///< every run has noise_pct and a sample count (rows from before the intervals)
   repetitions,  ///< only the spread of the runs' medians (plain Google Benchmark repetitions)
+  runs,         ///< one side has `calibration_runs` or more runs: their medians' spread is measured
   none,         ///< one run a side and nothing about its spread
 };
 const char* to_string(evidence e) noexcept;
@@ -48,6 +49,9 @@ struct decide_options {
   double run_spread_of(run::work_kind w) const noexcept {
     return w == run::work_kind::host ? run_spread_host : w == run::work_kind::copy ? run_spread_copy : run_spread;
   }
+  /// A side with at least this many runs of a benchmark measures its run-to-run spread:
+  /// that spread, not the work class's floor, is the benchmark's (0: never).
+  int calibration_runs = 8;
   double confidence = 0.95;       ///< level of the interval of the change
   int replicates = 2000;          ///< bootstrap replicates (samples)
   std::uint64_t seed = 1;         ///< with the benchmark's name, seeds its bootstrap
@@ -57,7 +61,7 @@ struct decision {
   verdict v = verdict::same;
   std::string reason;                 ///< why unsure ("too noisy; throttled (new: sw_power_cap)")
   evidence from = evidence::none;
-  double base_us = NAN, new_us = NAN;  ///< each side's median of its runs' medians
+  double base_us = NAN, new_us = NAN;  ///< each side's median of its runs' medians (evidence runs: their geometric mean)
   double change = NAN;                ///< new / base - 1
   double low = NAN, high = NAN;       ///< the interval of the change (NAN: no spread known)
   double base_clock_mhz = NAN, new_clock_mhz = NAN;
@@ -74,7 +78,10 @@ struct decision {
 /// of the sides' medians (runs resampled when a side has several, samples within each
 /// run, each run shifted by the assumed run-to-run spread); otherwise a t interval on the
 /// log ratio whose variance per side is the larger of the runs' medians' spread and their
-/// own intervals plus the assumed run-to-run spread, over the number of runs.
+/// own intervals plus the assumed run-to-run spread, over the number of runs. When a side
+/// has `calibration_runs` runs or more, the pooled variance of both sides' runs' log
+/// medians is the spread of one run instead: a two-sample t interval that needs no
+/// assumed floor.
 decision decide(const side& base, const side& next, const decide_options& o, std::string_view name);
 
 }  // namespace membench::report

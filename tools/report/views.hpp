@@ -52,6 +52,7 @@ struct compare_options {
   double run_spread_pct = 0.5;       ///< assumed run-to-run spread of a run's median (one sd): kernel rows
   double run_spread_copy_pct = 4;    ///< ... rows that time copy engines
   double run_spread_host_pct = 15;   ///< ... rows with host or driver work in their samples
+  int calibration_runs = 8;          ///< a side with this many runs measures the run-to-run spread
   double confidence_pct = 95;        ///< level of the interval of each change
   std::uint64_t seed = 1;            ///< seeds the bootstraps
   bool show_all = false;             ///< list "same" rows too (default: only the others)
