@@ -4,11 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstring>
 #include <set>
 #include <vector>
 
 #include "kernels/cache/constant.hpp"
+#include "kernels/cache/l1_bandwidth.cuh"
 #include "kernels/cache/l1_split.hpp"
+#include "kernels/cache/l2_bandwidth.cuh"
 #include "kernels/cache/read_only.hpp"
 #include "kernels/cache/stencil.hpp"
 
@@ -234,3 +237,136 @@ TEST(L1Split, Bytes) {
 
 }  // namespace
 }  // namespace membench
+
+namespace membench::cache {
+namespace {
+
+// ---- B2 cache/l1_bandwidth ----------------------------------------------------------------
+
+// The kernel on the host: block reads its SM's set `passes` times through the map.
+template <class W>
+std::uint32_t simulate_l1_block(std::uint64_t set_bytes, std::uint32_t smid, std::uint32_t slots,
+                                std::uint32_t passes) {
+  const std::uint32_t slot = l1_bw_slot(smid, slots);
+  std::vector<std::uint32_t> words(set_bytes / 4);
+  for (std::uint64_t i = 0; i < words.size(); ++i) words[i] = l1_bw_word(set_bytes, slot, i);
+  const unsigned loads = l1_bw_loads(set_bytes, sizeof(W));
+  std::uint32_t sum = 0;
+  for (std::uint32_t t = 0; t < l1_bw_block; ++t) {
+    for (std::uint32_t p = 0; p < passes; ++p) {
+      for (unsigned k = 0; k < loads; ++k) {
+        W v{};
+        const std::uint32_t e = shared::bw_element(t, k, p, l1_bw_block);
+        EXPECT_LT(std::uint64_t{e} * sizeof(W), set_bytes);
+        std::memcpy(&v, words.data() + std::size_t{e} * (sizeof(W) / 4), sizeof(W));
+        sum += shared::bw_fold(v);
+      }
+    }
+  }
+  return sum;
+}
+
+TEST(L1Bandwidth, LoadsPerThread) {
+  EXPECT_EQ(l1_bw_loads(16 << 10, 16), 1u);
+  EXPECT_EQ(l1_bw_loads(64 << 10, 16), 4u);
+  EXPECT_EQ(l1_bw_loads(128 << 10, 16), 8u);
+  EXPECT_EQ(l1_bw_loads(16 << 10, 4), 4u);
+  EXPECT_EQ(l1_bw_loads(128 << 10, 4), 32u);
+}
+
+TEST(L1Bandwidth, ReferenceMatchesSimulatedBlocks) {
+  // SM ids beyond the SM count wrap onto a slot; blocks on one SM expect the same sum.
+  const std::vector<std::uint32_t> smids{0, 5, 131, 132, 140, 5};
+  for (std::uint64_t set_bytes : {std::uint64_t{16} << 10, std::uint64_t{64} << 10}) {
+    for (std::uint32_t passes : {1u, 3u}) {
+      const auto expected = l1_bw_expected(smids, 132, set_bytes, passes);
+      ASSERT_EQ(expected.size(), smids.size());
+      for (std::size_t b = 0; b < smids.size(); ++b) {
+        EXPECT_EQ(simulate_l1_block<std::uint32_t>(set_bytes, smids[b], 132, passes), expected[b]) << b;
+        EXPECT_EQ(simulate_l1_block<word16>(set_bytes, smids[b], 132, passes), expected[b]) << b;
+      }
+      EXPECT_EQ(expected[1], expected[5]);
+      EXPECT_EQ(expected[0], expected[3]);  // smid 132 wraps to slot 0
+    }
+  }
+  // Every SM's set is different data: a block that read another SM's set fails.
+  EXPECT_NE(l1_bw_set_sum(16 << 10, 0), l1_bw_set_sum(16 << 10, 1));
+  EXPECT_NE(l1_bw_word(16 << 10, 0, 0), l1_bw_word(16 << 10, 1, 0));
+}
+
+TEST(L1Bandwidth, PassesAndBytes) {
+  EXPECT_EQ(shared::bw_passes(l1_bw_bytes_per_sm, 16 << 10, 1), 2049u);
+  EXPECT_EQ(shared::bw_passes(l1_bw_bytes_per_sm, 128 << 10, 1), 257u);
+  EXPECT_EQ(l1_bw_bytes(132, 257, 128 << 10), 132ull * (257ull * (128 << 10) + 8));
+  EXPECT_EQ(l1_bw_bytes(1, 1, 16 << 10), (16u << 10) + 8);
+}
+
+// ---- B2 cache/l2_bandwidth ----------------------------------------------------------------
+
+TEST(L2Bandwidth, Shape) {
+  const l2_bw_shape s = make_l2_bw_shape(2 << 20, 132 * 2048);
+  EXPECT_EQ(s.n, (2u << 20) / 16);
+  EXPECT_EQ(s.step, 132u * 2048 % ((2u << 20) / 16));
+  EXPECT_EQ(s.loads, 256u);  // 2^26 loads / 270336 threads = 248.2, up to a multiple of 8
+  for (std::uint64_t mib : {2, 4, 8, 16, 24, 32, 48}) {
+    for (std::uint64_t per_sm : {1024, 1536, 2048}) {
+      const std::uint64_t threads = 132 * per_sm;
+      const l2_bw_shape t = make_l2_bw_shape(mib << 20, threads);
+      EXPECT_EQ(t.loads % l2_bw_unroll, 0u);
+      EXPECT_GE(std::uint64_t{t.loads} * threads * 16, l2_bw_target_bytes);
+      EXPECT_LT(std::uint64_t{t.loads} * threads * 16, l2_bw_target_bytes + threads * 16 * l2_bw_unroll);
+      EXPECT_LT(t.step, t.n);
+      EXPECT_EQ(t.step % 32, 0u);  // warps stay on 32-element boundaries: 512 contiguous bytes
+    }
+  }
+}
+
+TEST(L2Bandwidth, WarpsReadContiguousAlignedStretches) {
+  const l2_bw_shape s = make_l2_bw_shape(24 << 20, 132 * 1536);
+  for (std::uint64_t warp : {0u, 1u, 4000u, 6335u}) {
+    for (std::uint64_t j : {0u, 1u, 7u, 100u, 255u}) {
+      const std::uint32_t first = l2_bw_element(s, warp * 32, j);
+      EXPECT_EQ(first % 32, 0u);
+      for (std::uint32_t lane = 0; lane < 32; ++lane) EXPECT_EQ(l2_bw_element(s, warp * 32 + lane, j), first + lane);
+    }
+  }
+}
+
+// The kernel on the host, stepping as it does (add step, subtract n on overflow).
+std::uint32_t simulate_l2_block(const l2_bw_shape& s, std::uint32_t block, std::uint64_t b) {
+  std::uint32_t sum = 0;
+  for (std::uint64_t t = b * block; t < (b + 1) * block; ++t) {
+    auto e = static_cast<std::uint32_t>(t % s.n);
+    for (std::uint32_t j = 0; j < s.loads; ++j) {
+      EXPECT_EQ(e, l2_bw_element(s, t, j));
+      sum += shared::bw_fold(l2_bw_value(e));
+      e += s.step;
+      if (e >= s.n) e -= s.n;
+    }
+  }
+  return sum;
+}
+
+TEST(L2Bandwidth, ReferenceMatchesSimulatedBlocks) {
+  // A grid larger than the set (step < threads) and one smaller (the grid sweeps the set),
+  // with ranges that wrap at n.
+  for (std::uint32_t n : {100u, 1000u, 4096u}) {
+    const std::uint32_t block = 32, blocks = 5;
+    const l2_bw_shape s{n, blocks * block % n, 24};
+    const auto prefix = l2_bw_prefix(n);
+    for (std::uint64_t b = 0; b < blocks; ++b)
+      EXPECT_EQ(l2_bw_block_expected(prefix, s, block, b), simulate_l2_block(s, block, b)) << n << " " << b;
+  }
+  const word16 v = l2_bw_value(0);
+  EXPECT_NE(v.x, v.y);
+  EXPECT_NE(shared::bw_fold(v), 0u);
+}
+
+TEST(L2Bandwidth, Bytes) {
+  const l2_bw_shape s = make_l2_bw_shape(8 << 20, 528 * 512);
+  EXPECT_EQ(l2_bw_bytes(s, 528, 512), 528ull * (512ull * s.loads * 16 + 4));
+  EXPECT_EQ(l2_bw_bytes(l2_bw_shape{64, 0, 8}, 1, 32), 32u * 8 * 16 + 4);
+}
+
+}  // namespace
+}  // namespace membench::cache

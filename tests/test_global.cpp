@@ -1,6 +1,7 @@
 // Global-memory families without a GPU: element functions against their host references,
 // index maps and bytes formulas of the offset, stride, pattern, bandwidth and working-set
-// kernels, and the pointer-chase chains of the latency families.
+// kernels, the pointer-chase chains of the latency families, and the L2-persistence
+// family's interleaved item map.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -12,6 +13,7 @@
 #include "kernels/common/pattern.hpp"
 #include "kernels/common/types.hpp"
 #include "kernels/global/bandwidth.hpp"
+#include "kernels/global/l2_persist.cuh"
 #include "kernels/global/offset.hpp"
 #include "kernels/global/pattern.hpp"
 #include "kernels/global/stride.hpp"
@@ -327,3 +329,135 @@ TEST(Chase, PrimeAndBytes) {
 
 }  // namespace
 }  // namespace membench
+
+// B5 L2 persistence: the interleaved item map, the host reference and the bytes formula.
+namespace membench::global {
+namespace {
+
+constexpr std::uint64_t l2p_mib = std::uint64_t{1} << 20;
+
+// Walks a launch's items pass by pass: each pass reads every hot chunk once in order and the
+// next s streaming chunks in order, with the hot items spread evenly among them.
+void check_l2_persist_map(const l2_persist_shape& s) {
+  const std::uint32_t n = s.per_pass();
+  for (std::uint32_t pass = 0; pass < s.passes; ++pass) {
+    std::uint32_t next_hot = 0, next_stream = pass * s.stream_chunks, last_hot_j = 0;
+    for (std::uint32_t j = 0; j < n; ++j) {
+      const l2_persist_item it = l2_persist_item_at(s, pass * n + j);
+      if (it.hot) {
+        ASSERT_EQ(it.chunk, next_hot++) << "pass " << pass << " item " << j;
+        if (next_hot > 1) {
+          EXPECT_LE(j - last_hot_j, (n + s.hot_chunks - 1) / s.hot_chunks) << j;  // evenly spread
+        }
+        last_hot_j = j;
+      } else {
+        ASSERT_EQ(it.chunk, next_stream++) << "pass " << pass << " item " << j;
+      }
+    }
+    EXPECT_EQ(next_hot, s.hot_chunks);
+    EXPECT_EQ(next_stream, (pass + 1) * s.stream_chunks);
+  }
+}
+
+TEST(L2Persist, ShapeIsWholeChunks) {
+  const l2_persist_shape s = make_l2_persist_shape(32 * l2p_mib, l2_persist_stream_bytes, l2_persist_passes);
+  EXPECT_EQ(l2_persist_chunk_bytes, 32u * 1024);
+  EXPECT_EQ(s.hot_chunks, 1024u);
+  EXPECT_EQ(s.stream_chunks, 4096u);  // 128 MiB per pass
+  EXPECT_EQ(s.items(), 8u * 5120);
+  EXPECT_EQ(make_l2_persist_shape(0, l2_persist_stream_bytes, 8).hot_chunks, 0u);
+  EXPECT_THROW(make_l2_persist_shape(1000, l2_persist_stream_bytes, 8), std::invalid_argument);
+  EXPECT_THROW(make_l2_persist_shape(32 * l2p_mib, 0, 8), std::invalid_argument);
+  EXPECT_THROW(make_l2_persist_shape(32 * l2p_mib, l2_persist_stream_bytes, 0), std::invalid_argument);
+  EXPECT_THROW(make_l2_persist_shape(std::uint64_t{1} << 40, l2_persist_stream_bytes, 8), std::invalid_argument);
+}
+
+TEST(L2Persist, EveryPassReadsTheHotSetOnceAndTheNextStreamingChunks) {
+  check_l2_persist_map({0, 5, 2});  // the streaming set alone
+  check_l2_persist_map({3, 7, 3});
+  check_l2_persist_map({5, 5, 2});
+  check_l2_persist_map({7, 3, 2});  // more hot than streaming chunks
+  check_l2_persist_map({1, 1, 1});
+  for (std::uint64_t hot : {4, 8, 16, 24, 32, 48, 64}) {  // the family's grid
+    check_l2_persist_map(make_l2_persist_shape(hot * l2p_mib, l2_persist_stream_bytes, l2_persist_passes));
+  }
+}
+
+TEST(L2Persist, StreamingBetweenTwoReadsOfAHotLineExceedsTheL2) {
+  // 128 MiB of streaming data per pass: over twice the H100's and H200's L2 (50, 60 MiB).
+  EXPECT_GE(l2_persist_stream_bytes / l2_persist_passes, 2 * 60 * l2p_mib);
+  const l2_persist_shape s = make_l2_persist_shape(64 * l2p_mib, l2_persist_stream_bytes, l2_persist_passes);
+  std::uint32_t streamed = 0;
+  bool seen = false;
+  for (std::uint32_t k = 0; k < s.items(); ++k) {
+    const l2_persist_item it = l2_persist_item_at(s, k);
+    if (it.hot && it.chunk == 0) {
+      if (seen) {
+        EXPECT_EQ(streamed, s.stream_chunks);  // a whole pass of the streaming set: 128 MiB
+      }
+      seen = true;
+      streamed = 0;
+    } else if (!it.hot) {
+      ++streamed;
+    }
+  }
+  EXPECT_TRUE(seen);
+}
+
+TEST(L2Persist, BlockSumsMatchASimulatedLaunch) {
+  const l2_persist_shape s{3, 5, 2};  // 16 items
+  std::vector<std::uint32_t> hot_sums, stream_sums;
+  for (std::uint32_t c = 0; c < s.hot_chunks; ++c) hot_sums.push_back(l2_persist_chunk_sum(l2_persist_hot_seed, c));
+  for (std::uint32_t c = 0; c < s.passes * s.stream_chunks; ++c)
+    stream_sums.push_back(l2_persist_chunk_sum(l2_persist_stream_seed, c));
+  EXPECT_NE(hot_sums[0], stream_sums[0]);  // a kernel reading the wrong buffer fails
+  for (std::uint32_t blocks : {1u, 3u, 4u, 20u}) {
+    const auto expected = l2_persist_block_sums(s, blocks, hot_sums, stream_sums);
+    ASSERT_EQ(expected.size(), blocks);
+    for (std::uint32_t b = 0; b < blocks; ++b) {
+      std::uint32_t acc = 0;  // what the kernel's threads of block b load, one by one
+      for (std::uint32_t k = b; k < s.items(); k += blocks) {
+        const l2_persist_item it = l2_persist_item_at(s, k);
+        for (std::uint32_t t = 0; t < l2_persist_block; ++t)
+          for (std::uint32_t u = 0; u < l2_persist_loads; ++u)
+            acc += l2_persist_fold(l2_persist_value(l2_persist_index(it.chunk, u, t),
+                                                    it.hot ? l2_persist_hot_seed : l2_persist_stream_seed));
+      }
+      EXPECT_EQ(acc, expected[b]) << blocks << " blocks, block " << b;
+    }
+  }
+}
+
+TEST(L2Persist, ThreadsCoverEachChunkOnce) {
+  std::vector<int> seen(l2_persist_chunk_elems, 0);
+  for (std::uint32_t t = 0; t < l2_persist_block; ++t)
+    for (std::uint32_t u = 0; u < l2_persist_loads; ++u) ++seen.at(l2_persist_index(5, u, t) - 5 * l2_persist_chunk_elems);
+  EXPECT_TRUE(std::all_of(seen.begin(), seen.end(), [](int c) { return c == 1; }));
+  EXPECT_EQ(l2_persist_index(0, 1, 0) - l2_persist_index(0, 0, 0), l2_persist_block);  // 4 KiB per block-wide load
+  EXPECT_NE(l2_persist_value(0, l2_persist_hot_seed), (word16{0, 0, 0, 0}));
+}
+
+TEST(L2Persist, BytesPerLaunch) {
+  EXPECT_EQ(l2_persist_bytes(32 * l2p_mib, l2_persist_stream_bytes, 8, 1056),
+            (std::uint64_t{1} << 30) + 256 * l2p_mib + 4 * 1056);
+  EXPECT_EQ(l2_persist_bytes(0, l2_persist_stream_bytes, 8, 1), (std::uint64_t{1} << 30) + 4);
+  for (std::uint64_t hot : {0, 4, 24, 64}) {  // every item is one chunk
+    const l2_persist_shape s = make_l2_persist_shape(hot * l2p_mib, l2_persist_stream_bytes, l2_persist_passes);
+    EXPECT_EQ(l2_persist_bytes(hot * l2p_mib, l2_persist_stream_bytes, l2_persist_passes, 132),
+              std::uint64_t{s.items()} * l2_persist_chunk_bytes + 4 * 132);
+  }
+}
+
+TEST(L2Persist, SetasideAndHitRatio) {
+  const std::uint64_t h100_max = 75 * l2p_mib / 2;  // 37.5 MiB
+  EXPECT_EQ(l2_persist_setaside_request(32 * l2p_mib, h100_max), 32 * l2p_mib);
+  EXPECT_EQ(l2_persist_setaside_request(48 * l2p_mib, h100_max), h100_max);
+  EXPECT_EQ(l2_persist_hit_ratio(32 * l2p_mib, 32 * l2p_mib), 1.0f);
+  EXPECT_EQ(l2_persist_hit_ratio(40 * l2p_mib, 32 * l2p_mib), 1.0f);  // a granted set-aside rounded up
+  EXPECT_FLOAT_EQ(l2_persist_hit_ratio(36 * l2p_mib, 48 * l2p_mib), 0.75f);
+  EXPECT_FLOAT_EQ(l2_persist_hit_ratio(h100_max, 64 * l2p_mib), 37.5f / 64);
+  EXPECT_EQ(l2_persist_hit_ratio(h100_max, 0), 0.0f);
+}
+
+}  // namespace
+}  // namespace membench::global

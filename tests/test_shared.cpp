@@ -1,15 +1,18 @@
-// Shared-memory families without a GPU (S1 bank conflicts): the bank model, the address
-// map of the bank-conflict kernel, a host simulation of the kernel against its reference,
-// and the bytes formula.
+// Shared-memory families without a GPU (S1 bank conflicts, B2 bandwidth): the bank model,
+// the address maps of the kernels, host simulations of the kernels against their
+// references, and the bytes formulas.
 #include <gtest/gtest.h>
 
 #include <array>
+#include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <numeric>
 #include <set>
 #include <vector>
 
 #include "kernels/shared/bank_conflict.hpp"
+#include "kernels/shared/bandwidth.cuh"
 
 namespace membench::shared {
 namespace {
@@ -118,6 +121,111 @@ TEST(BankConflict, KernelSimulationMatchesReference) {
 TEST(BankConflict, Bytes) {
   EXPECT_EQ(bank_bytes(256, 4, 128), 256u * 4 * (128 * 8 + 1));
   EXPECT_EQ(bank_bytes(1, 8, 1), 8u * 9);
+}
+
+}  // namespace
+}  // namespace membench::shared
+
+namespace membench::shared {
+namespace {
+
+// ---- B2 shared/bandwidth ----------------------------------------------------------------
+
+template <class W>
+void check_bw_map() {
+  constexpr std::uint32_t elems = smem_bw_elems<W>;
+  constexpr unsigned loads = smem_bw_loads<W>;
+  ASSERT_EQ(std::uint64_t{loads} * smem_bw_block, elems);
+  for (std::uint32_t p : {0u, 1u, 5u, 15u, 16u, 255u}) {
+    // Each pass: every element of the set exactly once over the block's loads.
+    std::vector<int> seen(elems, 0);
+    for (std::uint32_t t = 0; t < smem_bw_block; ++t) {
+      for (unsigned k = 0; k < loads; ++k) {
+        const std::uint32_t e = bw_element(t, k, p, smem_bw_block);
+        ASSERT_LT(e, elems);
+        ++seen[e];
+        // The map moves every pass: no load address repeats in the next pass.
+        EXPECT_NE(e, bw_element(t, k, p + 1, smem_bw_block));
+      }
+    }
+    for (std::uint32_t e = 0; e < elems; ++e) ASSERT_EQ(seen[e], 1) << "pass " << p << " element " << e;
+    // A warp reads 32 contiguous elements from a 32-element boundary: 32 x W bytes, every
+    // 128-byte wavefront touching each bank once.
+    for (std::uint32_t warp = 0; warp < smem_bw_block / 32; ++warp) {
+      for (unsigned k = 0; k < loads; ++k) {
+        const std::uint32_t first = bw_element(warp * 32, k, p, smem_bw_block);
+        EXPECT_EQ(first % 32, 0u);
+        // Each 128-byte phase of the warp (128 / W lanes) touches every bank exactly once.
+        constexpr std::uint32_t words = sizeof(W) / 4, lanes_per_phase = 32 / words;
+        for (std::uint32_t phase = 0; phase < 32 / lanes_per_phase; ++phase) {
+          std::set<std::uint32_t> banks;
+          for (std::uint32_t lane = phase * lanes_per_phase; lane < (phase + 1) * lanes_per_phase; ++lane) {
+            EXPECT_EQ(bw_element(warp * 32 + lane, k, p, smem_bw_block), first + lane);
+            for (std::uint32_t w = 0; w < words; ++w) banks.insert(((first + lane) * words + w) % 32);
+          }
+          EXPECT_EQ(banks.size(), 32u);
+        }
+      }
+    }
+  }
+}
+
+TEST(SharedBandwidth, MapIsAConflictFreePermutationEveryPass) {
+  check_bw_map<std::uint32_t>();
+  check_bw_map<word8>();
+  check_bw_map<word16>();
+}
+
+// The kernel on the host: a block copies the set, reads it `passes` times through the map
+// and sums the folded loads.
+template <class W>
+std::uint32_t simulate_smem_block(std::uint32_t passes) {
+  std::vector<std::uint32_t> words(smem_bw_set_bytes / 4);
+  for (std::uint32_t i = 0; i < words.size(); ++i) words[i] = smem_bw_word(i);
+  std::uint32_t sum = 0;
+  for (std::uint32_t t = 0; t < smem_bw_block; ++t) {
+    for (std::uint32_t p = 0; p < passes; ++p) {
+      for (unsigned k = 0; k < smem_bw_loads<W>; ++k) {
+        W v{};
+        std::memcpy(&v, words.data() + std::size_t{bw_element(t, k, p, smem_bw_block)} * (sizeof(W) / 4), sizeof(W));
+        sum += bw_fold(v);
+      }
+    }
+  }
+  return sum;
+}
+
+TEST(SharedBandwidth, ReferenceMatchesSimulatedBlock) {
+  for (std::uint32_t passes : {1u, 3u}) {
+    EXPECT_EQ(simulate_smem_block<std::uint32_t>(passes), smem_bw_expected(passes));
+    EXPECT_EQ(simulate_smem_block<word8>(passes), smem_bw_expected(passes));
+    EXPECT_EQ(simulate_smem_block<word16>(passes), smem_bw_expected(passes));
+  }
+  // Non-trivial data: the set's sum is not zero and the words differ.
+  EXPECT_NE(smem_bw_expected(1), 0u);
+  EXPECT_NE(smem_bw_word(0), smem_bw_word(1));
+}
+
+TEST(SharedBandwidth, PassesAreOddAndSizeTheLaunch) {
+  EXPECT_EQ(bw_passes(32u << 20, 32u << 10, 4), 257u);
+  EXPECT_EQ(bw_passes(32u << 20, 32u << 10, 3), 341u);
+  EXPECT_EQ(bw_passes(32u << 20, 32u << 10, 1), 1025u);
+  EXPECT_EQ(bw_passes(32u << 20, 128u << 10, 1), 257u);
+  EXPECT_EQ(bw_passes(16, 32u << 10, 0), 1u);  // never zero passes
+  for (std::uint64_t bpsm = 1; bpsm <= 8; ++bpsm) EXPECT_EQ(bw_passes(smem_bw_bytes_per_sm, smem_bw_set_bytes, bpsm) % 2, 1u);
+}
+
+TEST(SharedBandwidth, Bytes) {
+  EXPECT_EQ(smem_bw_bytes(528, 257), 528ull * (257ull * 32768 + 4));
+  EXPECT_EQ(smem_bw_bytes(1, 1), 32768u + 4);
+}
+
+TEST(SharedBandwidth, BytesPerClock) {
+  EXPECT_DOUBLE_EQ(bytes_per_clk(1'000'000'000, 1e-3, 1000), 1000.0);
+  EXPECT_DOUBLE_EQ(bytes_per_clk(1'000'000'000, 1e-3, 1000, 4), 250.0);
+  EXPECT_TRUE(std::isnan(bytes_per_clk(1, 1e-3, std::nan(""))));
+  EXPECT_TRUE(std::isnan(bytes_per_clk(1, 1e-3, 0)));
+  EXPECT_TRUE(std::isnan(bytes_per_clk(1, 0, 1000)));
 }
 
 }  // namespace

@@ -1,0 +1,99 @@
+// B3 bulk-copy latency: one thread chases a random cycle with cp.async.bulk, each copy's
+// source address read from the node the previous copy brought into shared memory. The host
+// part (above the __CUDACC__ guard) compiles with g++ for the unit tests.
+#pragma once
+
+#include <cstdint>
+
+#include "../common/chase.hpp"
+#include "../common/pattern.hpp"
+
+namespace membench::async {
+
+/// One node per copy: the smallest bulk copy (16 bytes, 16-byte aligned). Its first word is
+/// the successor's address, its second a tag the chase never reads (the data is not zeros).
+inline constexpr std::uint32_t bulk_node_bytes = 16;
+inline constexpr std::uint32_t bulk_node_seed = 59;
+
+/// The second word of node i.
+MEMBENCH_HD std::uint64_t bulk_node_tag(std::uint64_t i) {
+  return (static_cast<std::uint64_t>(pattern_word(i, bulk_node_seed)) << 32) | (i & 0xffffffffu);
+}
+
+/// Where the chain stands between launches (it goes on from launch to launch), and the
+/// clock ticks of the last launch's timed copies.
+struct bulk_chase_state {
+  std::uint64_t position;  ///< address of the node the next launch starts from
+  std::uint64_t cycles;
+};
+
+}  // namespace membench::async
+
+#if defined(__CUDACC__)
+#include "staging.cuh"  // the PTX wrappers
+
+namespace membench::async {
+
+/// Node i of a chain at `base` (`spacing` bytes apart): its successor's address and its tag.
+__global__ void bulk_chase_build_kernel(std::uint64_t* base, const std::uint32_t* succ, std::uint64_t nodes,
+                                        std::uint64_t spacing) {
+  const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
+  if (i < nodes) {
+    std::uint64_t* node = base + chase_node_offset(i, spacing) / sizeof(std::uint64_t);
+    node[0] = chase_link(reinterpret_cast<std::uint64_t>(base), succ, i, spacing);
+    node[1] = bulk_node_tag(i);
+  }
+}
+
+/// Points the chain at `position` and clears the last measurement (before the check).
+__global__ void bulk_chase_reset_kernel(bulk_chase_state* state, std::uint64_t position) {
+  state->position = position;
+  state->cycles = 0;
+}
+
+/// `warm` untimed and then `steps` timed dependent copies (multiples of 8) from
+/// state->position, one thread: arrive.expect_tx, one 16-byte cp.async.bulk into shared
+/// memory, try_wait on the barrier, ld.shared of the next address. Launch <<<1, 1>>>.
+/// Below sm_90 the body is compiled out (the host refuses the rows first).
+__global__ void bulk_chase_kernel(bulk_chase_state* state, std::uint64_t warm, std::uint64_t steps) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  __shared__ alignas(16) std::uint64_t node[2];
+  __shared__ alignas(8) std::uint64_t bar;
+  __shared__ volatile std::uint64_t sink;
+  const std::uint32_t node_addr = ptx::smem_addr(node);
+  const std::uint32_t bar_addr = ptx::smem_addr(&bar);
+  ptx::mbar_init(bar_addr, 1);
+  ptx::fence_barrier_init();
+  std::uint32_t phase = 0;
+  std::uint64_t p = state->position;
+  // The wait's memory clobber makes node[0] a fresh ld.shared after every copy; the next
+  // copy's source is that value, so the read is done before the copy overwrites the node.
+  auto step = [&] {
+    ptx::mbar_arrive_expect_tx(bar_addr, bulk_node_bytes);
+    ptx::bulk_g2s(node_addr, reinterpret_cast<const void*>(p), bulk_node_bytes, bar_addr);
+    ptx::mbar_wait(bar_addr, phase);
+    phase ^= 1;
+    p = node[0];
+  };
+  for (std::uint64_t k = 0; k < warm; k += 8) {
+#pragma unroll
+    for (int u = 0; u < 8; ++u) step();
+  }
+  const long long start = clock64();
+  for (std::uint64_t k = 0; k < steps; k += 8) {
+#pragma unroll
+    for (int u = 0; u < 8; ++u) step();
+  }
+  sink = p;  // the store waits for the last node's read, so the clock read below comes after it
+  const long long stop = clock64();
+  state->position = sink;
+  state->cycles = static_cast<std::uint64_t>(stop - start);
+#else
+  (void)state;
+  (void)warm;
+  (void)steps;
+#endif
+}
+
+}  // namespace membench::async
+#endif  // __CUDACC__
