@@ -142,6 +142,40 @@ TEST(ReportReader, ErrorsAfterTheFirstPartNameTheirRow) {
   }
 }
 
+// A member given twice leaves the row's meaning open (the fast path drops some numbers
+// unread, the plain one reads them all): both paths refuse it, naming the row and the key.
+TEST(ReportReader, ARowGivingAMemberTwiceIsBadInput) {
+  const std::string good = synthetic(6000, false);
+  for (const auto& [member, twice] :
+       std::vector<std::pair<std::string, std::string>>{{"\"repetition_index\": 0,", "\"repetition_index\": 2, "},
+                                                        {"\"iterations\": ", "\"iterations\": 7, "},
+                                                        {"\"run_type\": ", "\"run_type\": \"aggregate\", "}}) {
+    std::string text = good;
+    const auto at = text.find("\"family_index\": 4000,");
+    ASSERT_NE(at, std::string::npos);
+    const auto m = text.find(member, at);
+    ASSERT_NE(m, std::string::npos) << member;
+    text.insert(m, twice);
+    for (const read_options& what : {read_options{}, compare_reads()}) {
+      EXPECT_THROW((void)read_results(text, "twice.json", what, reader_path::fast_only), input_error) << member;
+      try {
+        (void)read_results(text, "twice.json", what, reader_path::plain);
+        FAIL() << "expected an input_error for " << member;
+      } catch (const input_error& e) {
+        const std::string key = member.substr(1, member.find('"', 1) - 1);
+        EXPECT_NE(std::string(e.what()).find(fmt::format("member \"{}\" given twice", key)), std::string::npos)
+            << e.what();
+      }
+    }
+  }
+  // The same key escaped is the same key: the fast path leaves escaped keys to the plain one.
+  std::string text = good;
+  const auto at = text.find("\"family_index\": 4000,");
+  text.insert(at, R"("\u0066amily_index": 4000, )");
+  EXPECT_THROW((void)read_results(text, "escaped.json", {}, reader_path::fast_only), input_error);
+  EXPECT_THROW((void)read_results(text, "escaped.json", {}, reader_path::plain), input_error);
+}
+
 TEST(ReportReader, KeepsOnlyTheCountersAViewAsksForButNamesThemAll) {
   read_options what;
   what.all_counters = false;

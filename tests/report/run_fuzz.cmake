@@ -5,10 +5,11 @@ file(REMOVE_RECURSE "${CORPUS}")
 file(MAKE_DIRECTORY "${CORPUS}")
 file(GLOB seeds "${SEEDS}/*.json")
 file(COPY ${seeds} DESTINATION "${CORPUS}")
-execute_process(COMMAND "${FUZZER}" -seed=1 -max_total_time=20 -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 "${CORPUS}"
+get_filename_component(artifacts "${CORPUS}" DIRECTORY)
+execute_process(COMMAND "${FUZZER}" -seed=1 -max_total_time=20 "-artifact_prefix=${artifacts}/" -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 "${CORPUS}"
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 string(REGEX MATCH "stat::number_of_executed_units: *[0-9]+" runs "${err}")
 message(STATUS "${runs}")
 if(NOT rc EQUAL 0)
-  message(FATAL_ERROR "libFuzzer found a failure (exit ${rc}):\n${err}")
+  message(FATAL_ERROR "libFuzzer found a failure (exit ${rc}); the input is the crash-* file in ${artifacts}:\n${err}")
 endif()

@@ -130,13 +130,33 @@ class key_cache {
     if (fresh) {
       text.assign(key);
       plan = plan_key(key, what_);
+      changed_ = true;
     }
     return plan;
+  }
+
+  // At a row's end, with its member count: a key the row gives twice, if any. JSON leaves
+  // such a row's meaning open, so it is bad input. Rows repeat their keys in order: only a
+  // row whose keys differ from the last one checked is sorted and looked at.
+  std::optional<std::string> repeated(std::size_t members) {
+    if (!changed_ && members == checked_) return std::nullopt;
+    changed_ = false;
+    checked_ = 0;
+    std::vector<std::string_view> sorted;
+    sorted.reserve(members);
+    for (std::size_t i = 0; i < members; ++i) sorted.emplace_back(slots_[i].first);
+    std::sort(sorted.begin(), sorted.end());
+    const auto twice = std::adjacent_find(sorted.begin(), sorted.end());
+    if (twice != sorted.end()) return std::string(*twice);
+    checked_ = members;
+    return std::nullopt;
   }
 
  private:
   const read_options& what_;
   std::vector<std::pair<std::string, key_plan>> slots_;
+  bool changed_ = false;
+  std::size_t checked_ = 0;  // members of the last row found without repeats
 };
 
 // ---------------------------------------------------------------------------------------
@@ -483,7 +503,12 @@ class row_reader {
       f_.ev.samples_us.clear();
     } else if (done == frame::row) {
       raw_row r;
-      const std::string problem = check_row(f_, r, what_.evidence);
+      std::string problem;
+      if (const auto twice = keys_.repeated(member_)) {
+        problem = fmt::format("member \"{}\" given twice", *twice);
+      } else {
+        problem = check_row(f_, r, what_.evidence);
+      }
       if (!problem.empty()) {
         row_problem(row_count - 1, problem);
       } else {
@@ -807,6 +832,11 @@ void read_part(const array_span& a, const char* start, const char* limit, const 
           const char* member = s.pos();
           bool plain = false;
           const std::string_view key = s.key(plain);
+          // Every key is looked up, so that a row giving one twice is caught; an escaped
+          // key is compared decoded by the plain path only.
+          if (std::memchr(key.data(), '\\', key.size()) != nullptr) throw fall_back{};
+          bool fresh = false;
+          const key_plan& plan = keys.at(position, key, fresh);
           const char c = s.peek();
           const char* value_begin = s.pos();
           bool drop = false;
@@ -823,8 +853,6 @@ void read_part(const array_span& a, const char* start, const char* limit, const 
             name_end = s.pos();
             drop = true;
           } else if (plain && (c == '-' || is_digit(c)) && s.plain_number()) {
-            bool fresh = false;
-            const key_plan& plan = keys.at(position, key, fresh);
             if (fresh && plan.kind == field::counter) names.push_back(plan.counter);
             const std::string_view number(value_begin, static_cast<std::size_t>(s.pos() - value_begin));
             drop = !plan.needed() || (plan.kind == field::repetition_index && number == "0") ||
@@ -847,7 +875,10 @@ void read_part(const array_span& a, const char* start, const char* limit, const 
           s.skip_space();
           const char next = s.peek();
           s.expect(next);
-          if (next == '}') break;
+          if (next == '}') {
+            if (keys.repeated(position + 1)) throw fall_back{};  // the plain path says which
+            break;
+          }
           if (next != ',') throw fall_back{};
           s.skip_space();
         }
