@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 #include <set>
+#include <tuple>
 #include <vector>
 
 #include "kernels/common/chase.hpp"
@@ -237,13 +238,45 @@ TEST(WorkingSet, FlatCursorWalksTheNestedLoops) {
         std::vector<std::uint64_t> nested;
         for (std::uint64_t p = 0; p < s.passes; ++p)
           for (std::uint64_t e = t; e < s.span; e += s.threads) nested.push_back(working_set_index(s, e, p));
-        working_set_cursor c(s, t);
+        working_set_cursor<true> c(s, t);
         std::vector<std::uint64_t> flat;
         for (std::uint64_t k = 0; k < c.loads(s); ++k, c.next()) flat.push_back(c.index());
         EXPECT_EQ(flat, nested) << "bytes " << bytes << " rotate " << rotate << " thread " << t;
       }
     }
   }
+}
+
+// Sizes between the powers of two (where the aggregate L1 and the L2 end) wrap by a
+// subtraction: the same elements as the nested loops, for sets just over the grid, a few
+// times it, and one where the rotation (37 blocks) exceeds the set.
+TEST(WorkingSet, SetsThatAreNotPowersOfTwoWalkTheNestedLoops) {
+  for (const auto& [elements, threads, blk] : std::vector<std::tuple<std::uint64_t, std::uint64_t, unsigned>>{
+           {1536 + 16, 1536, 256}, {5 * 1536 + 3 * 16, 1536, 256}, {3 * 1024, 1024, 64}, {1000, 500, 64}}) {
+    for (bool rotate : {false, true}) {
+      const auto s = make_working_set_shape(elements * 16, threads, blk, rotate);
+      ASSERT_FALSE(is_pow2(s.n));
+      ASSERT_TRUE(working_set_shape_ok(s));
+      EXPECT_LT(s.shift, s.n);
+      for (std::uint64_t t : {std::uint64_t{0}, std::uint64_t{1}, threads / 2, threads - 1}) {
+        std::vector<std::uint64_t> nested;
+        for (std::uint64_t p = 0; p < s.passes; ++p)
+          for (std::uint64_t e = t; e < s.span; e += s.threads) nested.push_back((e + p * (rotate ? working_set_rotation_blocks * blk : 0)) % s.n);
+        working_set_cursor<false> c(s, t);
+        std::vector<std::uint64_t> flat;
+        for (std::uint64_t k = 0; k < c.loads(s); ++k, c.next()) flat.push_back(c.index());
+        EXPECT_EQ(flat, nested) << "elements " << elements << " rotate " << rotate << " thread " << t;
+        EXPECT_EQ(working_set_thread_expected(s, t), [&] {
+          std::uint32_t acc = 0;
+          for (auto i : nested) acc += working_set_fold(working_set_value(i));
+          return acc;
+        }());
+      }
+    }
+  }
+  // Smaller than the grid and not a power of two: no walk, the row says why.
+  EXPECT_FALSE(working_set_shape_ok(make_working_set_shape(1000 * 16, 1536, 256, false)));
+  EXPECT_TRUE(working_set_shape_ok(make_working_set_shape(1024 * 16, 1536, 256, false)));
 }
 
 }  // namespace

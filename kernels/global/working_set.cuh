@@ -5,10 +5,11 @@
 
 namespace membench::global {
 
+template <bool Pow2>
 __global__ void working_set_kernel(const word16* in, working_set_shape s, std::uint32_t* partials) {
   const std::uint64_t t = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
   std::uint32_t acc = 0;
-  working_set_cursor c(s, t);
+  working_set_cursor<Pow2> c(s, t);
   const auto loads = static_cast<std::uint32_t>(c.loads(s));  // below 2^26: 1 GiB of 16-byte loads
 #pragma unroll 8
   for (std::uint32_t k = 0; k < loads; ++k) {
