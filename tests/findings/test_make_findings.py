@@ -1,0 +1,152 @@
+#!/usr/bin/env python3
+"""reports/make_findings.py on tiny fixtures (run_a.json, run_b.json, run_c.json beside this
+file): what it refuses, the caveats it renders, the intervals it computes (checked against
+values worked out by hand in the comments), its comparisons, verdicts and best-of-N.
+
+  python3 tests/findings/test_make_findings.py
+"""
+import math
+import subprocess
+import sys
+import tempfile
+import unittest
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+SCRIPT = HERE.parent.parent / "reports" / "make_findings.py"
+ALIASES = "".join(f"<!-- alias {a} = {HERE / f} -->\n" for a, f in
+                  (("A", "run_a.json"), ("B", "run_b.json"), ("C", "run_c.json")))
+
+
+def render(body):
+    """(exit code, stdout without the file list, stderr) of the generator on ALIASES + body."""
+    with tempfile.TemporaryDirectory() as d:
+        template = Path(d) / "t.md.in"
+        template.write_text(ALIASES + body + "\n")
+        p = subprocess.run([sys.executable, str(SCRIPT), str(template)], capture_output=True, text=True)
+    return p.returncode, p.stdout.split("\n## Files behind the numbers")[0].strip(), p.stderr
+
+
+class Findings(unittest.TestCase):
+    def ok(self, body):
+        rc, out, err = render(body)
+        self.assertEqual(rc, 0, err)
+        return out
+
+    def refused(self, body, *fragments):
+        rc, out, err = render(body)
+        self.assertEqual(rc, 1, f"expected a refusal, got: {out}")
+        for f in fragments:
+            self.assertIn(f, err)
+        return err
+
+    # usable rows
+    def test_a_usable_row_renders_bare(self):
+        self.assertEqual(self.ok("{{A#k/fast@time|.1f}}"), "100.0")
+
+    def test_an_unconverged_row_is_refused_naming_file_row_and_reason(self):
+        self.refused("{{A#k/unconverged@time|.1f}}", "run_a.json", "'k/unconverged'", "did not converge (3 samples",
+                     "|unconverged")
+
+    def test_the_opt_in_marker_renders_the_caveat(self):
+        self.assertEqual(self.ok("{{A#k/unconverged@time|.1f|unconverged}}"), "123.4 (not converged, 3 samples)")
+
+    def test_a_marker_no_row_needs_is_refused(self):
+        self.refused("{{A#k/fast@time|.1f|unconverged}}", "no row of the reference needs it")
+
+    def test_a_throttled_row_is_refused_and_its_marker_renders_the_reason(self):
+        self.refused("{{A#k/throttled@time|.0f}}", "'k/throttled'", "throttle:sw_power_cap")
+        self.assertEqual(self.ok("{{A#k/throttled@time|.0f|throttled}}"), "150 (throttled: sw_power_cap)")
+
+    def test_a_row_without_convergence_counters_is_refused_unless_marked(self):
+        self.refused("{{A#k/old@time|.0f}}", "'k/old'", "records no `converged`")
+        self.assertEqual(self.ok("{{A#k/old@time|.0f|unrecorded}}"), "40 (convergence not recorded)")
+
+    def test_an_error_row_is_refused_whatever_the_flags(self):
+        self.refused("{{A#k/error@time|.0f|unconverged}}", "'k/error' is an error row")
+
+    def test_a_ratio_names_the_unusable_rows_among_its_operands(self):
+        self.assertEqual(self.ok("{{A#k/unconverged@time / A#k/fast@time|.2f|ci|unconverged}}"),
+                         "1.23x [1.09, 1.41] (not converged: 1 of 2 rows (3 samples))")
+
+    # intervals
+    def test_a_time_ratio_interval_is_low_over_high_to_high_over_low(self):
+        # 100 [99, 101] / 200 [198, 202]: 0.5 [99/202, 101/198] = [0.4901, 0.5101]
+        self.assertEqual(self.ok("{{A#k/fast@time / A#k/slow@time|.3f|ci}}"), "0.500x [0.490, 0.510]")
+
+    def test_a_rate_ratio_interval_comes_from_the_time_intervals(self):
+        # GB/s 10 [10*100/101, 10*100/99], 5 [5*200/202, 5*200/198]:
+        # 2 [9.90099/5.05051, 10.10101/4.95050] = [1.9604, 2.0404]
+        self.assertEqual(self.ok("{{A#k/fast@gb_per_s / A#k/slow@gb_per_s|.4f|ci}}"), "2.0000x [1.9604, 2.0404]")
+
+    def test_rows_without_an_interval_get_one_from_noise_and_samples(self):
+        h = 1.959964 * math.sqrt(math.pi / 2) * 0.02 / math.sqrt(16)  # 0.012282
+        want = f"50.000 [{50 * math.exp(-h):.3f}, {50 * math.exp(h):.3f}]"  # [49.390, 50.618]
+        self.assertEqual(want, "50.000 [49.390, 50.618]")
+        self.assertEqual(self.ok("{{A#k/noise@time|.3f|ci}}"), want)
+
+    def test_a_ratio_that_is_one_within_uncertainty_needs_its_interval(self):
+        self.refused("{{A#k/fast@time / A#k/near@time|.3f}}", "1 within uncertainty")
+        self.assertEqual(self.ok("{{A#k/fast@time / A#k/near@time|.3f|ci}}"), "0.995x [0.975, 1.015]")
+
+    def test_a_counter_without_an_interval_is_refused_where_one_is_needed(self):
+        self.refused("{{A#k/speedup@speedup / A#k/fast@gb_per_s|.2f}}", "carries no interval")
+        self.assertEqual(self.ok("{{A#k/speedup@speedup|.2f}}"), "1.50")
+
+    # comparisons and verdicts
+    def test_overlapping_rows_compare_same_within_uncertainty(self):
+        self.assertEqual(self.ok("{{cmp A#k/fast@time vs A#k/near@time}}"), "same within uncertainty")
+
+    def test_disjoint_rows_compare_faster_or_slower_by_speed(self):
+        self.assertEqual(self.ok("{{cmp A#k/fast@time vs A#k/slow@time}}"), "faster")
+        self.assertEqual(self.ok("{{cmp A#k/slow@gb_per_s vs A#k/fast@gb_per_s|.2f|ci}}"),
+                         "slower (0.50x [0.49, 0.51])")
+        self.assertEqual(self.ok("{{cmp A#k/fast@time vs A#k/slow@time by 150%}}"), "not shown 150 % apart")
+
+    def test_an_assert_on_overlapping_rows_fails_the_run(self):
+        self.refused("{{assert A#k/fast@time < A#k/near@time}}", "is not shown by the intervals")
+
+    def test_an_assert_the_intervals_show_renders_its_ratio(self):
+        self.assertEqual(self.ok("{{assert A#k/fast@time < A#k/slow@time|.3f}}"), "0.500x [0.490, 0.510]")
+        self.refused("{{assert A#k/fast@time < A#k/slow@time by 100%}}", "is not shown")  # 0.51 > 1/2
+
+    def test_verdicts(self):
+        # slow / fast: 2 [1.9604, 2.0404]
+        self.assertEqual(self.ok("{{verdict A#k/slow@time > A#k/fast@time by 50%}}"), "holds")
+        self.assertEqual(self.ok("{{verdict A#k/slow@time > A#k/fast@time by 150%}}"), "does not hold")
+        self.assertEqual(self.ok("{{verdict A#k/fast@time < A#k/near@time}}"), "undecided (inside uncertainty)")
+        self.assertEqual(self.ok("{{verdict A#k/slow@time ~ 2*A#k/fast@time within 5%}}"), "holds")
+        self.assertEqual(self.ok("{{verdict A#k/fast@time <= A#k/near@time within 2%}}"), "holds")
+        self.assertEqual(self.ok("{{verdict A#k/slow@time > A#k/fast@time and A#k/fast@time < A#k/near@time}}"),
+                         "undecided (inside uncertainty)")
+        self.assertEqual(self.ok("{{verdict A#k/slow@time < A#k/fast@time and A#k/fast@time < A#k/near@time}}"),
+                         "does not hold")
+
+    def test_a_verdict_on_an_unusable_row_needs_the_marker_and_shows_the_caveat(self):
+        self.refused("{{verdict A#k/unconverged@time > A#k/fast@time}}", "'k/unconverged'")
+        self.assertEqual(self.ok("{{verdict A#k/unconverged@time > A#k/fast@time|unconverged}}"),
+                         "holds (not converged: 1 of 2 rows (3 samples))")
+
+    # best of N, counts
+    def test_best_states_how_many_rows_it_was_picked_from(self):
+        self.assertEqual(self.ok("{{best A#sweep/.*@gb_per_s|.1f}}"),
+                         "20.0 (`w:2`, best of 3 rows in this run and 1 unusable left out, 1 other within its "
+                         "uncertainty; not confirmed on an independent run)")
+
+    def test_best_is_confirmed_only_by_a_second_run_that_agrees(self):
+        self.assertIn("confirmed in B, within uncertainty of its best",
+                      self.ok("{{best A#sweep/.*@gb_per_s confirm B}}"))
+        self.assertIn("not confirmed in C: best there `w:1`", self.ok("{{best A#sweep/.*@gb_per_s confirm C}}"))
+
+    def test_count(self):
+        self.assertEqual(self.ok("{{count A throttled}} {{count A unconverged}} {{count A errors}} "
+                                 "{{count A unrecorded}} {{count A rows sweep/.*}}"), "1 2 1 1 4")
+
+    def test_every_error_is_reported_before_exiting(self):
+        err = self.refused("{{A#k/unconverged@time}} {{A#k/no_such_row@time}}", "'k/unconverged'",
+                           "has no row 'k/no_such_row'")
+        self.assertEqual(err.count("make_findings:"), 2)
+
+
+if __name__ == "__main__":
+    unittest.main(verbosity=2)
