@@ -136,10 +136,10 @@ median_interval median_ci(std::vector<double> samples, double level) {
   // Only the two order statistics are needed.
   auto lo = samples.begin() + static_cast<std::ptrdiff_t>(k - 1);
   std::nth_element(samples.begin(), lo, samples.end());
+  median_interval ci;
+  ci.low = *lo;  // read now: the second partition reorders [lo, end)
   auto hi = samples.begin() + static_cast<std::ptrdiff_t>(n - k);
   std::nth_element(lo, hi, samples.end());
-  median_interval ci;
-  ci.low = *lo;
   ci.high = *hi;
   ci.coverage = n <= 1000 ? coverage_of(n, k) : level;
   ci.defined = true;

@@ -1,6 +1,9 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <stdexcept>
+#include <vector>
 
 #include "common/naming.hpp"
 #include "common/schema.hpp"
@@ -107,6 +110,28 @@ TEST(Quantile, InterpolatesBetweenOrderStatistics) {
   EXPECT_EQ(quantile_sorted({}, 0.5), 0);
   EXPECT_DOUBLE_EQ(median_of({4, 1, 3, 2}), 2.5);
   EXPECT_DOUBLE_EQ(median_of({7, 1, 3}), 3);
+}
+
+// Past 64 samples the interval takes its two order statistics by partial sorts: they must
+// be the sorted samples' ranks k and n-k+1, whatever the order the samples came in (the
+// second partition once moved the low one, leaving a "low" bound above the median).
+TEST(MedianInterval, PartialSortsGiveTheSortedRanks) {
+  for (std::size_t n : {65u, 100u, 257u, 1000u, 4000u}) {
+    std::vector<double> samples(n);
+    std::uint64_t x = 12345 + n;
+    for (double& s : samples) {
+      x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+      s = static_cast<double>(x >> 33);
+    }
+    std::vector<double> sorted = samples;
+    std::sort(sorted.begin(), sorted.end());
+    const median_interval fast = median_ci(samples, 0.95);
+    const median_interval exact = median_ci_sorted(sorted, 0.95);
+    EXPECT_EQ(fast.low, exact.low) << n;
+    EXPECT_EQ(fast.high, exact.high) << n;
+    EXPECT_LE(fast.low, median_of(samples)) << n;
+    EXPECT_GE(fast.high, median_of(samples)) << n;
+  }
 }
 
 TEST(MedianInterval, RanksMatchTheBinomialTables) {
