@@ -389,6 +389,31 @@ TEST(ReportVerdict, ANoisierNewSideWidensTheInterval) {
   EXPECT_EQ(d.v, verdict::unsure) << d.low << " " << d.high;
 }
 
+TEST(ReportVerdict, ACalibratedVerdictNeverRestsOnUnsoundRuns) {
+  // Eight runs a side, 1 % apart between processes, 8 % slower: one base run that did not
+  // converge and one new run that was throttled do not carry the change: still slower.
+  auto base = host_runs(8, 0.01, 1.0, 7);
+  auto next = host_runs(8, 0.01, 1.08, 8);
+  base[3].converged = false;
+  next[5].throttle = "sw_power_cap";
+  const decision d = decide(many(base), many(next), decide_options{}, "s");
+  EXPECT_EQ(d.from, evidence::runs);
+  EXPECT_EQ(d.v, verdict::slower) << d.reason;
+  // When the change is only in the runs that did not converge, it is not a finding.
+  auto same = host_runs(8, 0.01, 1.0, 9);
+  for (int i : {0, 1, 2, 3}) {
+    same[i] = scaled(same[i], 1.3);
+    same[i].converged = false;
+  }
+  const decision u = decide(many(base), many(same), decide_options{}, "s");
+  EXPECT_EQ(u.v, verdict::unsure);
+  EXPECT_NE(u.reason.find("not converged"), std::string::npos) << u.reason;
+  // Fewer than two sound runs on a side: unsure.
+  for (run& r : next) r.converged = false;
+  next[0].converged = true;
+  EXPECT_EQ(decide(many(base), many(next), decide_options{}, "s").v, verdict::unsure);
+}
+
 // The calibrated test's false alarms on synthetic A/A pairs stay near its level.
 TEST(ReportVerdict, CalibratedFalseAlarmsStayNearTheLevel) {
   decide_options o;

@@ -305,6 +305,36 @@ bool unconverged(const side& s) {
   return std::any_of(s.runs.begin(), s.runs.end(), [](const run* r) { return !r->converged; });
 }
 
+// The geometric mean of a side's runs' medians: the centre the t interval is about (the
+// median of a few runs' medians jumps between the levels of a row that has two).
+double geometric_centre(const side& s) {
+  double sum = 0;
+  for (const run* r : s.runs) sum += std::log(r->time_us);
+  return std::exp(sum / static_cast<double>(s.runs.size()));
+}
+
+// A side without its runs that did not converge or were throttled.
+side sound_runs(const side& s) {
+  side out = s;
+  out.runs.clear();
+  for (const run* r : s.runs) {
+    if (r->converged && r->throttle.empty()) out.runs.push_back(r);
+  }
+  return out;
+}
+
+// A calibrated verdict may stand although some runs did not converge or were throttled,
+// when it is the same verdict without them: it then does not rest on those runs. Each
+// side keeps at least two sound runs, so that it still measures its spread.
+bool holds_without_suspect_runs(const side& base, const side& next, const decide_options& o, verdict v) {
+  const side b = sound_runs(base), n = sound_runs(next);
+  if (b.runs.size() < 2 || n.runs.size() < 2) return false;
+  const double d = std::log(geometric_centre(n) / geometric_centre(b));
+  if (std::abs(std::expm1(d)) < o.threshold * (1 - 1e-9)) return false;
+  const auto [lo, hi] = calibrated_interval(b, n, o, d);
+  return v == verdict::slower ? lo > 0 : hi < 0;
+}
+
 }  // namespace
 
 const char* to_string(verdict v) noexcept {
@@ -339,14 +369,6 @@ void add_to_side(side& s, const result& r, const result_file& file) {
     return;
   }
   for (const run& x : r.runs) s.runs.push_back(&x);
-}
-
-// The geometric mean of a side's runs' medians: the centre the t interval is about (the
-// median of a few runs' medians jumps between the levels of a row that has two).
-double geometric_centre(const side& s) {
-  double sum = 0;
-  for (const run* r : s.runs) sum += std::log(r->time_us);
-  return std::exp(sum / static_cast<double>(s.runs.size()));
 }
 
 decision decide(const side& base, const side& next, const decide_options& o, std::string_view name) {
@@ -384,11 +406,16 @@ decision decide(const side& base, const side& next, const decide_options& o, std
     }
   }
   const std::string tb = throttle_of(base), tn = throttle_of(next);
-  if (!tb.empty() || !tn.empty()) {
+  const bool suspect = !tb.empty() || !tn.empty() || unconverged(base) || unconverged(next);
+  // With measured spreads, runs that did not converge or were throttled do not make the
+  // verdict unsure when the sound runs alone give the same one.
+  const bool tolerated = cal != nullptr && suspect && reasons.empty() &&
+                         holds_without_suspect_runs(base, next, o, out.change > 0 ? verdict::slower : verdict::faster);
+  if (!tolerated && (!tb.empty() || !tn.empty())) {
     reasons.push_back(fmt::format("throttled ({}{}{})", tb.empty() ? "" : "base: " + tb,
                                   !tb.empty() && !tn.empty() ? ", " : "", tn.empty() ? "" : "new: " + tn));
   }
-  if (unconverged(base) || unconverged(next)) reasons.emplace_back("not converged");
+  if (!tolerated && (unconverged(base) || unconverged(next))) reasons.emplace_back("not converged");
   // Host work moves from run to run by more than any sample shows (5-35 % between two runs
   // of one commit on an H100): one run a side cannot tell that from a change.
   if (!cal && work_of(base, next) == run::work_kind::host && (run_count(base) < 2 || run_count(next) < 2))

@@ -81,7 +81,9 @@ struct decision {
 /// own intervals plus the assumed run-to-run spread, over the number of runs. When a side
 /// has `calibration_runs` runs or more, the pooled variance of both sides' runs' log
 /// medians is the spread of one run instead: a two-sample t interval that needs no
-/// assumed floor.
+/// assumed floor. Then runs that did not converge or were throttled leave the verdict
+/// slower (faster) only if the same test on the other runs alone (two or more a side)
+/// says so too: it never rests on them.
 decision decide(const side& base, const side& next, const decide_options& o, std::string_view name);
 
 }  // namespace membench::report
