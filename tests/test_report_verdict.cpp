@@ -414,6 +414,22 @@ TEST(ReportVerdict, ACalibratedVerdictNeverRestsOnUnsoundRuns) {
   EXPECT_EQ(decide(many(base), many(next), decide_options{}, "s").v, verdict::unsure);
 }
 
+TEST(ReportVerdict, TheMarginIsWhatTheIntervalMustClear) {
+  const auto base = host_runs(8, 0.01, 1.0, 11);
+  const auto next = host_runs(8, 0.01, 1.08, 12);
+  decide_options o;
+  const decision d = decide(many(base), many(next), o, "m");
+  ASSERT_EQ(d.v, verdict::slower) << d.reason;
+  o.margin = d.low / 2;
+  EXPECT_EQ(decide(many(base), many(next), o, "m").v, verdict::slower);
+  o.margin = (d.low + d.change) / 2;
+  const decision u = decide(many(base), many(next), o, "m");
+  EXPECT_EQ(u.v, verdict::unsure);
+  EXPECT_NE(u.reason.find("too noisy"), std::string::npos) << u.reason;
+  // Faster is held to the same margin.
+  EXPECT_EQ(decide(many(next), many(base), o, "m").v, verdict::unsure);
+}
+
 // The calibrated test's false alarms on synthetic A/A pairs stay near its level.
 TEST(ReportVerdict, CalibratedFalseAlarmsStayNearTheLevel) {
   decide_options o;

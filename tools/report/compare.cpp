@@ -14,6 +14,7 @@ namespace membench::report {
 decide_options compare_options::decide() const {
   decide_options o;
   o.threshold = threshold_pct / 100;
+  o.margin = margin_pct / 100;
   o.resolution_us = resolution_us;
   o.clock_tolerance = clock_tolerance_pct / 100;
   o.run_spread = run_spread_pct / 100;
@@ -109,7 +110,8 @@ compare_outcome view_compare(const std::vector<const result_file*>& base, const 
   for (std::size_t i = 0; i < names.size(); ++i) {
     const found& x = all[i];
     auto all_skipped = [](const std::vector<const result*>& rs) {
-      return std::all_of(rs.begin(), rs.end(), [](const result* r) { return r != nullptr && r->skipped; });
+      return std::any_of(rs.begin(), rs.end(), [](const result* r) { return r != nullptr; }) &&
+             std::all_of(rs.begin(), rs.end(), [](const result* r) { return r == nullptr || r->skipped; });
     };
     if (all_skipped(x.base) && all_skipped(x.next)) {
       // Skipped for the same reason on both sides (a size this GPU cannot hold): nothing to compare.
@@ -117,10 +119,16 @@ compare_outcome view_compare(const std::vector<const result_file*>& base, const 
       continue;
     }
     std::string problem;
+    // A side is its files together: a benchmark is missing when none of them has it (the
+    // CI runs kernel rows and host-work rows in separate processes, each file a part).
     auto check = [&](const std::vector<const result*>& rs, const std::vector<const result_file*>& files) {
+      if (std::all_of(rs.begin(), rs.end(), [](const result* r) { return r == nullptr; })) {
+        problem = fmt::format("missing in {}", files_text(files));
+        return;
+      }
       for (std::size_t k = 0; k < rs.size() && problem.empty(); ++k) {
         if (rs[k] == nullptr) {
-          problem = fmt::format("missing in {}", files[k]->path);
+          continue;
         } else if (rs[k]->error) {
           problem = fmt::format("error row in {}: {}", files[k]->path, *rs[k]->error);
         } else if (!(rs[k]->time_us > 0)) {
@@ -242,13 +250,16 @@ compare_outcome view_compare(const std::vector<const result_file*>& base, const 
        fmt::format("geometric mean of new/base time: {:.4f} ({:+.2f} %)", out.geomean_ratio,
                    100 * (out.geomean_ratio - 1)),
        fmt::format("verdict: |change| < {:g} % is same; beyond it, slower or faster only when the {:g} % interval of "
-                   "the change excludes 0, the change is at least {:g} us, no run was throttled or unconverged and the "
+                   "the change {}, the change is at least {:g} us, no run was throttled or unconverged and the "
                    "SM clocks agree within {:g} %; otherwise unsure ({}). Intervals: a seeded bootstrap of the ratio "
                    "of medians where both sides have samples, else the rows' intervals, noise or repetitions; the "
                    "spread of the runs' medians counts, and never less than {:g} % a run (work:kernel rows), {:g} % "
                    "(work:copy) or {:g} % (work:host); where a side has {} runs or more, the spread of its runs' "
-                   "medians is the run-to-run spread instead (evidence: runs)",
-                   opt.threshold_pct, opt.confidence_pct, opt.resolution_us, opt.clock_tolerance_pct,
+                   "medians is the run-to-run spread instead (evidence: runs), and runs that were throttled or did not "
+                   "converge are then allowed when the others alone give the same verdict",
+                   opt.threshold_pct, opt.confidence_pct,
+                   opt.margin_pct > 0 ? fmt::format("clears +-{:g} %", opt.margin_pct) : std::string("excludes 0"),
+                   opt.resolution_us, opt.clock_tolerance_pct,
                    opt.unsure_fails ? "--unsure=fail: fails" : "--unsure=warn: listed", opt.run_spread_pct,
                    opt.run_spread_copy_pct, opt.run_spread_host_pct, opt.calibration_runs)});
   if (base.front()->gpu() != next.front()->gpu() || base.front()->build() != next.front()->build())

@@ -119,6 +119,10 @@ CLI::App* add_view(CLI::App& app, const char* name, const char* what, const char
 void add_test_options(CLI::App* cmd, compare_options& c) {
   cmd->add_option("--threshold", c.threshold_pct, "percent change in time that counts (default 5)")
       ->check(CLI::Range(0.0, 1000.0));
+  cmd->add_option("--margin", c.margin_pct,
+                  "percent the interval of a change must clear to call it slower or faster (default 0: it must "
+                  "exclude no change)")
+      ->check(CLI::Range(0.0, 100.0));
   cmd->add_option("--resolution", c.resolution_us,
                   "smallest change in microseconds that can count (default 0.5, what the timing resolves for kernels "
                   "of a few us)")

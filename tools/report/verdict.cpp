@@ -332,7 +332,7 @@ bool holds_without_suspect_runs(const side& base, const side& next, const decide
   const double d = std::log(geometric_centre(n) / geometric_centre(b));
   if (std::abs(std::expm1(d)) < o.threshold * (1 - 1e-9)) return false;
   const auto [lo, hi] = calibrated_interval(b, n, o, d);
-  return v == verdict::slower ? lo > 0 : hi < 0;
+  return v == verdict::slower ? std::expm1(lo) > o.margin : std::expm1(hi) < -o.margin;
 }
 
 }  // namespace
@@ -397,7 +397,7 @@ decision decide(const side& base, const side& next, const decide_options& o, std
   if (std::abs(out.new_us - out.base_us) < o.resolution_us) reasons.emplace_back("too small");
   if (out.from == evidence::none) {
     reasons.emplace_back("no spread (one run a side, no samples or interval)");
-  } else if (out.change > 0 ? !(out.low > 0) : !(out.high < 0)) {
+  } else if (out.change > 0 ? !(out.low > o.margin) : !(out.high < -o.margin)) {
     if (cal) {
       reasons.push_back(fmt::format("too noisy (runs spread {:.1f} % over {})",
                                     100 * std::sqrt(log_median_variance(*cal)), cal->runs.size()));

@@ -40,6 +40,10 @@ void add_to_side(side& s, const result& r, const result_file& file);
 
 struct decide_options {
   double threshold = 0.05;        ///< a change smaller than this is "same" (fraction of the time)
+  /// Slower (faster) needs the interval of the change above +margin (below -margin): a
+  /// row whose runs drift over minutes (pageable copies) can put a 99 % interval just
+  /// above 0 on an unchanged commit.
+  double margin = 0;
   double resolution_us = 0.5;     ///< a smaller change in microseconds is "too small" to call
   double clock_tolerance = 0.03;  ///< SM clocks differing by more than this make a verdict unsure
   double run_spread = 0.005;      ///< assumed run-to-run spread of a run's median (relative, one sd): kernel rows
@@ -70,7 +74,8 @@ struct decision {
 /// The verdict for one benchmark. `name` seeds the bootstrap, so that a verdict depends
 /// on nothing but its inputs.
 ///  - |change| < threshold: same.
-///  - otherwise slower (faster) only when the interval of the change lies above (below) 0,
+///  - otherwise slower (faster) only when the interval of the change lies above `margin`
+///    (below -`margin`),
 ///    the change is at least `resolution_us`, no run was throttled or unconverged, the
 ///    SM clocks agree within `clock_tolerance`, and rows with host work in their samples
 ///    have at least two runs a side; else unsure, with every reason that applies.

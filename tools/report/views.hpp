@@ -47,6 +47,7 @@ document view_gpus(const std::vector<result_file>& files, const gpus_options& op
 struct compare_options {
   std::string filter;
   double threshold_pct = 5;          ///< changes within this are "same"
+  double margin_pct = 0;             ///< slower (faster) only when the interval clears this
   double resolution_us = 0.5;        ///< smaller absolute changes are "unsure (too small)"
   double clock_tolerance_pct = 3;    ///< SM clocks further apart make a verdict unsure
   double run_spread_pct = 0.5;       ///< assumed run-to-run spread of a run's median (one sd): kernel rows
