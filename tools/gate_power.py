@@ -57,7 +57,7 @@ def compare(report, base, new, options):
             base_us = float(cell["base us"])
         except ValueError:
             continue  # unusable: missing or errored
-        rows[cell["benchmark"]] = (base_us, cell["verdict"])
+        rows[cell["benchmark"]] = (base_us, cell["verdict"], cell.get("interval", ""))
     return rows
 
 
@@ -78,6 +78,8 @@ def main():
     ap.add_argument("--aa", nargs=2, action="append", default=[], metavar=("BASE", "NEW"), help="an A/A pair")
     ap.add_argument("--injected", nargs=2, action="append", default=[], metavar=("BASE", "COPY"),
                     help="a run and an injected copy of another run of the same commit")
+    ap.add_argument("--misses", type=float, metavar="PCT",
+                    help="also list the injected rows of 20 us or more that this slowdown did not find, with their verdicts")
     args = ap.parse_args(argv)
     if not args.aa and not args.injected:
         ap.error("give at least one --aa or --injected pair")
@@ -85,7 +87,7 @@ def main():
     if args.aa:
         total, alarms, unsure = defaultdict(int), defaultdict(int), defaultdict(int)
         for base, new in args.aa:
-            for base_us, verdict in compare(args.report, base, new, passed).values():
+            for base_us, verdict, _ in compare(args.report, base, new, passed).values():
                 b = band(base_us)
                 total[b] += 1
                 alarms[b] += kind(verdict) in ("slower", "faster")
@@ -106,6 +108,7 @@ def main():
         found = defaultdict(int)
         injected = defaultdict(int)
         levels = set()
+        missed = defaultdict(list)
         for base, copy in args.injected:
             names, level = set(), None
             for f in files(copy):
@@ -115,12 +118,15 @@ def main():
                 level = float(ctx["membench_injected_slowdown_pct"])
                 names |= set(filter(None, ctx["membench_injected_rows"].split(",")))
             levels.add(level)
-            for name, (base_us, verdict) in compare(args.report, base, copy, passed).items():
+            for name, (base_us, verdict, interval) in compare(args.report, base, copy, passed).items():
                 if name not in names:
                     continue
                 key = (band(base_us), level)
                 injected[key] += 1
-                found[key] += kind(verdict) == ("slower" if level > 0 else "faster")
+                hit = kind(verdict) == ("slower" if level > 0 else "faster")
+                found[key] += hit
+                if not hit and args.misses is not None and level == args.misses and base_us >= 20:
+                    missed[name].append(f"{interval} {verdict}")
         levels = sorted(levels)
         print(f"## Detection: {len(args.injected)} injected cop{'y' if len(args.injected) == 1 else 'ies'}\n")
         print("| row duration | " + " | ".join(f"{l:+g} %" for l in levels) + " |")
@@ -135,6 +141,12 @@ def main():
                     i, f = injected[(label, level)], found[(label, level)]
                 cells.append(f"{f}/{i} ({100 * f / i:.0f} %)" if i else "-")
             print(f"| {label} | " + " | ".join(cells) + " |")
+        if missed:
+            print(f"\n## Missed at {args.misses:+g} %, rows of 20 us or more: {sum(len(v) for v in missed.values())}\n")
+            print("| benchmark | missed | intervals and verdicts |")
+            print("|---|---:|---|")
+            for name, why in sorted(missed.items(), key=lambda x: (-len(x[1]), x[0])):
+                print(f"| `{name}` | {len(why)} | {'<br>'.join(why)} |")
 
 
 if __name__ == "__main__":

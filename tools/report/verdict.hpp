@@ -65,7 +65,7 @@ struct decision {
   verdict v = verdict::same;
   std::string reason;                 ///< why unsure ("too noisy; throttled (new: sw_power_cap)")
   evidence from = evidence::none;
-  double base_us = NAN, new_us = NAN;  ///< each side's median of its runs' medians (evidence runs: their geometric mean)
+  double base_us = NAN, new_us = NAN;  ///< each side's median of its runs' medians (evidence runs: exp of the trimmed mean of their logs)
   double change = NAN;                ///< new / base - 1
   double low = NAN, high = NAN;       ///< the interval of the change (NAN: no spread known)
   double base_clock_mhz = NAN, new_clock_mhz = NAN;
@@ -84,11 +84,12 @@ struct decision {
 /// run, each run shifted by the assumed run-to-run spread); otherwise a t interval on the
 /// log ratio whose variance per side is the larger of the runs' medians' spread and their
 /// own intervals plus the assumed run-to-run spread, over the number of runs. When a side
-/// has `calibration_runs` runs or more, the pooled variance of both sides' runs' log
-/// medians is the spread of one run instead: a two-sample t interval that needs no
-/// assumed floor. Then runs that did not converge or were throttled leave the verdict
-/// slower (faster) only if the same test on the other runs alone (two or more a side)
-/// says so too: it never rests on them.
+/// has `calibration_runs` runs or more, the runs' own spread replaces the floors: Yuen's
+/// trimmed-means t interval on the runs' log medians (20 % trimmed, winsorized variances
+/// pooled), about the exp of the trimmed means. Then a run that did not converge is no
+/// reason by itself (its spread is in the interval), and throttled runs leave the verdict
+/// slower (faster) only if the same test on the unthrottled runs alone (two or more a
+/// side) says so too: it never rests on them.
 decision decide(const side& base, const side& next, const decide_options& o, std::string_view name);
 
 }  // namespace membench::report

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# R=membench-report evaluate.sh WORK COMPARE OPTIONS (from the repository root): the CI
+# R=membench-report [MISSES=5] evaluate.sh WORK COMPARE OPTIONS (from the repository root): the CI
 # workflow's layout on this folder's fresh runs. A side = three kernel processes (runNN) +
 # host-work processes (hostNN). Three A/A pairs of disjoint sides, both orders; and the
 # same pairs with the new side's runs made 3, 5 and 10 % slower (tools/inject_slowdown.py).
@@ -32,4 +32,4 @@ for j in 0 1 2; do
     args+=(--injected "$B" "$(side "$work/inj$s" "${ka[$j]}" "${ha[$j]}")")
   done
 done
-python3 tools/gate_power.py --report "$R" "${args[@]}" -- "$@"
+python3 tools/gate_power.py --report "$R" ${MISSES:+--misses "$MISSES"} "${args[@]}" -- "$@"
