@@ -360,6 +360,19 @@ TEST(Chase, PrimeAndBytes) {
   EXPECT_EQ(chase_timed_steps % 8, 0u);  // the kernels unroll by 8
 }
 
+TEST(Chase, ALaunchTimesWholeCyclesWherePositionCanMatter) {
+  EXPECT_EQ(chase_steps_per_launch(128), chase_timed_steps);    // L1: many cycles a launch
+  EXPECT_EQ(chase_steps_per_launch(8192), chase_timed_steps);
+  EXPECT_EQ(chase_steps_per_launch(196608), 196608u);           // 24 MiB at 128 bytes: one cycle
+  EXPECT_EQ(chase_steps_per_launch(8193), 8u * 8193u);          // whole cycles, a multiple of 8
+  EXPECT_EQ(chase_steps_per_launch(chase_whole_cycle_nodes), chase_whole_cycle_nodes);
+  EXPECT_EQ(chase_steps_per_launch(chase_whole_cycle_nodes + 8), chase_timed_steps);  // all misses
+  for (std::uint64_t n : {std::uint64_t{9000}, std::uint64_t{65536}, std::uint64_t{100003}}) {
+    EXPECT_EQ(chase_steps_per_launch(n) % n, 0u) << n;
+    EXPECT_EQ(chase_steps_per_launch(n) % 8, 0u) << n;
+  }
+}
+
 }  // namespace
 }  // namespace membench
 

@@ -71,6 +71,7 @@ void run_bulk_chase(bench_context& ctx, std::uint64_t span) {
   });
   const auto base = reinterpret_cast<std::uint64_t>(ws.chain.data());
   const std::uint64_t warm = chase_launch_warm_steps(nodes);
+  const std::uint64_t timed = chase_steps_per_launch(nodes);
   auto chase = [&ws](std::uint64_t warm_steps, std::uint64_t steps, cudaStream_t s) {
     bulk_chase_kernel<<<1, 1, 0, s>>>(ws.state.data(), warm_steps, steps);
   };
@@ -83,7 +84,7 @@ void run_bulk_chase(bench_context& ctx, std::uint64_t span) {
   bulk_chase_reset_kernel<<<1, 1, 0, ctx.stream()>>>(ws.state.data(), base + chase_node_offset(0, spacing));
   prime();
 
-  const std::uint64_t expected = base + chase_node_offset(chase_walk(ws.succ, 0, warm + chase_timed_steps), spacing);
+  const std::uint64_t expected = base + chase_node_offset(chase_walk(ws.succ, 0, warm + timed), spacing);
   output_check check{[&ws, base](cudaStream_t s) {
                        bulk_chase_reset_kernel<<<1, 1, 0, s>>>(ws.state.data(), base + chase_node_offset(0, spacing));
                      },
@@ -94,20 +95,20 @@ void run_bulk_chase(bench_context& ctx, std::uint64_t span) {
   launch_options opt{};
   opt.l2 = l2_state::warm;  // never flushed: the row is its chain's steady state
   opt.report_pct_peak = false;
-  ctx.verify_and_time(opt, chase_bytes(chase_timed_steps, bulk_node_bytes),
-                      [&chase, warm](cudaStream_t s) { chase(warm, chase_timed_steps, s); }, check);
+  ctx.verify_and_time(opt, chase_bytes(timed, bulk_node_bytes),
+                      [&chase, warm, timed](cudaStream_t s) { chase(warm, timed, s); }, check);
 
   // The clock ticks of the last timed launch; after a --metrics pass (profiled replays, caches
   // flushed) those of a fresh launch in the primed steady state instead.
   if (std::isfinite(ctx.counter(schema::counter("metrics_passes")))) {
     prime();
-    chase(warm, chase_timed_steps, ctx.stream());
+    chase(warm, timed, ctx.stream());
     MEMBENCH_CUDA_CHECK(cudaGetLastError());
   }
   bulk_chase_state last{};
   MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));  // the row's stream does not sync with the legacy one
   MEMBENCH_CUDA_CHECK(cudaMemcpy(&last, ws.state.data(), sizeof last, cudaMemcpyDeviceToHost));
-  report_chase(ctx, last.cycles, chase_timed_steps, nodes);
+  report_chase(ctx, last.cycles, timed, nodes);
 }
 
 void make_cases(family_builder& f) {

@@ -1,7 +1,7 @@
 // B2: bandwidth per level, L2. Every SM's resident blocks (occupancy API, 512 threads each)
 // read one global set of `bytes` bytes with ld.global.cg (explicit PTX, 16-byte vectors: L1
 // is bypassed in every build, so the build does not matter), 8 independent loads per thread
-// at a time, ~1 GiB of loads per launch with the L2 warm. Thread t's load j reads element
+// at a time, ~8 GiB of loads per launch with the L2 warm. Thread t's load j reads element
 // (t + j * step) mod n, step = the grid's threads mod n: each load round of the grid reads
 // the next stretch of the set, so every pass spreads over all of it and every block starts
 // at a different offset. Each block's sum is checked against the host reference (prefix sums

@@ -69,10 +69,24 @@ MEMBENCH_HD std::uint64_t chase_link(std::uint64_t base, const std::uint32_t* su
 /// small part, few enough that a DRAM-latency launch stays in milliseconds.
 inline constexpr std::uint32_t chase_timed_steps = 8192;
 
+/// Chains longer than this are timed in launches of chase_timed_steps (a set larger than
+/// every cache misses the same everywhere along its chain); see chase_steps_per_launch.
+inline constexpr std::uint64_t chase_whole_cycle_nodes = std::uint64_t{1} << 20;
+
+/// Timed steps per launch for a chain of `nodes`: chase_timed_steps, or whole cycles for a
+/// chain longer than that up to chase_whole_cycle_nodes. Where a set just overflows a
+/// cache, the latency depends on the position along the chain (an H100's 24 MiB chain read
+/// 1335 us and 1465 us per 8192 steps, alternating every half cycle): each launch must then
+/// time every node, or its samples follow the position rather than scatter about one value.
+constexpr std::uint64_t chase_steps_per_launch(std::uint64_t nodes) {
+  if (nodes <= chase_timed_steps || nodes > chase_whole_cycle_nodes) return chase_timed_steps;
+  return nodes % 8 == 0 ? nodes : 8 * nodes;  // the kernels unroll by 8
+}
+
 /// Steps of the untimed pass that brings a chain into the caches before its row is timed:
 /// the whole cycle when it is short enough to matter (a chain larger than every cache
 /// misses in steady state however it was primed), else none.
-constexpr std::uint64_t chase_prime_steps(std::uint64_t nodes) { return nodes <= (std::uint64_t{1} << 20) ? nodes : 0; }
+constexpr std::uint64_t chase_prime_steps(std::uint64_t nodes) { return nodes <= chase_whole_cycle_nodes ? nodes : 0; }
 
 /// Untimed steps at the start of every launch: the whole cycle when an L1 could hold it (the
 /// L1 starts empty at each launch; the L2 and TLBs keep their contents), else none.
