@@ -307,7 +307,7 @@ TEST(L2Bandwidth, Shape) {
   const l2_bw_shape s = make_l2_bw_shape(2 << 20, 132 * 2048);
   EXPECT_EQ(s.n, (2u << 20) / 16);
   EXPECT_EQ(s.step, 132u * 2048 % ((2u << 20) / 16));
-  EXPECT_EQ(s.loads, 256u);  // 2^26 loads / 270336 threads = 248.2, up to a multiple of 8
+  EXPECT_EQ(s.loads, 1992u);  // 2^29 loads / 270336 threads = 1985.9, up to a multiple of 8
   for (std::uint64_t mib : {2, 4, 8, 16, 24, 32, 48}) {
     for (std::uint64_t per_sm : {1024, 1536, 2048}) {
       const std::uint64_t threads = 132 * per_sm;
