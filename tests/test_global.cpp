@@ -373,6 +373,14 @@ TEST(Chase, ALaunchTimesWholeCyclesWherePositionCanMatter) {
   }
 }
 
+TEST(Chase, WholeCycleRowsGetALargerBudget) {
+  EXPECT_EQ(chase_budget_scale(128), 1.0);  // many cycles a launch: its samples agree
+  EXPECT_EQ(chase_budget_scale(chase_timed_steps), 1.0);
+  EXPECT_EQ(chase_budget_scale(196608), 16.0);  // 24 MiB at 128 bytes: one whole cycle a launch
+  EXPECT_EQ(chase_budget_scale(chase_whole_cycle_nodes), 16.0);
+  EXPECT_EQ(chase_budget_scale(chase_whole_cycle_nodes + 8), 1.0);  // all misses
+}
+
 }  // namespace
 }  // namespace membench
 

@@ -81,6 +81,20 @@ TEST(StoppingCriterion, HostRowsHaveTheirOwnTargetAndBudget) {
   EXPECT_DOUBLE_EQ(host.budget_s(), 2.0);
 }
 
+TEST(StoppingCriterion, ABudgetScaleLengthensOnlyTheBudget) {
+  stopping_criterion c(rule(10, 0.5, 1.0), false, 16), host(rule(10, 0.5, 1.0), true, 16);
+  EXPECT_DOUBLE_EQ(c.budget_s(), 16.0);
+  EXPECT_DOUBLE_EQ(c.target_pct(), 0.5);
+  EXPECT_DOUBLE_EQ(host.budget_s(), 32.0);
+  for (int i = 0; i < 100; ++i) c.add(1e-3 * (1 + 0.2 * ((i * 37) % 100) / 100.0));  // spread over 20 %
+  EXPECT_FALSE(c.done(15.9));
+  EXPECT_TRUE(c.done(16.0));
+  EXPECT_EQ(c.unconverged_reason(), "budget");
+  stopping_criterion tight(rule(10, 0.5, 1.0), false, 16);
+  for (int i = 0; i < 10; ++i) tight.add(1e-3);
+  EXPECT_TRUE(tight.done(0.0)) << "a row that converges stops whatever its budget";
+}
+
 TEST(StoppingCriterion, NeverStopsShortOfTheMinimumBeforeTheRowLimit) {
   stopping_criterion c(rule(10, 0.5, 1.0), false);
   for (int i = 0; i < 5; ++i) c.add(0.5);

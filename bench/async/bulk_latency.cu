@@ -12,7 +12,8 @@
 // on an H800 with such a chain.)
 // The dlcm build does not matter (the copy never passes through L1).
 // Verification: the node the chain reached after a reset and one launch, against the host walk.
-// Bytes per launch: chase_bytes = 8192 copies * 16 bytes (the row time is a latency).
+// Bytes per launch: chase_bytes = chase_steps_per_launch copies * 16 bytes (the row time is a
+// latency); whole-cycle rows get chase_budget_scale times the sampling budget, as in global/latency.
 // Architecture: sm_90 (cp.async.bulk, mbarrier transaction counts); other GPUs skip.
 // Tiers: quick has 4M (L2); the default tier has both rows.
 #include <cuda_runtime_api.h>
@@ -95,6 +96,7 @@ void run_bulk_chase(bench_context& ctx, std::uint64_t span) {
   launch_options opt{};
   opt.l2 = l2_state::warm;  // never flushed: the row is its chain's steady state
   opt.report_pct_peak = false;
+  opt.budget_scale = chase_budget_scale(nodes);
   ctx.verify_and_time(opt, chase_bytes(timed, bulk_node_bytes),
                       [&chase, warm, timed](cudaStream_t s) { chase(warm, timed, s); }, check);
 

@@ -13,7 +13,10 @@
 // the L2 misses it. `--metrics` gives the L1 and L2 hit rates behind each plateau.
 // Expected (Hopper): ~30-40 cycles from L1, ~200-300 from L2 (more once the set spans
 // both L2 partitions), ~500-800 from DRAM, plus a TLB miss where the span passes a TLB's reach.
-// Bytes per launch: chase_bytes = 8192 loads * 8 bytes (the row time is a latency, not a rate).
+// Bytes per launch: chase_bytes = chase_steps_per_launch loads * 8 bytes (8192, or whole
+// cycles for chains of 8193 to 2^20 nodes; the row time is a latency, not a rate). Rows that
+// time whole cycles get chase_budget_scale times the sampling budget: at a cache's edge their
+// launches scatter by a few per cent.
 // Tiers: quick has plain loads at 16 KiB (L1), 4 MiB (L2) and 1 GiB (DRAM); the default tier
 // has every row.
 #include <cuda_runtime_api.h>
@@ -95,6 +98,7 @@ void run_chase(bench_context& ctx, bool ldg, std::uint64_t spacing, std::uint64_
   launch_options opt{};
   opt.l2 = l2_state::warm;  // never flushed: the row is its chain's steady state
   opt.report_pct_peak = false;
+  opt.budget_scale = chase_budget_scale(nodes);
   ctx.verify_and_time(opt, chase_bytes(timed, sizeof(std::uint64_t)),
                       [&chase, warm, timed](cudaStream_t s) { chase(warm, timed, s); }, check);
 

@@ -83,6 +83,13 @@ constexpr std::uint64_t chase_steps_per_launch(std::uint64_t nodes) {
   return nodes % 8 == 0 ? nodes : 8 * nodes;  // the kernels unroll by 8
 }
 
+/// How many times the usual sampling budget a chain's row gets. A launch that times whole
+/// cycles of a chain at a cache's edge takes 10-100 ms and scatters by up to 6 % from launch
+/// to launch (the cache's state moves between full passes): at the usual budget it keeps
+/// about 15 samples, too few to place the median within 0.5 %; sixteen times that keeps
+/// about 100-250. Rows that converge stop early, so only such rows spend it.
+constexpr double chase_budget_scale(std::uint64_t nodes) { return chase_steps_per_launch(nodes) > chase_timed_steps ? 16 : 1; }
+
 /// Steps of the untimed pass that brings a chain into the caches before its row is timed:
 /// the whole cycle when it is short enough to matter (a chain larger than every cache
 /// misses in steady state however it was primed), else none.

@@ -45,7 +45,7 @@ sample_run measure_blocking(const measure_env& env, const launch_options& lo, co
     if (env.blocker->timed_out()) return std::nullopt;
     return clock_guard::sample{std::max(0.0, secs - env.event_overhead_s), env.probe->mhz()};
   };
-  stopping_criterion criterion(env.options.rule, lo.host_row());
+  stopping_criterion criterion(env.options.rule, lo.host_row(), lo.budget_scale);
   if (!run_sample_loop(env, criterion, true, take, run)) {
     // The launch blocked the host (or a profiler serialised it): time the row plainly,
     // from scratch, so that no sample mixes the two methods.

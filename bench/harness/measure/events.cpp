@@ -26,7 +26,7 @@ sample_run events_with_rule(const measure_env& env, const launch_options& lo, co
     MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(st));
     return clock_guard::sample{timer.seconds(), judge_sm_clock ? env.probe->mhz() : 0.0};
   };
-  stopping_criterion criterion(rule, lo.host_row());
+  stopping_criterion criterion(rule, lo.host_row(), lo.budget_scale);
   run_sample_loop(env, criterion, judge_sm_clock, take, run);
   return run;
 }

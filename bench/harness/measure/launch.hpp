@@ -41,6 +41,11 @@ struct launch_options {
   const char* peak_name = nullptr;
   /// False for rows no memory ceiling describes (shared memory, registers, L1): no pct_peak.
   bool report_pct_peak = true;
+  /// The row's sampling budget (--max-time or --max-time-host) times this: for rows whose
+  /// samples are long and scatter by nature (a chase that times a whole cycle at a cache's
+  /// edge), so that the budget holds enough samples to place the median. A row that
+  /// converges stops early whatever its budget.
+  double budget_scale = 1;
 
   /// The samples include host work (a call that blocks the host): host target and budget.
   bool host_row() const noexcept { return blocks_host || host_work; }

@@ -6,10 +6,10 @@
 
 namespace membench {
 
-stopping_criterion::stopping_criterion(const stopping_rule& rule, bool host_row)
+stopping_criterion::stopping_criterion(const stopping_rule& rule, bool host_row, double budget_scale)
     : rule_(rule),
       target_pct_(host_row ? rule.max_ci_host_pct : rule.max_ci_pct),
-      budget_s_(host_row ? rule.max_time_host_s : rule.max_time_s) {}
+      budget_s_((host_row ? rule.max_time_host_s : rule.max_time_s) * (budget_scale > 0 ? budget_scale : 1)) {}
 
 void stopping_criterion::add(double seconds) {
   samples_.push_back(seconds);

@@ -18,7 +18,8 @@ namespace membench {
 class stopping_criterion {
  public:
   /// `host_row`: the row's samples include host work (its own target and budget).
-  stopping_criterion(const stopping_rule& rule, bool host_row);
+  /// `budget_scale` multiplies that budget (launch_options::budget_scale).
+  stopping_criterion(const stopping_rule& rule, bool host_row, double budget_scale = 1);
 
   void add(double seconds);
   /// A sample thrown away (clock below the threshold, or taken during a clock event).
