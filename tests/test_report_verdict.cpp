@@ -458,6 +458,31 @@ TEST(ReportVerdict, OneOutlierProcessNeitherHidesNorFakesAChange) {
   EXPECT_EQ(m.v, verdict::slower) << m.change << " [" << m.low << ", " << m.high << "] " << m.reason;
 }
 
+TEST(ReportVerdict, RunsThatSwitchLevelsAreNotAChange) {
+  // A row with two per-process levels, 8.6 and 10.4 us (the 4-byte symbol copies on an
+  // H100): seven of eight base runs low, seven of eight new runs high. The runs' trimmed
+  // means differ by 17 %, yet every run sits at a level the other side has too.
+  auto mixed = [](int high, double factor, std::uint64_t seed) {
+    auto v = host_runs(8, 0.01, factor, seed);
+    for (int i = 0; i < high; ++i) v[static_cast<std::size_t>(i)] = scaled(v[static_cast<std::size_t>(i)], 10.4 / 8.6);
+    return v;
+  };
+  const auto base = mixed(1, 1.0, 31), next = mixed(7, 1.0, 32);
+  const decision d = decide(many(base), many(next), decide_options{}, "l");
+  EXPECT_EQ(d.v, verdict::unsure) << d.change << " [" << d.low << ", " << d.high << "] " << d.reason;
+  EXPECT_NE(d.reason.find("two levels"), std::string::npos) << d.reason;
+  EXPECT_EQ(decide(many(next), many(base), decide_options{}, "l").v, verdict::unsure);
+  // The same shares on both sides: nothing to call.
+  EXPECT_NE(decide(many(mixed(4, 1.0, 33)), many(mixed(4, 1.0, 34)), decide_options{}, "l").v, verdict::slower);
+  // A change moves every run: the sides no longer share a level, and the rule stays out of
+  // the way of an 8 % slowdown of a steady row...
+  const decision s1 = decide(many(host_runs(8, 0.01, 1.0, 37)), many(host_runs(8, 0.01, 1.08, 38)), decide_options{}, "l");
+  EXPECT_EQ(s1.v, verdict::slower) << s1.reason;
+  // ...or of a two-level row whose new runs are all 25 % slower at the high level.
+  const decision s2 = decide(many(mixed(1, 1.0, 35)), many(mixed(8, 1.04, 36)), decide_options{}, "l");
+  EXPECT_EQ(s2.v, verdict::slower) << s2.change << " [" << s2.low << ", " << s2.high << "] " << s2.reason;
+}
+
 TEST(ReportVerdict, TheMarginIsWhatTheIntervalMustClear) {
   const auto base = host_runs(8, 0.01, 1.0, 11);
   const auto next = host_runs(8, 0.01, 1.08, 12);

@@ -86,11 +86,14 @@ def main():
 
     if args.aa:
         total, alarms, unsure = defaultdict(int), defaultdict(int), defaultdict(int)
-        for base, new in args.aa:
-            for base_us, verdict, _ in compare(args.report, base, new, passed).values():
+        flagged = []
+        for pair, (base, new) in enumerate(args.aa, 1):
+            for name, (base_us, verdict, interval) in compare(args.report, base, new, passed).items():
                 b = band(base_us)
                 total[b] += 1
                 alarms[b] += kind(verdict) in ("slower", "faster")
+                if kind(verdict) in ("slower", "faster"):
+                    flagged.append((name, pair, base_us, interval, verdict))
                 unsure[b] += kind(verdict) == "unsure"
         n, a, u = sum(total.values()), sum(alarms.values()), sum(unsure.values())
         print(f"## False alarms: {len(args.aa)} A/A pair(s), {n} benchmark comparisons\n")
@@ -103,6 +106,13 @@ def main():
             if t:
                 print(f"| {label} | {t} | {x} | {100 * x / t:.2f} % | {100 * y / t:.1f} % |")
         print()
+        if flagged:
+            print("Flagged in the A/A pairs:\n")
+            print("| benchmark | pair | base us | interval | verdict |")
+            print("|---|---:|---:|---|---|")
+            for name, pair, base_us, interval, verdict in sorted(flagged):
+                print(f"| `{name}` | {pair} | {base_us:.4g} | {interval} | {verdict} |")
+            print()
 
     if args.injected:
         found = defaultdict(int)

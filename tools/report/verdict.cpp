@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -309,6 +310,103 @@ std::pair<double, double> calibrated_interval(const side& base, const side& next
   return {d - half, d + half};
 }
 
+// Some host rows sit at one of two levels per process (the 4-byte symbol copies at about
+// 8.5 and 10.4 us on an H100, cudaMalloc of 1 MiB at 31 and 47 us), and which level a
+// process lands at drifts over minutes: eight processes a side can then differ only in how
+// many landed high, which no spread of their medians describes. Two levels: the widest gap
+// in the two sides' sorted log medians, with two runs or more below and above it, at least
+// three times the runs' spread within the levels and wider than the threshold, with runs of
+// each side at both levels.
+struct two_levels {
+  bool found = false;
+  double split = NAN;            ///< log time between the levels
+  double low_us = NAN, high_us = NAN;  ///< the levels' mean times (exp of mean logs)
+};
+
+std::vector<double> log_medians(const side& s) {
+  std::vector<double> x;
+  for (const run* r : s.runs) x.push_back(std::log(r->time_us));
+  return x;
+}
+
+double sum_sq(const std::vector<double>& x, double& mean) {
+  mean = 0;
+  for (double v : x) mean += v;
+  mean /= static_cast<double>(x.size());
+  double sq = 0;
+  for (double v : x) sq += (v - mean) * (v - mean);
+  return sq;
+}
+
+two_levels find_two_levels(const side& base, const side& next, double threshold) {
+  std::vector<double> x = log_medians(base);
+  const std::vector<double> y = log_medians(next);
+  x.insert(x.end(), y.begin(), y.end());
+  std::sort(x.begin(), x.end());
+  two_levels out;
+  const std::size_t n = x.size();
+  if (n < 5) return out;
+  std::size_t k = 2;  // the high level starts at x[k]
+  for (std::size_t i = 3; i + 2 <= n; ++i) {
+    if (x[i] - x[i - 1] > x[k] - x[k - 1]) k = i;
+  }
+  const std::vector<double> low(x.begin(), x.begin() + static_cast<std::ptrdiff_t>(k)), high(x.begin() + static_cast<std::ptrdiff_t>(k), x.end());
+  double ml = 0, mh = 0;
+  const double within = std::sqrt((sum_sq(low, ml) + sum_sq(high, mh)) / static_cast<double>(n - 2));
+  const double gap = x[k] - x[k - 1];
+  if (!(gap >= 3 * within) || !(gap > std::log1p(threshold))) return out;
+  // Each side must have runs at both levels: a gap between the sides alone is the change.
+  const double split = (x[k] + x[k - 1]) / 2;
+  for (const side* sd : {&base, &next}) {
+    const std::vector<double> v = log_medians(*sd);
+    const auto above = std::count_if(v.begin(), v.end(), [split](double t) { return t > split; });
+    if (above == 0 || above == static_cast<std::ptrdiff_t>(v.size())) return out;
+  }
+  out.found = true;
+  out.split = split;
+  out.low_us = std::exp(ml);
+  out.high_us = std::exp(mh);
+  return out;
+}
+
+// The change within the levels: for each level both sides reach with two runs or more, the
+// difference of the mean logs, weighted as in a two-sample t test and pooled over levels.
+// Nothing when no level has two runs of each side.
+std::optional<std::pair<double, std::pair<double, double>>> within_levels(const side& base, const side& next,
+                                                                         const decide_options& o, double split) {
+  double wsum = 0, dsum = 0, ss = 0, df = 0;
+  for (bool upper : {false, true}) {
+    std::vector<double> b, n;
+    for (double v : log_medians(base)) {
+      if ((v > split) == upper) b.push_back(v);
+    }
+    for (double v : log_medians(next)) {
+      if ((v > split) == upper) n.push_back(v);
+    }
+    if (b.size() < 2 || n.size() < 2) continue;
+    double mb = 0, mn = 0;
+    ss += sum_sq(b, mb) + sum_sq(n, mn);
+    df += static_cast<double>(b.size() + n.size() - 2);
+    const double w = 1 / (1 / static_cast<double>(b.size()) + 1 / static_cast<double>(n.size()));
+    wsum += w;
+    dsum += w * (mn - mb);
+  }
+  if (wsum == 0) return std::nullopt;
+  const double d = dsum / wsum;
+  const double half = student_t_quantile(0.5 + o.confidence / 2, df) * std::sqrt(ss / df / wsum);
+  return std::make_pair(d, std::make_pair(d - half, d + half));
+}
+
+// A slower (faster) verdict from runs in two levels stands only when it holds within the
+// levels too: a change in how many runs landed at each level is not the code's.
+bool holds_within_levels(const side& base, const side& next, const decide_options& o, verdict v, const two_levels& lv) {
+  const auto w = within_levels(base, next, o, lv.split);
+  if (!w) return false;
+  const auto [d, iv] = *w;
+  if (v == verdict::slower) return std::expm1(d) >= o.threshold * (1 - 1e-9) && std::expm1(iv.first) > o.margin;
+  return std::expm1(d) <= -o.threshold * (1 - 1e-9) && std::expm1(iv.second) < -o.margin;
+}
+
 // The median clock of a side's runs, else the clock its files measured at the start.
 double side_clock(const side& s) {
   std::vector<double> c;
@@ -446,6 +544,14 @@ decision decide(const side& base, const side& next, const decide_options& o, std
     reasons.emplace_back("host work, one run a side (give several --base and --new runs)");
   if (std::abs(out.new_clock_mhz / out.base_clock_mhz - 1) > o.clock_tolerance)
     reasons.push_back(fmt::format("clocks differ ({:.0f} vs {:.0f} MHz)", out.base_clock_mhz, out.new_clock_mhz));
+  if (reasons.empty() && cal != nullptr) {
+    const verdict v = out.change > 0 ? verdict::slower : verdict::faster;
+    const two_levels lv = find_two_levels(base, next, o.threshold);
+    if (lv.found && !holds_within_levels(base, next, o, v, lv)) {
+      reasons.push_back(fmt::format("two levels ({:.4g} and {:.4g} us) in different shares of the runs, not {} within a level",
+                                    lv.low_us, lv.high_us, to_string(v)));
+    }
+  }
   if (reasons.empty()) {
     out.v = out.change > 0 ? verdict::slower : verdict::faster;
     return out;

@@ -89,7 +89,11 @@ struct decision {
 /// pooled), about the exp of the trimmed means. Then a run that did not converge is no
 /// reason by itself (its spread is in the interval), and throttled runs leave the verdict
 /// slower (faster) only if the same test on the unthrottled runs alone (two or more a
-/// side) says so too: it never rests on them.
+/// side) says so too: it never rests on them. Where the two sides' runs fall into two
+/// levels (the widest gap of their log medians at least three times the spread within the
+/// levels and wider than the threshold, each side with runs at both levels), slower
+/// (faster) also needs the change within the
+/// levels that both sides reach with two runs: a shift of runs between levels is unsure.
 decision decide(const side& base, const side& next, const decide_options& o, std::string_view name);
 
 }  // namespace membench::report
