@@ -80,10 +80,11 @@ void run_chase(bench_context& ctx, bool ldg, std::uint64_t spacing, std::uint64_
     }
   };
   // Walk the whole cycle once so that the timed launches see its steady state.
-  auto prime = [&] {
-    if (const std::uint64_t steps = chase_prime_steps(nodes); steps > 0) chase(0, (steps + 7) / 8 * 8, ctx.stream());
+  auto prime_on = [&](cudaStream_t s) {
+    if (const std::uint64_t steps = chase_prime_steps(nodes); steps > 0) chase(0, (steps + 7) / 8 * 8, s);
     MEMBENCH_CUDA_CHECK(cudaGetLastError());
   };
+  auto prime = [&] { prime_on(ctx.stream()); };
   chase_reset_kernel<<<1, 1, 0, ctx.stream()>>>(ws.state.data(), base + chase_node_offset(0, spacing));
   prime();
 
@@ -99,12 +100,18 @@ void run_chase(bench_context& ctx, bool ldg, std::uint64_t spacing, std::uint64_
   opt.l2 = l2_state::warm;  // never flushed: the row is its chain's steady state
   opt.report_pct_peak = false;
   opt.budget_scale = chase_budget_scale(nodes);
+  opt.profile_prepare = prime_on;
   ctx.verify_and_time(opt, chase_bytes(timed, sizeof(std::uint64_t)),
                       [&chase, warm, timed](cudaStream_t s) { chase(warm, timed, s); }, check);
 
-  // The clock ticks of the last timed launch; after a --metrics pass (profiled replays, caches
-  // flushed) those of a fresh launch in the primed steady state instead.
+  // The clock ticks of the last timed launch; after a --metrics pass, those of a fresh launch
+  // in the primed steady state instead, and the profiled launch's own ticks beside them: the
+  // counters describe that launch, which need not have seen the timed launches' cache state.
   if (std::isfinite(ctx.counter(schema::counter("metrics_passes")))) {
+    chase_state profiled{};
+    MEMBENCH_CUDA_CHECK(cudaMemcpy(&profiled, ws.state.data(), sizeof profiled, cudaMemcpyDeviceToHost));
+    ctx.set_counter(schema::counter("metrics_cycles_per_load"),
+                    static_cast<double>(profiled.cycles) / static_cast<double>(timed));
     prime();
     chase(warm, timed, ctx.stream());
     MEMBENCH_CUDA_CHECK(cudaGetLastError());

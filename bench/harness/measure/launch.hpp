@@ -34,6 +34,10 @@ struct launch_options {
   /// Runs before every warm-up and sample, outside the timed region: restores the state a
   /// sample must start from (pages migrated back to the host, ...).
   std::function<void(cudaStream_t)> prepare;
+  /// Runs before each pass of a `--metrics` profile, after `prepare`, outside the profiled
+  /// range: brings back the cache state the timed launches saw (a chain's untimed walk), which
+  /// whatever ran between the last sample and the profile may have changed.
+  std::function<void(cudaStream_t)> profile_prepare;
   /// The ceiling `pct_peak` refers to (GB/s) and its name in the label (`peak:pcie`).
   /// No name: the device's theoretical DRAM bandwidth. A name with 0 GB/s (the system does
   /// not say): no pct_peak.

@@ -150,6 +150,7 @@ void bench_context::profile_metrics(const launch_options& lo, const launch_fn& l
     auto prepare = [&] {
       if (lo.prepare) lo.prepare(st);
       if (lo.l2 == l2_state::cold) env.flush_l2(st);
+      if (lo.profile_prepare) lo.profile_prepare(st);
     };
     std::vector<std::pair<std::string, double>> values;
     try {
