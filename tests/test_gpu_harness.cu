@@ -54,6 +54,20 @@ TEST(GpuVerify, AcceptsCorrectDataAndNamesTheFirstMismatch) {
   }
 }
 
+TEST(GpuVerify, ReadDeviceValueWaitsForTheRowsStream) {
+  stream s;  // non-blocking: a legacy-stream cudaMemcpy would not wait for it
+  device_buffer<std::uint64_t> v(1);
+  MEMBENCH_CUDA_CHECK(cudaMemset(v.data(), 0, sizeof(std::uint64_t)));
+  MEMBENCH_CUDA_CHECK(cudaDeviceSynchronize());
+  pinned_buffer<std::byte> staging(4096);
+  stream_blocker blocker(0.2);  // holds the stream for 0.2 s, then gives up
+  blocker.hold(s.get());
+  MEMBENCH_CUDA_CHECK(cudaMemsetAsync(v.data(), 0x5a, sizeof(std::uint64_t), s.get()));
+  EXPECT_EQ(read_device_value(device_reader{s.get(), {staging.data(), staging.size()}}, v.data()),
+            0x5a5a5a5a5a5a5a5aULL);
+  blocker.release();
+}
+
 TEST(GpuTiming, EventTimerAndL2FlushWork) {
   stream s;
   int dev = 0, l2 = 0;

@@ -107,9 +107,7 @@ void run_bulk_chase(bench_context& ctx, std::uint64_t span) {
     chase(warm, timed, ctx.stream());
     MEMBENCH_CUDA_CHECK(cudaGetLastError());
   }
-  bulk_chase_state last{};
-  MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));  // the row's stream does not sync with the legacy one
-  MEMBENCH_CUDA_CHECK(cudaMemcpy(&last, ws.state.data(), sizeof last, cudaMemcpyDeviceToHost));
+  const bulk_chase_state last = read_device_value(ctx.reader(), ws.state.data());
   report_chase(ctx, last.cycles, timed, nodes);
 }
 

@@ -83,9 +83,7 @@ void run_latency(bench_context& ctx, unsigned cluster, dsm_target target) {
     launch(ctx.stream());
     MEMBENCH_CUDA_CHECK(cudaGetLastError());
   }
-  dsm_chase_result last{};
-  MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(&last, ws.out.data(), sizeof last, cudaMemcpyDeviceToHost, ctx.stream()));
-  MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+  const dsm_chase_result last = read_device_value(ctx.reader(), ws.out.data());
   report_chase(ctx, last.cycles, chase_timed_steps, dsm_chain_nodes);
 }
 

@@ -108,16 +108,14 @@ void run_chase(bench_context& ctx, bool ldg, std::uint64_t spacing, std::uint64_
   // in the primed steady state instead, and the profiled launch's own ticks beside them: the
   // counters describe that launch, which need not have seen the timed launches' cache state.
   if (std::isfinite(ctx.counter(schema::counter("metrics_passes")))) {
-    chase_state profiled{};
-    MEMBENCH_CUDA_CHECK(cudaMemcpy(&profiled, ws.state.data(), sizeof profiled, cudaMemcpyDeviceToHost));
+    const chase_state profiled = read_device_value(ctx.reader(), ws.state.data());
     ctx.set_counter(schema::counter("metrics_cycles_per_load"),
                     static_cast<double>(profiled.cycles) / static_cast<double>(timed));
     prime();
     chase(warm, timed, ctx.stream());
     MEMBENCH_CUDA_CHECK(cudaGetLastError());
   }
-  chase_state last{};
-  MEMBENCH_CUDA_CHECK(cudaMemcpy(&last, ws.state.data(), sizeof last, cudaMemcpyDeviceToHost));
+  const chase_state last = read_device_value(ctx.reader(), ws.state.data());
   report_chase(ctx, last.cycles, timed, nodes);
 }
 

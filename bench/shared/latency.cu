@@ -66,8 +66,7 @@ void run_chase(bench_context& ctx, std::uint64_t span) {
     launch(ctx.stream());
     MEMBENCH_CUDA_CHECK(cudaGetLastError());
   }
-  chase_result last{};
-  MEMBENCH_CUDA_CHECK(cudaMemcpy(&last, ws.out.data(), sizeof last, cudaMemcpyDeviceToHost));
+  const chase_result last = read_device_value(ctx.reader(), ws.out.data());
   report_chase(ctx, last.cycles, chase_timed_steps, nodes);
 }
 

@@ -82,6 +82,17 @@ void verify_device_array(const device_reader& r, const T* dev, std::size_t count
   }
 }
 
+/// One trivially copyable value read back on the row's stream, after everything queued there
+/// (the row's stream does not order with the legacy default stream). throws cuda_error
+template <class T>
+T read_device_value(const device_reader& r, const T* dev) {
+  static_assert(std::is_trivially_copyable_v<T>);
+  T value{};
+  MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(&value, dev, sizeof(T), cudaMemcpyDeviceToHost, r.stream));
+  MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(r.stream));
+  return value;
+}
+
 /// Checks host[i] == expected(i) for every i, in parallel. throws verification_error
 template <class T, class Expected>
 void verify_host_array(const T* host, std::size_t count, Expected&& expected, const char* what) {
