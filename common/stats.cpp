@@ -149,23 +149,94 @@ median_interval median_ci(std::vector<double> samples, double level) {
 
 double standard_normal_quantile(double p) { return normal_quantile(p); }
 
-double student_t_quantile(double p, double df) {
-  if (!(df > 0) || std::isinf(df)) return normal_quantile(p);
-  const double sign = p < 0.5 ? -1 : 1;
-  if (df == 1) return std::tan(std::acos(-1.0) * (p - 0.5));
-  if (df == 2) return (2 * p - 1) / std::sqrt(2 * p * (1 - p));
-  if (df == 4) {
-    const double a = 4 * p * (1 - p);
-    const double c = std::cos(std::acos(std::sqrt(a)) / 3) / std::sqrt(a);
-    return sign * 2 * std::sqrt(c - 1);
+namespace {
+
+// The continued fraction of the regularized incomplete beta function (modified Lentz).
+double beta_fraction(double a, double b, double x) {
+  constexpr double tiny = 1e-300;
+  const double qab = a + b, qap = a + 1, qam = a - 1;
+  double c = 1, d = 1 - qab * x / qap;
+  if (std::abs(d) < tiny) d = tiny;
+  d = 1 / d;
+  double h = d;
+  for (int m = 1; m <= 500; ++m) {
+    const double m2 = 2.0 * m;
+    double aa = m * (b - m) * x / ((qam + m2) * (a + m2));
+    d = 1 + aa * d;
+    c = 1 + aa / c;
+    d = 1 / (std::abs(d) < tiny ? tiny : d);
+    c = std::abs(c) < tiny ? tiny : c;
+    h *= d * c;
+    aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2));
+    d = 1 + aa * d;
+    c = 1 + aa / c;
+    d = 1 / (std::abs(d) < tiny ? tiny : d);
+    c = std::abs(c) < tiny ? tiny : c;
+    const double step = d * c;
+    h *= step;
+    if (std::abs(step - 1) < 1e-15) break;
   }
+  return h;
+}
+
+// I_x(a, b).
+double incomplete_beta(double a, double b, double x) {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const double front = std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x));
+  if (x < (a + 1) / (a + b + 2)) return front * beta_fraction(a, b, x) / a;
+  return 1 - front * beta_fraction(b, a, 1 - x) / b;
+}
+
+// P(T > t) for t >= 0: I_{df/(df+t^2)}(df/2, 1/2) / 2, computed on the side that keeps its
+// digits in the far tail.
+double t_upper_tail(double t, double df) { return 0.5 * incomplete_beta(df / 2, 0.5, df / (df + t * t)); }
+
+double t_density(double t, double df) {
+  return std::exp(std::lgamma((df + 1) / 2) - std::lgamma(df / 2) - 0.5 * std::log(df * std::acos(-1.0)) -
+                  (df + 1) / 2 * std::log1p(t * t / df));
+}
+
+double expansion_quantile(double p, double df) {
   // Abramowitz & Stegun 26.7.5.
+  const double sign = p < 0.5 ? -1 : 1;
   const double z = normal_quantile(p < 0.5 ? 1 - p : p), z2 = z * z;
   const double g1 = (z2 + 1) * z / 4;
   const double g2 = ((5 * z2 + 16) * z2 + 3) * z / 96;
   const double g3 = (((3 * z2 + 19) * z2 + 17) * z2 - 15) * z / 384;
   const double g4 = ((((79 * z2 + 776) * z2 + 1482) * z2 - 1920) * z2 - 945) * z / 92160;
   return sign * (z + (g1 + (g2 + (g3 + g4 / df) / df) / df) / df);
+}
+
+}  // namespace
+
+double student_t_cdf(double t, double df) {
+  if (std::isnan(t) || !(df > 0)) return NAN;
+  if (std::isinf(df)) return 0.5 * std::erfc(-t / std::sqrt(2.0));
+  const double upper = t_upper_tail(std::abs(t), df);
+  return t >= 0 ? 1 - upper : upper;
+}
+
+double student_t_quantile(double p, double df) {
+  if (!(df > 0) || std::isinf(df)) return normal_quantile(p);
+  if (p == 0.5) return 0;
+  if (df == 1) return std::tan(std::acos(-1.0) * (p - 0.5));
+  if (df == 2) return (2 * p - 1) / std::sqrt(2 * p * (1 - p));
+  const double sign = p < 0.5 ? -1 : 1;
+  const double tail = p < 0.5 ? p : 1 - p;  // the upper tail the quantile leaves
+  // Newton on the upper tail from the expansion, kept inside a bracket that only shrinks
+  // (the tail is convex and falling for t > 0, so from the left Newton never overshoots).
+  double t = std::abs(expansion_quantile(1 - tail, df));
+  double lo = 0, hi = INFINITY;
+  for (int i = 0; i < 60; ++i) {
+    const double f = t_upper_tail(t, df) - tail;
+    if (f > 0) lo = t; else hi = t;
+    double next = t + f / t_density(t, df);
+    if (!(next > lo && next < hi)) next = std::isinf(hi) ? 2 * t + 1 : (lo + hi) / 2;
+    if (std::abs(next - t) <= 1e-12 * t) return sign * next;
+    t = next;
+  }
+  return sign * t;
 }
 
 }  // namespace membench

@@ -47,9 +47,15 @@ median_interval median_ci(std::vector<double> samples, double level);
 /// The p-quantile of the standard normal distribution (0 < p < 1; |error| < 1.2e-9).
 double standard_normal_quantile(double p);
 
-/// The p-quantile of Student's t with `df` degrees of freedom (0 < p < 1): exact for 1, 2
-/// and 4, a Cornish-Fisher expansion otherwise (at df 3 within 0.2 % of the tables for
-/// p = 0.975, within 1 % for p = 0.995); the normal quantile for infinite df.
+/// P(T <= t) for Student's t with `df` degrees of freedom (the regularized incomplete beta
+/// function by its continued fraction; relative error about 1e-12); the normal CDF for
+/// infinite df.
+double student_t_cdf(double t, double df);
+
+/// The p-quantile of Student's t with `df` degrees of freedom (0 < p < 1), to a relative
+/// 1e-9 at any level: Abramowitz and Stegun's expansion, refined by Newton steps on
+/// student_t_cdf (the expansion alone is off by 4 % at df 3 and p = 0.9995, the levels a
+/// correction for many benchmarks asks for). The normal quantile for infinite df.
 double student_t_quantile(double p, double df);
 
 }  // namespace membench

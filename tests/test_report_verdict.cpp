@@ -2,6 +2,7 @@
 // and unsure, from samples, intervals, noise and repetitions, and how often it is wrong.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -72,6 +73,16 @@ TEST(ReportVerdict, StudentAndNormalQuantiles) {
   }
   EXPECT_NEAR(student_t_quantile(0.995, 3), 5.8409, 0.01 * 5.8409);
   EXPECT_NEAR(student_t_quantile(0.975, INFINITY), 1.959964, 1e-6);
+  // The far tails a correction for many benchmarks reaches (exact values from the
+  // incomplete beta function), where Abramowitz and Stegun's expansion alone is 4 % off.
+  const double far[][3] = {{3, 0.9995, 12.923979}, {3, 0.99995, 28.000130}, {5, 0.9999995, 28.478473}, {18, 0.99995, 4.965706}};
+  for (const auto& [df, p, t] : far) {
+    EXPECT_NEAR(student_t_quantile(p, df), t, 1e-6 * t) << "df " << df << " p " << p;
+    EXPECT_NEAR(student_t_quantile(1 - p, df), -t, 1e-6 * t) << "df " << df << " p " << p;
+    EXPECT_NEAR(student_t_cdf(t, df), p, 1e-9) << "df " << df;
+  }
+  EXPECT_NEAR(student_t_cdf(0, 7), 0.5, 1e-12);
+  EXPECT_NEAR(student_t_cdf(-1.959964, INFINITY), 0.025, 1e-7);
 }
 
 TEST(ReportVerdict, AFivePercentShiftOnTightSamplesIsSlower) {
@@ -516,6 +527,148 @@ TEST(ReportVerdict, CalibratedFalseAlarmsStayNearTheLevel) {
   }
   EXPECT_LE(alarms, pairs / 10) << alarms;
   EXPECT_GE(found, pairs * 80 / 100) << found;
+}
+
+
+// ---------------------------------------------------------------------------------------
+// The correction over many benchmarks compared at once.
+
+// Rows whose p-value is given: called (slower) at the two-sided level 1 - alpha when p <= alpha.
+TEST(ReportFamily, StepUpKeepsWhatBenjaminiHochbergKeeps) {
+  draws d(77);
+  decide_options o;
+  o.confidence = 0.95;
+  const double q = 1 - o.confidence;
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::size_t m = 20 + static_cast<std::size_t>(d.uniform() * 180);
+    std::vector<double> p(m);
+    for (double& x : p) x = d.uniform() < 0.3 ? std::pow(d.uniform(), 6) * q : d.uniform();  // some real changes
+    auto at = [&](const std::vector<std::size_t>& which, const decide_options& with) {
+      std::vector<decision> out(which.size());
+      for (std::size_t j = 0; j < which.size(); ++j) out[j].v = p[which[j]] <= 1 - with.confidence + 1e-15 ? verdict::slower : verdict::same;
+      return out;
+    };
+    std::vector<std::size_t> everyone(m);
+    for (std::size_t i = 0; i < m; ++i) everyone[i] = i;
+    std::vector<decision> ds = at(everyone, o);
+    const family_outcome f = correct_family(ds, o, at);
+    // The textbook step-up: the largest k with the k-th smallest p at most k q / m.
+    std::vector<double> sorted = p;
+    std::sort(sorted.begin(), sorted.end());
+    std::size_t k = 0;
+    for (std::size_t i = 1; i <= m; ++i) {
+      if (sorted[i - 1] <= static_cast<double>(i) * q / static_cast<double>(m)) k = i;
+    }
+    EXPECT_EQ(f.kept, k) << "trial " << trial;
+    EXPECT_EQ(f.compared, m);
+    const double cut = static_cast<double>(k) * q / static_cast<double>(m);
+    for (std::size_t i = 0; i < m; ++i) {
+      if (p[i] <= cut) {
+        EXPECT_EQ(ds[i].v, verdict::slower) << "trial " << trial << " row " << i;
+      } else if (p[i] <= q) {
+        EXPECT_EQ(ds[i].v, verdict::unsure) << "trial " << trial << " row " << i;
+        EXPECT_NE(ds[i].reason.find("Benjamini-Hochberg"), std::string::npos) << ds[i].reason;
+      } else {
+        EXPECT_EQ(ds[i].v, verdict::same);
+      }
+    }
+  }
+}
+
+// k runs of a row (their medians only) about 50 us * factor, spreading sd between runs.
+std::vector<run> run_medians(int k, double sd, double factor, std::uint64_t seed) {
+  draws d(seed);
+  std::vector<run> v(static_cast<std::size_t>(k));
+  for (run& r : v) {
+    r.time_us = 50 * factor * std::exp(sd * d.normal());
+    r.sm_clock_mhz = 1980;
+  }
+  return v;
+}
+
+// A family of `m` rows, sixteen runs a side, the first `changed` of them `factor` slower:
+// how many are called slower or faster, without and with the correction.
+struct family_calls {
+  int alone = 0, corrected = 0;            ///< calls (slower or faster)
+  int alone_changed = 0, kept_changed = 0;  ///< ... of the changed rows, slower
+  int bonferroni_changed = 0;              ///< ... slower at 1 - q / m each
+};
+family_calls call_family(std::size_t m, std::size_t changed, double factor, std::uint64_t seed, const decide_options& o) {
+  std::vector<std::vector<run>> base(m), next(m);
+  for (std::size_t i = 0; i < m; ++i) {
+    base[i] = run_medians(16, 0.05, 1.0, seed * 1000 + 2 * i);
+    next[i] = run_medians(16, 0.05, i < changed ? factor : 1.0, seed * 1000 + 2 * i + 1);
+  }
+  auto at = [&](const std::vector<std::size_t>& which, const decide_options& with) {
+    std::vector<decision> out;
+    for (std::size_t i : which) out.push_back(decide(many(base[i]), many(next[i]), with, "row"));
+    return out;
+  };
+  std::vector<std::size_t> everyone(m);
+  for (std::size_t i = 0; i < m; ++i) everyone[i] = i;
+  std::vector<decision> ds = at(everyone, o);
+  family_calls c;
+  auto called = [](const decision& x) { return x.v == verdict::slower || x.v == verdict::faster; };
+  for (std::size_t i = 0; i < m; ++i) {
+    c.alone += called(ds[i]);
+    c.alone_changed += i < changed && ds[i].v == verdict::slower;
+  }
+  const std::vector<decision> strict = at(everyone, at_level(o, (1 - o.confidence) / static_cast<double>(m)));
+  for (std::size_t i = 0; i < changed; ++i) c.bonferroni_changed += strict[i].v == verdict::slower;
+  (void)correct_family(ds, o, at);
+  for (std::size_t i = 0; i < m; ++i) {
+    c.corrected += called(ds[i]);
+    c.kept_changed += i < changed && ds[i].v == verdict::slower;
+  }
+  return c;
+}
+
+// Two runs of one commit, a hundred rows at 99 %: alone, about two comparisons in three
+// call something; as one family, about one in a hundred.
+TEST(ReportFamily, AnUnchangedComparisonOfManyRowsCallsNothing) {
+  decide_options o;
+  o.threshold = 0;
+  o.resolution_us = 0;
+  o.confidence = 0.99;
+  int noisy_alone = 0, noisy_corrected = 0;
+  const int families = 40;
+  for (int f = 0; f < families; ++f) {
+    const family_calls c = call_family(100, 0, 1.0, static_cast<std::uint64_t>(f + 1), o);
+    noisy_alone += c.alone > 0;
+    noisy_corrected += c.corrected > 0;
+  }
+  EXPECT_GE(noisy_alone, families / 3) << noisy_alone;
+  EXPECT_LE(noisy_corrected, 2) << noisy_corrected;
+}
+
+// What the correction costs: a changed row among many other changed rows needs level
+// 1 - k q / m with k the calls kept, between the 99 % of a row alone and the 99.99 % of
+// Bonferroni's correction over a hundred, which every row needs when one changed alone.
+TEST(ReportFamily, TheMoreRowsChangedTheLessEachNeeds) {
+  decide_options o;
+  o.threshold = 0.03;
+  o.margin = 0.01;
+  o.resolution_us = 0;
+  o.confidence = 0.99;
+  auto totals = [&](std::size_t changed, std::uint64_t seed) {
+    family_calls sum;
+    for (std::uint64_t f = 0; f < 10; ++f) {
+      const family_calls c = call_family(100, changed, 1.08, seed + f, o);
+      sum.alone_changed += c.alone_changed;
+      sum.kept_changed += c.kept_changed;
+      sum.bonferroni_changed += c.bonferroni_changed;
+    }
+    return sum;
+  };
+  const family_calls most = totals(90, 100), few = totals(5, 200);
+  // 8 % against a 5 % spread between runs, sixteen runs a side: most calls at 99 % alone.
+  EXPECT_GE(most.alone_changed, 600) << most.alone_changed << " of 900";
+  // Ninety changed: the level stays near 99 %, nearly every call is kept.
+  EXPECT_GE(most.kept_changed, most.alone_changed * 9 / 10) << most.kept_changed << " of " << most.alone_changed;
+  EXPECT_GT(most.kept_changed, most.bonferroni_changed * 3 / 2) << most.kept_changed << " vs " << most.bonferroni_changed;
+  // Five changed: hardly more than Bonferroni, far fewer than alone.
+  EXPECT_GE(few.kept_changed, few.bonferroni_changed);
+  EXPECT_LT(few.kept_changed, few.alone_changed * 2 / 3) << few.kept_changed << " of " << few.alone_changed;
 }
 
 }  // namespace

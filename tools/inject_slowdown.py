@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
-"""tools/inject_slowdown.py IN.json OUT.json --slowdown PCT [--filter REGEX] [--every N]
+"""tools/inject_slowdown.py IN.json OUT.json --slowdown PCT [--filter REGEX] [--every N [--phase K]]
 
 Writes a copy of a membench (or any Google Benchmark) JSON file in which chosen rows are
 PCT % slower, to measure what `membench-report compare` detects (tools/gate_power.py).
 
 Which rows: every timed iteration row whose name the regular expression --filter finds
-(default: all), and of those every N-th (--every, default 1) in file order. Error rows
+(default: all), and of those every N-th (--every, default 1) in file order, starting at the
+K-th (--phase, 0 to N - 1, default 0: N copies with phases 0 to N - 1 change each row once). Error rows
 and aggregate rows are never changed (compare reads iteration rows; an aggregates-only
 file gets its mean, median and stddev rows scaled instead).
 
@@ -52,9 +53,12 @@ def main():
     ap.add_argument("--slowdown", type=float, required=True, help="percent slower (negative: faster)")
     ap.add_argument("--filter", default="", help="regular expression searched in row names")
     ap.add_argument("--every", type=int, default=1, help="change every N-th matching row")
+    ap.add_argument("--phase", type=int, default=0, help="the first matching row changed (0 to N - 1)")
     args = ap.parse_args()
     if args.every < 1:
         ap.error("--every must be at least 1")
+    if not 0 <= args.phase < args.every:
+        ap.error("--phase must be between 0 and --every - 1")
     doc = json.load(open(args.input))
     rows = doc.get("benchmarks")
     if not isinstance(rows, list):
@@ -75,7 +79,7 @@ def main():
             continue
         # The repetition rows of one benchmark are chosen together.
         if name not in decided:
-            decided[name] = len(decided) % args.every == 0
+            decided[name] = len(decided) % args.every == args.phase
             if decided[name]:
                 chosen.append(report_name(name))
         if decided[name]:

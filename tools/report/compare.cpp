@@ -149,23 +149,37 @@ compare_outcome view_compare(const std::vector<const result_file*>& base, const 
 
   // The verdicts, on every core (a bootstrap per benchmark when the rows have samples).
   const decide_options o = opt.decide();
+  auto decide_row = [&](std::size_t i, const decide_options& with) {
+    side sb, sn;
+    for (std::size_t k = 0; k < base.size(); ++k) {
+      if (usable(all[i].base[k])) add_to_side(sb, *all[i].base[k], *base[k]);
+    }
+    for (std::size_t k = 0; k < next.size(); ++k) {
+      if (usable(all[i].next[k])) add_to_side(sn, *all[i].next[k], *next[k]);
+    }
+    return decide(sb, sn, with, *names[i]);
+  };
+  std::vector<std::size_t> family;  // the benchmarks decided, in order
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    if (states[i] == state::decide) family.push_back(i);
+  }
+  auto decide_all = [&](const std::vector<std::size_t>& which, const decide_options& with) {
+    std::vector<decision> ds(which.size());
+    parallel_parts(
+        which.size(),
+        [&](std::size_t b, std::size_t e, std::size_t) {
+          for (std::size_t j = b; j < e; ++j) ds[j] = decide_row(family[which[j]], with);
+        },
+        64);
+    return ds;
+  };
+  std::vector<std::size_t> everyone(family.size());
+  for (std::size_t j = 0; j < family.size(); ++j) everyone[j] = j;
+  std::vector<decision> decided = decide_all(everyone, o);
+  family_outcome fam;
+  if (opt.family == correction::bh) fam = correct_family(decided, o, decide_all);
   std::vector<decision> decisions(names.size());
-  parallel_parts(
-      names.size(),
-      [&](std::size_t b, std::size_t e, std::size_t) {
-        for (std::size_t i = b; i < e; ++i) {
-          if (states[i] != state::decide) continue;
-          side sb, sn;
-          for (std::size_t k = 0; k < base.size(); ++k) {
-            if (usable(all[i].base[k])) add_to_side(sb, *all[i].base[k], *base[k]);
-          }
-          for (std::size_t k = 0; k < next.size(); ++k) {
-            if (usable(all[i].next[k])) add_to_side(sn, *all[i].next[k], *next[k]);
-          }
-          decisions[i] = decide(sb, sn, o, *names[i]);
-        }
-      },
-      64);
+  for (std::size_t j = 0; j < family.size(); ++j) decisions[family[j]] = std::move(decided[j]);
 
   table t;
   t.title = opt.show_all ? "per benchmark" : "benchmarks that changed or are unsure (--all lists every one)";
@@ -261,7 +275,13 @@ compare_outcome view_compare(const std::vector<const result_file*>& base, const 
                    opt.margin_pct > 0 ? fmt::format("clears +-{:g} %", opt.margin_pct) : std::string("excludes 0"),
                    opt.resolution_us, opt.clock_tolerance_pct,
                    opt.unsure_fails ? "--unsure=fail: fails" : "--unsure=warn: listed", opt.run_spread_pct,
-                   opt.run_spread_copy_pct, opt.run_spread_host_pct, opt.calibration_runs)});
+                   opt.run_spread_copy_pct, opt.run_spread_host_pct, opt.calibration_runs),
+       opt.family == correction::bh
+           ? fmt::format("family: Benjamini-Hochberg over the {} benchmarks compared (false calls at most {:g} % of the "
+                         "calls): {} slower or faster at the {:.4g} % level{}, {} called alone but unsure as one of {}",
+                         fam.compared, 100 - opt.confidence_pct, fam.kept, 100 * fam.level,
+                         fam.kept == 0 ? " (what one call would need)" : "", fam.demoted, fam.compared)
+           : std::string("family: none (--correction none: each benchmark alone at its level)")});
   if (base.front()->gpu() != next.front()->gpu() || base.front()->build() != next.front()->build())
     d.notes.push_back(fmt::format("note: comparing {} {} build against {} {} build", base.front()->gpu(),
                                   base.front()->build(), next.front()->gpu(), next.front()->build()));

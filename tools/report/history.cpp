@@ -87,8 +87,9 @@ document view_history(const std::vector<result_file>& files, const history_optio
   }
   d.notes.push_back(fmt::format(
       "(slower)/(faster): compare's test against the run before (|change| >= {:g} %, its {:g} % interval excluding 0, "
-      "at least {:g} us, clocks and state clean)",
-      opt.test.threshold_pct, opt.test.confidence_pct, opt.test.resolution_us));
+      "at least {:g} us, clocks and state clean{})",
+      opt.test.threshold_pct, opt.test.confidence_pct, opt.test.resolution_us,
+      opt.test.family == correction::bh ? "; the benchmarks of each step one family, Benjamini-Hochberg" : ""));
 
   // Every benchmark of any run, in the order the runs first have them.
   std::vector<const result*> names;
@@ -99,8 +100,49 @@ document view_history(const std::vector<result_file>& files, const history_optio
     }
   }
   if (names.empty()) throw input_error(fmt::format("no benchmark matches --filter '{}'", opt.filter));
+
+  // The test between each run and the benchmark's run before it, corrected over the
+  // benchmarks of each step as one family (compare's correction).
+  auto timed = [](const result* r) { return r != nullptr && !r->error && r->time_us > 0; };
+  std::vector<std::vector<decision>> step(runs.size());          // per run, per benchmark decided
+  std::vector<std::vector<std::size_t>> step_names(runs.size());  // ... which benchmark each is
+  std::vector<std::vector<std::size_t>> step_before(runs.size());  // ... and its run before
+  for (std::size_t n = 0; n < names.size(); ++n) {
+    std::size_t before = runs.size();
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+      const result* r = runs[i]->find(names[n]->name);
+      if (r == nullptr || r->error) {
+        before = runs.size();
+        continue;
+      }
+      if (before < runs.size() && timed(runs[before]->find(names[n]->name)) && timed(r)) {
+        step_names[i].push_back(n);
+        step_before[i].push_back(before);
+      }
+      before = i;
+    }
+  }
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    auto again = [&](const std::vector<std::size_t>& which, const decide_options& with) {
+      std::vector<decision> ds;
+      for (std::size_t j : which) {
+        const std::string& name = names[step_names[i][j]]->name;
+        const result_file& prior = *runs[step_before[i][j]];
+        side sb, sn;
+        add_to_side(sb, *prior.find(name), prior);
+        add_to_side(sn, *runs[i]->find(name), *runs[i]);
+        ds.push_back(decide(sb, sn, with, name));
+      }
+      return ds;
+    };
+    std::vector<std::size_t> all(step_names[i].size());
+    for (std::size_t j = 0; j < all.size(); ++j) all[j] = j;
+    step[i] = again(all, test);
+    if (opt.test.family == correction::bh) (void)correct_family(step[i], test, again);
+  }
+
   int changes = 0;
-  for (const result* first : names) {
+  for (const result* const& first : names) {
     const std::string experiment = first->family();
     if (d.tables.empty() || d.tables.back().title != experiment) {
       table t;
@@ -118,8 +160,7 @@ document view_history(const std::vector<result_file>& files, const history_optio
     c.series = {first->param_text()};
     c.ys.resize(1);
     c.marks.resize(1);
-    const result* before = nullptr;
-    const result_file* before_file = nullptr;
+    const std::size_t n = static_cast<std::size_t>(&first - names.data());
     for (std::size_t i = 0; i < runs.size(); ++i) {
       const result* r = runs[i]->find(first->name);
       c.xs.push_back(static_cast<double>(i + 1));
@@ -128,17 +169,14 @@ document view_history(const std::vector<result_file>& files, const history_optio
         line.push_back(r == nullptr ? cell{"", NAN, tone::muted} : cell{r->skipped ? "skipped" : "error", NAN, tone::muted});
         c.ys[0].push_back(NAN);
         c.marks[0].push_back(tone::plain);
-        before = nullptr;
         continue;
       }
       const auto v = r->value(opt.value);
       cell x = v ? cell{format_value(*v), *v, tone::plain} : cell{"-", NAN, tone::muted};
       tone mark = tone::plain;
-      if (before != nullptr && before->time_us > 0 && r->time_us > 0) {
-        side sb, sn;
-        add_to_side(sb, *before, *before_file);
-        add_to_side(sn, *r, *runs[i]);
-        const decision dec = decide(sb, sn, test, r->name);
+      const auto at = std::lower_bound(step_names[i].begin(), step_names[i].end(), n);  // sorted by benchmark
+      if (at != step_names[i].end() && *at == n) {
+        const decision& dec = step[i][static_cast<std::size_t>(at - step_names[i].begin())];
         if (dec.v == verdict::slower || dec.v == verdict::faster) {
           mark = dec.v == verdict::slower ? tone::bad : tone::good;
           x.text += dec.v == verdict::slower ? " (slower)" : " (faster)";
@@ -149,8 +187,6 @@ document view_history(const std::vector<result_file>& files, const history_optio
       line.push_back(std::move(x));
       c.ys[0].push_back(v.value_or(NAN));
       c.marks[0].push_back(mark);
-      before = r;
-      before_file = runs[i];
     }
     t.rows.push_back(std::move(line));
     if (runs.size() >= 2) t.charts.push_back(std::move(c));

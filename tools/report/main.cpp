@@ -147,6 +147,11 @@ void add_test_options(CLI::App* cmd, compare_options& c) {
   cmd->add_option("--confidence", c.confidence_pct, "level of the interval of each change in percent (default 95)")
       ->check(CLI::Range(50.0, 99.9999));
   cmd->add_option("--seed", c.seed, "seeds the bootstraps (default 1)");
+  cmd->add_option("--correction", c.family,
+                  "bh (default): the benchmarks compared together are one family, Benjamini-Hochberg keeps the false "
+                  "slower/faster calls at most 100 - confidence % of the calls (none in a comparison of unchanged code "
+                  "with that chance); none: each benchmark alone at --confidence")
+      ->transform(CLI::CheckedTransformer(std::map<std::string, correction>{{"bh", correction::bh}, {"none", correction::none}}));
 }
 
 int run_views(const std::string& dir, const std::string& views_file, bool check, const std::vector<std::string>& only);

@@ -59,6 +59,7 @@ struct compare_options {
   bool show_all = false;             ///< list "same" rows too (default: only the others)
   bool allow_missing = false;        ///< a benchmark missing or errored on a side is noted, not unusable
   bool unsure_fails = false;         ///< --unsure=fail: an unsure benchmark fails like a slower one
+  correction family = correction::bh;  ///< how the benchmarks compared together are corrected for their number
 
   decide_options decide() const;
 };

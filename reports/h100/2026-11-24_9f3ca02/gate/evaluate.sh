@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# R=membench-report [MISSES=5] [HOSTS=12] evaluate.sh WORK COMPARE OPTIONS (from the repository
+# R=membench-report [MISSES=5] [HOSTS=12] [EVERY=N [PHASE=K]] evaluate.sh WORK COMPARE OPTIONS (from the repository
 # root): the CI workflow's layout on this folder's fresh runs (six kernel processes runNN,
 # 34 host-work processes hostNN). A side = three kernel processes + HOSTS host-work processes
-# (12, the workflow's; 8, its earlier setting). Host processes are cut into consecutive
+# (16, the workflow's; 8 and 12, earlier settings). Host processes are cut into consecutive
 # blocks of HOSTS, wrapping round (12: 1-12, 13-24, 25-34+1-2, 3-14); three A/A pairs of
 # disjoint sides (blocks 1|2, 2|3, 3|4), both orders; and the same pairs with the new side's
 # runs made 3, 5 and 10 % slower (tools/inject_slowdown.py: times, intervals and kept samples
-# multiplied).
+# multiplied). Every row of a copy is slower, unless EVERY=N: then every N-th row of each file,
+# as when a change slows a few benchmarks among many, in N copies of each (phases 0 to N - 1,
+# or only PHASE=K) so that every row is slowed in one of them.
 set -euo pipefail
 R=$(realpath "${R:?the membench-report binary}"); here=$(cd "$(dirname "$0")" && pwd); work=$1; shift
 HOSTS=${HOSTS:-12}
@@ -15,10 +17,16 @@ if [ "$HOSTS" -lt 1 ] || [ $((2 * HOSTS)) -gt "$total" ]; then
   echo "HOSTS must be between 1 and $((total / 2))" >&2; exit 2
 fi
 mkdir -p "$work"
-for s in 3 5 10; do
-  mkdir -p "$work/inj$s"
-  for f in "$here"/*.json; do
-    [ -f "$work/inj$s/$(basename "$f")" ] || python3 tools/inject_slowdown.py "$f" "$work/inj$s/$(basename "$f")" --slowdown $s >/dev/null
+EVERY=${EVERY:-1}
+phases=${PHASE:-$(seq 0 $((EVERY - 1)))}
+inj() { [ "$EVERY" -eq 1 ] && echo "$work/inj$1" || echo "$work/inj$1_every${EVERY}_phase$2"; }
+for p in $phases; do
+  for s in 3 5 10; do
+    mkdir -p "$(inj $s $p)"
+    for f in "$here"/*.json; do
+      [ -f "$(inj $s $p)/$(basename "$f")" ] ||
+        python3 tools/inject_slowdown.py "$f" "$(inj $s $p)/$(basename "$f")" --slowdown $s --every "$EVERY" --phase "$p" 2>/dev/null
+    done
   done
 done
 block() {  # block K: host processes of the K-th block (0-based) of HOSTS, wrapping round
@@ -38,9 +46,11 @@ args=()
 for j in 0 1 2; do
   A=$(side "$here" "${ka[$j]}" "$(block $j)"); B=$(side "$here" "${kb[$j]}" "$(block $((j + 1)))")
   args+=(--aa "$A" "$B" --aa "$B" "$A")
-  for s in 3 5 10; do
-    args+=(--injected "$A" "$(side "$work/inj$s" "${kb[$j]}" "$(block $((j + 1)))")")
-    args+=(--injected "$B" "$(side "$work/inj$s" "${ka[$j]}" "$(block $j)")")
+  for p in $phases; do
+    for s in 3 5 10; do
+      args+=(--injected "$A" "$(side "$(inj $s $p)" "${kb[$j]}" "$(block $((j + 1)))")")
+      args+=(--injected "$B" "$(side "$(inj $s $p)" "${ka[$j]}" "$(block $j)")")
+    done
   done
 done
 python3 tools/gate_power.py --report "$R" ${MISSES:+--misses "$MISSES"} "${args[@]}" -- "$@"
