@@ -178,8 +178,8 @@ compare_outcome view_compare(const std::vector<const result_file*>& base, const 
   std::vector<decision> decided = decide_all(everyone, o);
   family_outcome fam;
   if (opt.family == correction::bh) fam = correct_family(decided, o, decide_all);
-  std::vector<decision> decisions(names.size());
-  for (std::size_t j = 0; j < family.size(); ++j) decisions[family[j]] = std::move(decided[j]);
+  std::vector<std::size_t> decided_at(names.size(), 0);  // a benchmark's place in `decided`
+  for (std::size_t j = 0; j < family.size(); ++j) decided_at[family[j]] = j;
 
   table t;
   t.title = opt.show_all ? "per benchmark" : "benchmarks that changed or are unsure (--all lists every one)";
@@ -210,7 +210,7 @@ compare_outcome view_compare(const std::vector<const result_file*>& base, const 
       continue;
     }
     if (!why[i].empty()) noted.push_back(fmt::format("{}: {}", name, why[i]));
-    const decision& x = decisions[i];
+    const decision& x = decided[decided_at[i]];
     log_sum += std::log1p(x.change);
     ++compared;
     switch (x.v) {

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# R=membench-report [MISSES=5] [HOSTS=16 | PAIRS=...] [EVERY=N [PHASE=K]] tools/gate_evaluate.sh SET WORK [COMPARE OPTIONS]
+# (from the repository root): the CI workflow's layout on a folder SET of fresh runs of one
+# commit (six kernel processes runNN.json, host-work processes hostNN.json), measured with
+# tools/gate_power.py; WORK keeps the injected copies (reused when there).
+#   A side = three kernel processes + host-work processes. Three A/A pairs of disjoint
+#   sides, both orders: kernel processes 1-3 | 4-6, odd | even, 1,2,4 | 3,5,6; host
+#   processes in consecutive blocks of HOSTS (default 16, the workflow's), wrapping round
+#   (40 processes, 16: 1-16 | 17-32, 17-32 | 33-40+1-8, 33-40+1-8 | 9-24), or the three
+#   pairs PAIRS="A/B|A/B|A/B" (A, B: host process numbers separated by spaces).
+#   Injected: the same pairs with the new side's runs made 3, 5 and 10 % slower
+#   (tools/inject_slowdown.py: times, intervals and kept samples multiplied). Every row of
+#   a copy is slower, unless EVERY=N: then every N-th row of each file, as when a change
+#   slows a few benchmarks among many, in N copies (phases 0 to N - 1, or only PHASE=K) so
+#   that every row is slowed in one of them.
+set -euo pipefail
+[ $# -ge 2 ] || { echo "usage: R=membench-report tools/gate_evaluate.sh SET WORK [COMPARE OPTIONS]" >&2; exit 2; }
+R=$(realpath "${R:?the membench-report binary}"); here=$(cd "$1" && pwd); work=$2; shift 2
+tools=$(cd "$(dirname "$0")" && pwd)
+total=$(ls "$here"/host*.json | wc -l)
+if [ -n "${PAIRS:-}" ]; then
+  IFS='|' read -r -a pairs <<< "$PAIRS"
+  [ ${#pairs[@]} -eq 3 ] || { echo "PAIRS must give three pairs A/B|A/B|A/B" >&2; exit 2; }
+  for j in 0 1 2; do ha[$j]=${pairs[$j]%/*}; hb[$j]=${pairs[$j]#*/}; done
+else
+  HOSTS=${HOSTS:-16}
+  if [ "$HOSTS" -lt 1 ] || [ $((2 * HOSTS)) -gt "$total" ]; then
+    echo "HOSTS must be between 1 and $((total / 2))" >&2; exit 2
+  fi
+  block() {  # block K: host processes of the K-th block (0-based) of HOSTS, wrapping round
+    local i out=""
+    for ((i = $1 * HOSTS; i < ($1 + 1) * HOSTS; i++)); do out+="$((i % total + 1)) "; done
+    echo "$out"
+  }
+  for j in 0 1 2; do ha[$j]=$(block $j); hb[$j]=$(block $((j + 1))); done
+fi
+mkdir -p "$work"
+EVERY=${EVERY:-1}
+phases=${PHASE:-$(seq 0 $((EVERY - 1)))}
+inj() { [ "$EVERY" -eq 1 ] && echo "$work/inj$1" || echo "$work/inj$1_every${EVERY}_phase$2"; }
+for p in $phases; do
+  for s in 3 5 10; do
+    mkdir -p "$(inj $s $p)"
+    for f in "$here"/*.json; do
+      [ -f "$(inj $s $p)/$(basename "$f")" ] ||
+        python3 "$tools/inject_slowdown.py" "$f" "$(inj $s $p)/$(basename "$f")" --slowdown $s --every "$EVERY" --phase "$p" 2>/dev/null
+    done
+  done
+done
+side() {  # side DIR KERNEL_RUNS HOST_RUNS: comma-separated files
+  local d=$1 out="" i
+  for i in $2; do out+="$d/run$(printf %02d $i).json,"; done
+  for i in $3; do out+="$d/host$(printf %02d $i).json,"; done
+  echo "$out"
+}
+ka=("1 2 3" "1 3 5" "1 2 4"); kb=("4 5 6" "2 4 6" "3 5 6")
+args=()
+for j in 0 1 2; do
+  A=$(side "$here" "${ka[$j]}" "${ha[$j]}"); B=$(side "$here" "${kb[$j]}" "${hb[$j]}")
+  args+=(--aa "$A" "$B" --aa "$B" "$A")
+  for p in $phases; do
+    for s in 3 5 10; do
+      args+=(--injected "$A" "$(side "$(inj $s $p)" "${kb[$j]}" "${hb[$j]}")")
+      args+=(--injected "$B" "$(side "$(inj $s $p)" "${ka[$j]}" "${ha[$j]}")")
+    done
+  done
+done
+python3 "$tools/gate_power.py" --report "$R" ${MISSES:+--misses "$MISSES"} "${args[@]}" -- "$@"
