@@ -179,21 +179,30 @@ double beta_fraction(double a, double b, double x) {
   return h;
 }
 
-// I_x(a, b).
-double incomplete_beta(double a, double b, double x) {
-  if (x <= 0) return 0;
-  if (x >= 1) return 1;
-  const double front = std::exp(std::lgamma(a + b) - std::lgamma(a) - std::lgamma(b) + a * std::log(x) + b * std::log1p(-x));
-  if (x < (a + 1) / (a + b + 2)) return front * beta_fraction(a, b, x) / a;
-  return 1 - front * beta_fraction(b, a, 1 - x) / b;
+// log Gamma(x) for x > 0 without std::lgamma's write to the global signgam (the report
+// decides rows on several threads).
+double log_gamma(double x) {
+  int sign = 0;
+  return ::lgamma_r(x, &sign);
 }
 
-// P(T > t) for t >= 0: I_{df/(df+t^2)}(df/2, 1/2) / 2, computed on the side that keeps its
-// digits in the far tail.
-double t_upper_tail(double t, double df) { return 0.5 * incomplete_beta(df / 2, 0.5, df / (df + t * t)); }
+// I_x(a, b), with y = 1 - x given so that neither loses digits to the other.
+double incomplete_beta(double a, double b, double x, double y) {
+  if (x <= 0) return 0;
+  if (y <= 0) return 1;
+  const double front = std::exp(log_gamma(a + b) - log_gamma(a) - log_gamma(b) + a * std::log(x) + b * std::log(y));
+  if (x < (a + 1) / (a + b + 2)) return front * beta_fraction(a, b, x) / a;
+  return 1 - front * beta_fraction(b, a, y) / b;
+}
+
+// P(T > t) for t >= 0: I_x(df/2, 1/2) / 2 with x = df/(df+t^2), 1 - x = t^2/(df+t^2).
+double t_upper_tail(double t, double df) {
+  const double t2 = t * t;
+  return 0.5 * incomplete_beta(df / 2, 0.5, df / (df + t2), t2 / (df + t2));
+}
 
 double t_density(double t, double df) {
-  return std::exp(std::lgamma((df + 1) / 2) - std::lgamma(df / 2) - 0.5 * std::log(df * std::acos(-1.0)) -
+  return std::exp(log_gamma((df + 1) / 2) - log_gamma(df / 2) - 0.5 * std::log(df * std::acos(-1.0)) -
                   (df + 1) / 2 * std::log1p(t * t / df));
 }
 
@@ -233,7 +242,7 @@ double student_t_quantile(double p, double df) {
     if (f > 0) lo = t; else hi = t;
     double next = t + f / t_density(t, df);
     if (!(next > lo && next < hi)) next = std::isinf(hi) ? 2 * t + 1 : (lo + hi) / 2;
-    if (std::abs(next - t) <= 1e-12 * t) return sign * next;
+    if (std::abs(next - t) <= 1e-12 * t || hi - lo <= 1e-12 * t) return sign * next;
     t = next;
   }
   return sign * t;

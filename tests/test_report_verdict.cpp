@@ -81,6 +81,10 @@ TEST(ReportVerdict, StudentAndNormalQuantiles) {
     EXPECT_NEAR(student_t_quantile(1 - p, df), -t, 1e-6 * t) << "df " << df << " p " << p;
     EXPECT_NEAR(student_t_cdf(t, df), p, 1e-9) << "df " << df;
   }
+  // Near the middle, where 1 - df/(df+t^2) must not be taken by subtraction.
+  EXPECT_NEAR(student_t_quantile(0.75, 3), 0.7648923284, 1e-9);
+  EXPECT_NEAR(student_t_quantile(0.5 + 1e-7, 3), 2.720699046e-7, 1e-15);
+  EXPECT_NEAR(student_t_quantile(0.51, 1e7), standard_normal_quantile(0.51), 1e-8);
   EXPECT_NEAR(student_t_cdf(0, 7), 0.5, 1e-12);
   EXPECT_NEAR(student_t_cdf(-1.959964, INFINITY), 0.025, 1e-7);
 }
@@ -572,6 +576,24 @@ TEST(ReportFamily, StepUpKeepsWhatBenjaminiHochbergKeeps) {
         EXPECT_EQ(ds[i].v, verdict::same);
       }
     }
+  }
+}
+
+// Far levels a bootstrap of 2000 replicates cannot reach (not one draw in a tail) still
+// widen the interval: a normal tail on the draws' spread.
+TEST(ReportFamily, BootstrapIntervalsKeepWideningBeyondTheirDraws) {
+  const run base = sampled(100, 0.01, 200, 31), next = sampled(100, 0.01, 200, 32);
+  decide_options o;
+  o.threshold = 0;
+  o.replicates = 2000;
+  double width_before = 0;
+  for (double alpha : {1e-2, 1e-4, 1e-6, 1e-8}) {
+    o.confidence = 1 - alpha;
+    const decision d = decide(one(base), one(next), o, "far");
+    ASSERT_EQ(d.from, evidence::samples);
+    const double width = d.high - d.low;
+    EXPECT_GT(width, width_before * 1.05) << "alpha " << alpha;
+    width_before = width;
   }
 }
 

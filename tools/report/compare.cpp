@@ -170,7 +170,8 @@ compare_outcome view_compare(const std::vector<const result_file*>& base, const 
         [&](std::size_t b, std::size_t e, std::size_t) {
           for (std::size_t j = b; j < e; ++j) ds[j] = decide_row(family[which[j]], with);
         },
-        64);
+        // A few re-decisions at a far level (bootstraps of 10^5 replicates) are worth the threads too.
+        &with == &o ? 64 : 2);
     return ds;
   };
   std::vector<std::size_t> everyone(family.size());

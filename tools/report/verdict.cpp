@@ -247,7 +247,19 @@ std::pair<double, double> bootstrap_interval(const side& base, const side& next,
   const double alpha = (1 - o.confidence) / 2;
   // The spread from the bootstrap, centred on the rows' own medians (the samples kept are
   // every k-th, their median close to but not the row's).
-  return {d + quantile_sorted(draws, alpha) - sample_d, d + quantile_sorted(draws, 1 - alpha) - sample_d};
+  double lo = quantile_sorted(draws, alpha), hi = quantile_sorted(draws, 1 - alpha);
+  if (alpha * static_cast<double>(draws.size()) < 1) {
+    // Not one draw in a tail (a level beyond what the replicates reach, as a correction for
+    // very many rows asks): also a normal tail on the draws' spread, and the wider of the two.
+    double mean = 0, sq = 0;
+    for (double x : draws) mean += x;
+    mean /= static_cast<double>(draws.size());
+    for (double x : draws) sq += (x - mean) * (x - mean);
+    const double half = standard_normal_quantile(1 - alpha) * std::sqrt(sq / static_cast<double>(draws.size() - 1));
+    lo = std::min(lo, mean - half);
+    hi = std::max(hi, mean + half);
+  }
+  return {d + lo - sample_d, d + hi - sample_d};
 }
 
 // A side's runs' log medians, 20 % trimmed (Yuen; Wilcox's usual amount): one process in
@@ -593,16 +605,17 @@ family_outcome correct_family(std::vector<decision>& ds, const decide_options& o
   }
   out.kept = kept.size();
   out.demoted = flagged.size() - kept.size();
+  if (ds.empty()) return out;
   out.level = 1 - static_cast<double>(std::max<std::size_t>(1, kept.size())) * q / m;
-  const double needed = 1 - static_cast<double>(kept.size() + 1) * q / m;
+  const double enough = 1 - static_cast<double>(kept.size() + 1) * q / m;
   for (std::size_t i : flagged) {
     if (std::binary_search(kept.begin(), kept.end(), i)) continue;
     decision& d = ds[i];
     const std::string bar = o.margin > 0 ? fmt::format("clear {}{:g} %", d.v == verdict::slower ? "+" : "-", 100 * o.margin)
                                          : std::string("exclude 0");
-    d.reason = fmt::format("{} alone, not as one of {} compared (Benjamini-Hochberg at {:g} %: its {:.4g} % interval "
-                           "would have to {})",
-                           to_string(d.v), ds.size(), 100 * q, 100 * needed, bar);
+    d.reason = fmt::format("{} alone, not as one of {} compared (Benjamini-Hochberg at {:g} % would keep it if its "
+                           "{:.4g} % interval did {})",
+                           to_string(d.v), ds.size(), 100 * q, 100 * enough, bar);
     d.v = verdict::unsure;
   }
   return out;

@@ -128,7 +128,7 @@ decide_options at_level(const decide_options& o, double alpha);
 /// calls stays at most q (the benchmarks independent or, as rows of one process, positively
 /// dependent), so a comparison with no change at all calls nothing with probability 1 - q;
 /// when many benchmarks changed, k is large and each needs little more than q itself.
-/// The others become unsure, saying the level they would have needed.
+/// The others become unsure, saying a level that would keep them.
 family_outcome correct_family(std::vector<decision>& ds, const decide_options& o, const redecider& again);
 
 }  // namespace membench::report
