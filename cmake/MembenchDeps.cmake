@@ -13,7 +13,7 @@ if(NOT CUDAToolkit_CUPTI_INCLUDE_DIR)
 endif()
 
 # Every library is looked for before configure stops, so one message lists all that is
-# missing, each with its Debian/Ubuntu package (tools/suite.sh installs from that list).
+# missing, each with its Debian/Ubuntu package (tools/run/suite.sh installs from that list).
 # Versions are checked here rather than by find_package: packages differ in their
 # version-compatibility rules, and an old version should say what it is.
 set(membench_missing "")
@@ -38,7 +38,7 @@ if(membench_missing)
   list(JOIN membench_missing "\n" missing_text)
   message(FATAL_ERROR "membench needs:\n${missing_text}\n"
                       "Installed somewhere else (a prefix you unpacked them into): -DCMAKE_PREFIX_PATH=<prefix>/usr. "
-                      "tools/suite.sh gets them for you where it can.")
+                      "tools/run/suite.sh gets them for you where it can.")
 endif()
 message(STATUS "membench: Google Benchmark ${benchmark_VERSION}, fmt ${fmt_VERSION}, CLI11 ${CLI11_VERSION}, "
                "nlohmann_json ${nlohmann_json_VERSION}")

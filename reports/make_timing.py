@@ -49,5 +49,5 @@ for n, b in sorted(b1.items(), key=lambda kv: kv[1]["t_median_us"]):
 
 ncu = after / "ncu_validate.md"
 if ncu.exists():
-    print("\n## Harness vs Nsight Compute (tools/ncu_validate.py)\n")
+    print("\n## Harness vs Nsight Compute (tools/ncu/ncu_validate.py)\n")
     print(ncu.read_text())

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tests/ci_host_rows.py LIST GOLDEN RUN.json: the CI gate's list of host-work rows is true.
 
-Every name in LIST (tools/ci/quick_host_rows.txt) is a quick-tier row (GOLDEN, the quick
+Every name in LIST (tools/gate/quick_host_rows.txt) is a quick-tier row (GOLDEN, the quick
 tier's golden list), and the rows of RUN.json (a committed quick-tier run) labelled
 work:host or work:copy are exactly the listed rows that RUN.json has. Exit 1 otherwise.
 """

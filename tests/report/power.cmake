@@ -1,5 +1,5 @@
 # cmake -DPYTHON=exe -DREPORT=exe -DTOOLS=dir -DBASE=a.json -DNEW=b.json -DOUT=dir -DEXPECT="re;re" -P power.cmake
-# tools/inject_slowdown.py makes NEW 3, 5 and 10 % slower; tools/gate_power.py measures the
+# tools/gate/inject_slowdown.py makes NEW 3, 5 and 10 % slower; tools/gate/gate_power.py measures the
 # false alarms of BASE against NEW and what compare finds in the injected copies. Each
 # regular expression of EXPECT must match its report.
 file(MAKE_DIRECTORY "${OUT}")

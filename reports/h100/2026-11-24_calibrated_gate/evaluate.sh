@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # R=membench-report WORK=folder [MISSES=5] evaluate.sh COMPARE OPTIONS: the CI layout on real runs: kernel rows
-# three runs a side, host-work rows eight a side (tools/gate_power.py over twelve A/A pairs and
+# three runs a side, host-work rows eight a side (tools/gate/gate_power.py over twelve A/A pairs and
 # eighteen injected copies).
 R=$(realpath "${R:?the membench-report binary}"); tools=$(cd "$(dirname "$0")/../../../tools" && pwd); cd "${WORK:?the folder prepare.sh filled}"
 opts=("$@")
@@ -18,4 +18,4 @@ for j in 0 1 2 3 4 5; do
     eval "inj$s+=(--injected $B $NI)"
   done
 done
-python3 "$tools/gate_power.py" --report $R ${MISSES:+--misses $MISSES} "${aa[@]}" "${inj3[@]}" "${inj5[@]}" "${inj10[@]}" -- "${opts[@]}"
+python3 "$tools/gate/gate_power.py" --report $R ${MISSES:+--misses $MISSES} "${aa[@]}" "${inj3[@]}" "${inj5[@]}" "${inj10[@]}" -- "${opts[@]}"

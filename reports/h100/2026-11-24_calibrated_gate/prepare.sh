@@ -2,7 +2,7 @@
 # reports/h100/2026-11-24_calibrated_gate/prepare.sh WORK: the evaluation's inputs in WORK
 # (run from the repository root): the 18 quick-tier runs without their host-work rows
 # (k/, as the CI's kernel processes run them), the 18 host-work-only runs (h/), and copies
-# of each with every row made 3, 5 and 10 % slower (tools/inject_slowdown.py).
+# of each with every row made 3, 5 and 10 % slower (tools/gate/inject_slowdown.py).
 set -euo pipefail
 work=$1
 mkdir -p "$work/k" "$work/h"
@@ -26,6 +26,6 @@ PY
 for s in 3 5 10; do
   for f in "$work"/k/*.json "$work"/h/*.json; do
     mkdir -p "$(dirname "$f")/inj$s"
-    python3 tools/inject_slowdown.py "$f" "$(dirname "$f")/inj$s/$(basename "$f")" --slowdown $s >/dev/null 2>&1
+    python3 tools/gate/inject_slowdown.py "$f" "$(dirname "$f")/inj$s/$(basename "$f")" --slowdown $s >/dev/null 2>&1
   done
 done

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/suite.sh [--tier=quick|default|full] [--out=DIR] [--build=DIR]: from a fresh clone to a
+# tools/run/suite.sh [--tier=quick|default|full] [--out=DIR] [--build=DIR]: from a fresh clone to a
 # report on a Linux machine with an NVIDIA GPU and the CUDA toolkit. Gets what is missing
 # (apt-get when it may; header-only libraries unpacked into .deps/ without root; otherwise
 # it says exactly what to do), builds the three cache-mode builds for the GPU it finds,
@@ -7,7 +7,7 @@
 # reports. Libraries installed elsewhere are found through CMAKE_PREFIX_PATH.
 # Exit: 0 every row verified; 1 a row failed; 2 something to install or a bad option.
 set -uo pipefail
-cd "$(dirname "$0")/.." || exit 2
+cd "$(dirname "$0")/../.." || exit 2
 tier=quick out="results/$(date +%Y%m%d_%H%M%S)" build=build/suite
 for arg in "$@"; do
   case $arg in

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Harness times vs Nsight Compute's gpu__time_duration.sum, on the GPU machine.
 
-tools/ncu_validate.py BUNDLE OUT [--tolerance-us=0.25] [--tolerance-pct=2]: times each row
+tools/ncu/ncu_validate.py BUNDLE OUT [--tolerance-us=0.25] [--tolerance-pct=2]: times each row
 below with membench's default (blocking, the event pair's cost subtracted), with plain
 events, and with the batch measurement (back-to-back launches, for short rows), then
 profiles the same row under ncu, running membench with plain events and 20 samples, and

@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
-# tools/report_perf.sh [REPORT [SOURCE [ROWS [RUNS]]]]: membench-report's speed and memory
+# tools/report/report_perf.sh [REPORT [SOURCE [ROWS [RUNS]]]]: membench-report's speed and memory
 # on ROWS (100000) benchmark rows, measured with /usr/bin/time -v, RUNS (5) times each.
 #   REPORT  the membench-report binary (build/dev/bin/membench-report)
 #   SOURCE  a committed suite whose rows are replicated under new experiment names, as
-#           tools/gpu_session.sh's reportperf phase does (reports/h200/2026-11-21_4f1f839/membench.json)
+#           tools/run/gpu_session.sh's reportperf phase does (reports/h200/2026-11-21_4f1f839/membench.json)
 # Prints, per command, the fastest and median wall time, the CPU time of the fastest run,
 # and the largest peak memory, absolute and as a multiple of one input file's size. Targets
 # (README): under 1 s and at most 2x the file for table and compare on a 2-core machine.
 set -euo pipefail
-here=$(cd "$(dirname "$0")/.." && pwd)
+here=$(cd "$(dirname "$0")/../.." && pwd)
 report=${1:-$here/build/dev/bin/membench-report}
 source=${2:-$here/reports/h200/2026-11-21_4f1f839/membench.json}
 rows=${3:-100000}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """membench --metrics vs Nsight Compute, on the GPU machine.
 
-tools/ncu_metrics.py BUNDLE OUT: for each build, runs membench --metrics once over the
+tools/ncu/ncu_metrics.py BUNDLE OUT: for each build, runs membench --metrics once over the
 rows below and reads the CUPTI counters from its JSON; then profiles the same row under
 ncu --metrics (the same metric names) with membench --timing=single: the row's kernel
 launches for verification, warm-up and one timed sample, and ncu reads the last one

@@ -1,20 +1,20 @@
 #!/usr/bin/env bash
-# R=membench-report [MISSES=5] [HOSTS=16 | PAIRS=...] [EVERY=N [PHASE=K]] tools/gate_evaluate.sh SET WORK [COMPARE OPTIONS]
+# R=membench-report [MISSES=5] [HOSTS=16 | PAIRS=...] [EVERY=N [PHASE=K]] tools/gate/gate_evaluate.sh SET WORK [COMPARE OPTIONS]
 # (from the repository root): the CI workflow's layout on a folder SET of fresh runs of one
 # commit (six kernel processes runNN.json, host-work processes hostNN.json), measured with
-# tools/gate_power.py; WORK keeps the injected copies (reused when there).
+# tools/gate/gate_power.py; WORK keeps the injected copies (reused when there).
 #   A side = three kernel processes + host-work processes. Three A/A pairs of disjoint
 #   sides, both orders: kernel processes 1-3 | 4-6, odd | even, 1,2,4 | 3,5,6; host
 #   processes in consecutive blocks of HOSTS (default 16, the workflow's), wrapping round
 #   (40 processes, 16: 1-16 | 17-32, 17-32 | 33-40+1-8, 33-40+1-8 | 9-24), or the three
 #   pairs PAIRS="A/B|A/B|A/B" (A, B: host process numbers separated by spaces).
 #   Injected: the same pairs with the new side's runs made 3, 5 and 10 % slower
-#   (tools/inject_slowdown.py: times, intervals and kept samples multiplied). Every row of
+#   (tools/gate/inject_slowdown.py: times, intervals and kept samples multiplied). Every row of
 #   a copy is slower, unless EVERY=N: then every N-th row of each file, as when a change
 #   slows a few benchmarks among many, in N copies (phases 0 to N - 1, or only PHASE=K) so
 #   that every row is slowed in one of them.
 set -euo pipefail
-[ $# -ge 2 ] || { echo "usage: R=membench-report tools/gate_evaluate.sh SET WORK [COMPARE OPTIONS]" >&2; exit 2; }
+[ $# -ge 2 ] || { echo "usage: R=membench-report tools/gate/gate_evaluate.sh SET WORK [COMPARE OPTIONS]" >&2; exit 2; }
 R=$(realpath "${R:?the membench-report binary}"); here=$(cd "$1" && pwd); work=$2; shift 2
 tools=$(cd "$(dirname "$0")" && pwd)
 total=$(ls "$here"/host*.json | wc -l)
@@ -43,7 +43,7 @@ for p in $phases; do
     mkdir -p "$(inj $s $p)"
     for f in "$here"/*.json; do
       [ -f "$(inj $s $p)/$(basename "$f")" ] ||
-        python3 "$tools/inject_slowdown.py" "$f" "$(inj $s $p)/$(basename "$f")" --slowdown $s --every "$EVERY" --phase "$p" 2>/dev/null
+        python3 "$tools/gate/inject_slowdown.py" "$f" "$(inj $s $p)/$(basename "$f")" --slowdown $s --every "$EVERY" --phase "$p" 2>/dev/null
     done
   done
 done
@@ -65,4 +65,4 @@ for j in 0 1 2; do
     done
   done
 done
-python3 "$tools/gate_power.py" --report "$R" ${MISSES:+--misses "$MISSES"} "${args[@]}" -- "$@"
+python3 "$tools/gate/gate_power.py" --report "$R" ${MISSES:+--misses "$MISSES"} "${args[@]}" -- "$@"

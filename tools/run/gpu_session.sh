@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/gpu_session.sh BUNDLE WORK PHASE...: one GPU-machine session over a bundle
+# tools/run/gpu_session.sh BUNDLE WORK PHASE...: one GPU-machine session over a bundle
 # (cmake --build <dir> --target bundle), every result and log under WORK (pack it up
 # afterwards: a lent machine returns few files). Never changes clocks or settings: it
 # only reads them. Phases:
@@ -9,7 +9,7 @@
 #   suite:EXE:TIER[:FLAGS]      EXE --suite=TIER into WORK/EXE_TIER[_N].json, with its summary;
 #                               FLAGS comma-separated (e.g. --keep-samples=200)
 #   run:EXE:NAME:FILTER[:FLAGS] a filtered run into WORK/NAME.json, with its summary
-#   ncu                         tools/ncu_validate.py (membench vs ncu, ~2 us to ~10 ms)
+#   ncu                         tools/ncu/ncu_validate.py (membench vs ncu, ~2 us to ~10 ms)
 #   demos                       the fault and Ctrl-C demonstrations
 set -u
 bundle=$1 work=$2
@@ -71,7 +71,7 @@ for phase in "$@"; do
       run_membench "$exe" "$name" "${RUN_LIMIT:-500}" --benchmark_filter="$filter" ${flags//,/ }
       ;;
     ncu)
-      timeout 560 python3 "$here/ncu_validate.py" "$bundle" "$work" >"$work/ncu_validate.log" 2>&1
+      timeout 560 python3 "$here/../ncu/ncu_validate.py" "$bundle" "$work" >"$work/ncu_validate.log" 2>&1
       echo "ncu_validate: exit $?"; cat "$work/ncu_validate.md" 2>/dev/null || tail -20 "$work/ncu_validate.log"
       ;;
     demos)

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""tools/inject_slowdown.py IN.json OUT.json --slowdown PCT [--filter REGEX] [--every N [--phase K]]
+"""tools/gate/inject_slowdown.py IN.json OUT.json --slowdown PCT [--filter REGEX] [--every N [--phase K]]
 
 Writes a copy of a membench (or any Google Benchmark) JSON file in which chosen rows are
-PCT % slower, to measure what `membench-report compare` detects (tools/gate_power.py).
+PCT % slower, to measure what `membench-report compare` detects (tools/gate/gate_power.py).
 
 Which rows: every timed iteration row whose name the regular expression --filter finds
 (default: all), and of those every N-th (--every, default 1) in file order, starting at the

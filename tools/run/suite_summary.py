@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""tools/suite_summary.py FILE.json [WALL_S]: how finished a membench run's measurements are.
+"""tools/run/suite_summary.py FILE.json [WALL_S]: how finished a membench run's measurements are.
 
 Prints one line per file (rows, timed, errors, skipped, converged %, rows under 10 samples,
 rows that saw a throttle reason, discarded samples, median interval half-width, batch rows,

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""tools/gate_power.py --report BIN --aa BASE NEW [--aa ...] --injected BASE COPY [--injected ...] [-- OPTIONS]
+"""tools/gate/gate_power.py --report BIN --aa BASE NEW [--aa ...] --injected BASE COPY [--injected ...] [-- OPTIONS]
 
 BASE, NEW and COPY are one JSON file or several separated by commas (several runs a side).
 
 How good `membench-report compare` is as a regression gate, on real runs:
   - the false-alarm rate: over A/A pairs (two runs of the same commit and machine), the
     share of benchmark comparisons called slower or faster;
-  - the detection rate: over injected copies (tools/inject_slowdown.py: a run with chosen
+  - the detection rate: over injected copies (tools/gate/inject_slowdown.py: a run with chosen
     rows made slower by a known amount), the share of those rows called slower, by row
     duration (the BASE median: < 20 us, 20-100 us, 100 us-1 ms, > 1 ms) and slowdown.
 Compare options after `--` (for example --threshold 3 or --unsure fail) are passed on.
@@ -124,7 +124,7 @@ def main():
             for f in files(copy):
                 ctx = json.load(open(f)).get("context", {})
                 if "membench_injected_rows" not in ctx:
-                    sys.exit(f"gate_power: {f}: not written by tools/inject_slowdown.py (no membench_injected_rows)")
+                    sys.exit(f"gate_power: {f}: not written by tools/gate/inject_slowdown.py (no membench_injected_rows)")
                 level = float(ctx["membench_injected_slowdown_pct"])
                 names |= set(filter(None, ctx["membench_injected_rows"].split(",")))
             levels.add(level)

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# tools/run_each_gpu.sh EXE [RESULTS_DIR] [-- MEMBENCH_ARGS...]: runs one membench build on
+# tools/run/run_each_gpu.sh EXE [RESULTS_DIR] [-- MEMBENCH_ARGS...]: runs one membench build on
 # every GPU of this host, one device after another (--device=N), each into its own JSON,
 # RESULTS_DIR/<exe>.dev<N>.json (RESULTS_DIR defaults to results). Example:
-#   tools/run_each_gpu.sh build/bench/bin/membench results -- --benchmark_filter=^peer/
+#   tools/run/run_each_gpu.sh build/bench/bin/membench results -- --benchmark_filter=^peer/
 # GPUs are counted with nvidia-smi. Every GPU stays visible to every run (no
 # CUDA_VISIBLE_DEVICES): the peer/ rows pair --device with the next device. CUDA numbers
 # devices fastest first unless CUDA_DEVICE_ORDER=PCI_BUS_ID, which this script sets (when it

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# tools/ci_gate.sh REPORT BASELINE NEW [COMPARE OPTIONS...]: the CI regression gate.
+# tools/gate/ci_gate.sh REPORT BASELINE NEW [COMPARE OPTIONS...]: the CI regression gate.
 #   REPORT    the membench-report binary
 #   BASELINE  a membench JSON file, or a folder of them (several runs of the baseline: their
 #             run-to-run spread counts in every verdict)
@@ -11,7 +11,7 @@
 # either side unless --allow-missing, a malformed file, a bad option).
 set -uo pipefail
 if [ $# -lt 3 ]; then
-  echo "usage: tools/ci_gate.sh REPORT BASELINE NEW [COMPARE OPTIONS...]" >&2
+  echo "usage: tools/gate/ci_gate.sh REPORT BASELINE NEW [COMPARE OPTIONS...]" >&2
   exit 2
 fi
 report=$1 baseline=$2 candidate=$3
