@@ -6,8 +6,11 @@ tier's golden list), and the rows of RUN.json (a committed quick-tier run) label
 work:host or work:copy are exactly the listed rows that RUN.json has. Exit 1 otherwise.
 """
 import json
-import re
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+import membench_schema as S  # noqa: E402
 
 
 def main():
@@ -15,10 +18,10 @@ def main():
         sys.exit(__doc__)
     listed = {l.strip() for l in open(sys.argv[1]) if l.strip() and not l.startswith("#")}
     golden = {l.strip().removesuffix("/manual_time") for l in open(sys.argv[2]) if l.strip()}
-    rows = json.load(open(sys.argv[3]))["benchmarks"]
-    names = {r["name"].removesuffix("/manual_time") for r in rows}
-    labelled = {r["name"].removesuffix("/manual_time") for r in rows
-                if re.search(r"(^|\s)work:(host|copy)(\s|$)", r.get("label", ""))}
+    rows = json.load(open(sys.argv[3]))[S.file.benchmarks]
+    names = {r[S.row.name].removesuffix("/manual_time") for r in rows}
+    labelled = {r[S.row.name].removesuffix("/manual_time") for r in rows
+                if {"host", "copy"} & set(S.label.values(r.get(S.row.label, ""), S.label.work))}
     bad = [f"{n}: not in the quick tier" for n in sorted(listed - golden)]
     bad += [f"{n}: labelled host or copy work but not listed" for n in sorted(labelled - listed)]
     bad += [f"{n}: listed but labelled kernel work" for n in sorted((listed & names) - labelled)]

@@ -19,6 +19,11 @@ import json
 import subprocess
 import sys
 from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import membench_schema as S  # noqa: E402
+from inject_slowdown import INJECTED_PCT, INJECTED_ROWS  # noqa: E402
 
 BANDS = [("< 20 us", 0, 20), ("20-100 us", 20, 100), ("100 us-1 ms", 100, 1000), ("> 1 ms", 1000, float("inf"))]
 
@@ -122,11 +127,11 @@ def main():
         for base, copy in args.injected:
             names, level = set(), None
             for f in files(copy):
-                ctx = json.load(open(f)).get("context", {})
-                if "membench_injected_rows" not in ctx:
-                    sys.exit(f"gate_power: {f}: not written by tools/gate/inject_slowdown.py (no membench_injected_rows)")
-                level = float(ctx["membench_injected_slowdown_pct"])
-                names |= set(filter(None, ctx["membench_injected_rows"].split(",")))
+                ctx = json.load(open(f)).get(S.file.context, {})
+                if INJECTED_ROWS not in ctx:
+                    sys.exit(f"gate_power: {f}: not written by tools/gate/inject_slowdown.py (no {INJECTED_ROWS})")
+                level = float(ctx[INJECTED_PCT])
+                names |= set(filter(None, ctx[INJECTED_ROWS].split(",")))
             levels.add(level)
             for name, (base_us, verdict, interval) in compare(args.report, base, copy, passed).items():
                 if name not in names:

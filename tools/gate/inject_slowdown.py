@@ -25,9 +25,18 @@ import argparse
 import json
 import re
 import sys
+from pathlib import Path
 
-SCALED = ("real_time", "cpu_time", "ci_low_us", "ci_high_us", "batch_us", "us_per_call")
-DIVIDED = ("gb_per_s", "bytes_per_second", "pct_peak")
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import membench_schema as S  # noqa: E402
+
+C, R = S.counter, S.row
+SCALED = (R.real_time, R.cpu_time, C.ci_low_us, C.ci_high_us, C.batch_us, C.us_per_call)
+DIVIDED = (C.gb_per_s, C.bytes_per_second, C.pct_peak)
+# The sample-time counters t_min_us ... t_max_us, by the schema's unit.
+SAMPLE_TIMES = tuple(k for k in C if k.startswith("t_") and C.unit(k) == "us")
+# This script's own context keys (gate_power.py reads them).
+INJECTED_PCT, INJECTED_ROWS = "membench_injected_slowdown_pct", "membench_injected_rows"
 
 
 def report_name(name):
@@ -37,13 +46,13 @@ def report_name(name):
 
 def scale_row(row, s):
     for key in list(row):
-        if key in SCALED or (key.startswith("t_") and key.endswith("_us")):
+        if key in SCALED or key in SAMPLE_TIMES:
             if isinstance(row[key], (int, float)):
                 row[key] *= s
         elif key in DIVIDED and isinstance(row[key], (int, float)):
             row[key] /= s
-    if isinstance(row.get("samples_us"), list):
-        row["samples_us"] = [x * s for x in row["samples_us"]]
+    if isinstance(row.get(R.samples_us), list):
+        row[R.samples_us] = [x * s for x in row[R.samples_us]]
 
 
 def main():
@@ -60,20 +69,20 @@ def main():
     if not 0 <= args.phase < args.every:
         ap.error("--phase must be between 0 and --every - 1")
     doc = json.load(open(args.input))
-    rows = doc.get("benchmarks")
+    rows = doc.get(S.file.benchmarks)
     if not isinstance(rows, list):
         sys.exit(f"{args.input}: no benchmarks array")
     pattern = re.compile(args.filter)
     s = 1 + args.slowdown / 100
-    aggregates_only = not any(r.get("run_type", "iteration") == "iteration" for r in rows)
+    aggregates_only = not any(r.get(R.run_type, "iteration") == "iteration" for r in rows)
     chosen, decided = [], {}
     for row in rows:
-        name = row.get("run_name", row.get("name", ""))
-        if row.get("error_occurred") or not pattern.search(name):
+        name = row.get(R.run_name, row.get(R.name, ""))
+        if row.get(R.error_occurred) or not pattern.search(name):
             continue
-        kind = row.get("run_type", "iteration")
+        kind = row.get(R.run_type, "iteration")
         if aggregates_only:
-            if kind != "aggregate" or row.get("aggregate_name") not in ("mean", "median", "stddev"):
+            if kind != "aggregate" or row.get(R.aggregate_name) not in ("mean", "median", "stddev"):
                 continue
         elif kind != "iteration":
             continue
@@ -84,9 +93,9 @@ def main():
                 chosen.append(report_name(name))
         if decided[name]:
             scale_row(row, s)
-    ctx = doc.setdefault("context", {})
-    ctx["membench_injected_slowdown_pct"] = f"{args.slowdown:g}"
-    ctx["membench_injected_rows"] = ",".join(chosen)
+    ctx = doc.setdefault(S.file.context, {})
+    ctx[INJECTED_PCT] = f"{args.slowdown:g}"
+    ctx[INJECTED_ROWS] = ",".join(chosen)
     json.dump(doc, open(args.output, "w"), indent=2)
     print(f"{args.output}: {len(chosen)} benchmark(s) {args.slowdown:+g} %", file=sys.stderr)
 

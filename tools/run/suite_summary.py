@@ -10,6 +10,12 @@ import collections
 import json
 import statistics
 import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import membench_schema as S  # noqa: E402
+
+C, R, X = S.counter, S.row, S.context
 
 
 def family(name):
@@ -20,49 +26,48 @@ def main():
     path = sys.argv[1]
     wall = float(sys.argv[2]) if len(sys.argv) > 2 else None
     j = json.load(open(path))
-    rows = [r for r in j["benchmarks"] if r.get("run_type", "iteration") == "iteration"]
-    timed = [r for r in rows if not r.get("error_occurred")]
-    errors = [r for r in rows if r.get("error_occurred") and not r.get("error_message", "").startswith("skipped:")]
-    skipped = [r for r in rows if r.get("error_message", "").startswith("skipped:")]
-    conv = [r for r in timed if r.get("converged", 0) == 1]
-    few = [r for r in timed if r.get("samples", 0) < 10]
-    throttled = [r for r in timed if "throttle:" in r.get("label", "")]
-    discarded = sum(int(r.get("throttled_samples", 0)) for r in timed)
-    batch = [r for r in timed if "batch_us" in r]
-    ci = [r["ci_pct"] for r in timed if "ci_pct" in r]
-    ctx = j.get("context", {})
+    rows = [r for r in j[S.file.benchmarks] if r.get(R.run_type, "iteration") == "iteration"]
+    timed = [r for r in rows if not r.get(R.error_occurred)]
+    errors = [r for r in rows if r.get(R.error_occurred) and not r.get(R.error_message, "").startswith("skipped:")]
+    skipped = [r for r in rows if r.get(R.error_message, "").startswith("skipped:")]
+    conv = [r for r in timed if r.get(C.converged, 0) == 1]
+    few = [r for r in timed if r.get(C.samples, 0) < 10]
+    throttled = [r for r in timed if S.label.values(r.get(R.label, ""), S.label.throttle)]
+    discarded = sum(int(r.get(C.throttled_samples, 0)) for r in timed)
+    batch = [r for r in timed if C.batch_us in r]
+    ci = [r[C.ci_pct] for r in timed if C.ci_pct in r]
+    ctx = j.get(S.file.context, {})
     pct = 100 * len(conv) / len(timed) if timed else 0
-    print(f"{path}: {ctx.get('gpu_name', '?')} {ctx.get('membench_cache_mode', '?')} build, suite "
-          f"{ctx.get('membench_suite', '?')}, commit {ctx.get('membench_git_commit', '?')}")
+    print(f"{path}: {ctx.get(X.gpu_name, '?')} {ctx.get(X.membench_cache_mode, '?')} build, suite "
+          f"{ctx.get(X.membench_suite, '?')}, commit {ctx.get(X.membench_git_commit, '?')}")
     print(f"  rows {len(rows)}, timed {len(timed)}, errors {len(errors)}, skipped {len(skipped)}, "
           f"converged {len(conv)} ({pct:.1f} %), under 10 samples {len(few)}, throttle-labelled {len(throttled)}, "
           f"discarded samples {discarded}, median CI half-width {statistics.median(ci) if ci else 0:.3f} %, "
-          f"batch rows {len(batch)}, sum of row wall {sum(r.get('wall_s', 0) for r in timed):.1f} s"
+          f"batch rows {len(batch)}, sum of row wall {sum(r.get(C.wall_s, 0) for r in timed):.1f} s"
           + (f", run wall {wall:.1f} s" if wall is not None else ""))
-    print(f"  event pair {ctx.get('membench_event_overhead_us', '?')} us (spread "
-          f"{ctx.get('membench_event_overhead_spread_us', '?')}, end {ctx.get('membench_event_overhead_end_us', '?')}), "
-          f"empty kernel {ctx.get('membench_empty_kernel_us', '?')} us, reference SM clock "
-          f"{ctx.get('membench_reference_sm_clock_mhz', '?')} MHz")
+    print(f"  event pair {ctx.get(X.membench_event_overhead_us, '?')} us (spread "
+          f"{ctx.get(X.membench_event_overhead_spread_us, '?')}, end {ctx.get(X.membench_event_overhead_end_us, '?')}), "
+          f"empty kernel {ctx.get(X.membench_empty_kernel_us, '?')} us, reference SM clock "
+          f"{ctx.get(X.membench_reference_sm_clock_mhz, '?')} MHz")
     for r in errors[:10]:
-        print(f"  ERROR {r['name']}: {r.get('error_message', '')[:160]}")
+        print(f"  ERROR {r[R.name]}: {r.get(R.error_message, '')[:160]}")
     by_family = collections.defaultdict(list)
     for r in timed:
-        if r.get("converged", 0) != 1:
-            label = r.get("label", "")
-            why = next((t.split(":", 1)[1] for t in label.split() if t.startswith("unconverged:")), "?")
-            by_family[family(r["name"])].append((why, r))
+        if r.get(C.converged, 0) != 1:
+            why = next(iter(S.label.values(r.get(R.label, ""), S.label.unconverged)), "?")
+            by_family[family(r[R.name])].append((why, r))
     for fam, items in sorted(by_family.items()):
         reasons = collections.Counter(w for w, _ in items)
-        worst = max(items, key=lambda x: x[1].get("ci_pct", 0))[1]
-        print(f"  unconverged {fam}: {len(items)} ({dict(reasons)}); widest {worst['name'].removesuffix('/manual_time')} "
-              f"ci {worst.get('ci_pct', float('nan')):.2f} % of {worst.get('ci_target_pct', 0)} %, "
-              f"{int(worst.get('samples', 0))} samples, {worst.get('wall_s', 0):.2f} s")
-    for r in sorted(timed, key=lambda r: -r.get("wall_s", 0))[:10]:
-        print(f"  slow {r.get('wall_s', 0):6.2f} s  {r['name'].removesuffix('/manual_time')}: {int(r.get('samples', 0))} "
-              f"samples, median {r.get('t_median_us', 0):.1f} us, ci {r.get('ci_pct', float('nan')):.2f} %")
+        worst = max(items, key=lambda x: x[1].get(C.ci_pct, 0))[1]
+        print(f"  unconverged {fam}: {len(items)} ({dict(reasons)}); widest {worst[R.name].removesuffix('/manual_time')} "
+              f"ci {worst.get(C.ci_pct, float('nan')):.2f} % of {worst.get(C.ci_target_pct, 0)} %, "
+              f"{int(worst.get(C.samples, 0))} samples, {worst.get(C.wall_s, 0):.2f} s")
+    for r in sorted(timed, key=lambda r: -r.get(C.wall_s, 0))[:10]:
+        print(f"  slow {r.get(C.wall_s, 0):6.2f} s  {r[R.name].removesuffix('/manual_time')}: {int(r.get(C.samples, 0))} "
+              f"samples, median {r.get(C.t_median_us, 0):.1f} us, ci {r.get(C.ci_pct, float('nan')):.2f} %")
     fams = collections.defaultdict(float)
     for r in timed:
-        fams[family(r["name"])] += r.get("wall_s", 0)
+        fams[family(r[R.name])] += r.get(C.wall_s, 0)
     print("  wall by family: " + ", ".join(f"{f} {s:.1f}" for f, s in sorted(fams.items(), key=lambda x: -x[1])[:12]))
 
 
