@@ -18,6 +18,12 @@ import os
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import membench_schema as S  # noqa: E402
+
+C, R = S.counter, S.row
 
 METRICS = [
     "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
@@ -49,8 +55,8 @@ def membench_metrics(exe, names):
     subprocess.run([exe, "--metrics", f"--benchmark_filter={exact(names)}", f"--benchmark_out={path}",
                     "--benchmark_out_format=json"], check=True, stdout=subprocess.DEVNULL)
     j = json.load(open(path))
-    rows = {r["run_name"].removesuffix("/manual_time"): r for r in j["benchmarks"]}
-    return rows, j["context"].get("membench_metrics_status", "?")
+    rows = {r[R.run_name].removesuffix("/manual_time"): r for r in j[S.file.benchmarks]}
+    return rows, j[S.file.context].get(S.context.membench_metrics_status, "?")
 
 
 def ncu_metrics(exe, name, kernel):
@@ -93,7 +99,7 @@ def main():
             same = {m: mine[m] is not None and agree(m, mine[m], theirs[m]) for m in METRICS}
             ok &= all(same.values())
             results.append(dict(build=exe_name, name=name, membench=mine, ncu=theirs, agree=same,
-                                sectors_per_request=row.get("sectors_per_request"), label=row.get("label", "")))
+                                sectors_per_request=row.get(C.sectors_per_request), label=row.get(R.label, "")))
     head = "| build | benchmark | " + " | ".join(f"{s} membench / ncu" for s in SHORT) + " | sectors/request | agree |"
     lines = [head, "|---|---|" + "---:|" * len(SHORT) + "---:|:---:|"]
     fmt = lambda v: "-" if v is None else (f"{v:.0f}" if abs(v) >= 1000 else f"{v:.2f}")

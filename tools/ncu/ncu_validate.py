@@ -23,6 +23,12 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import membench_schema as S  # noqa: E402
+
+C, R = S.counter, S.row
 
 CONFIGS = [
     ("global/read_offset/type:f32/offset:0/l2:cold/bytes:16K", "read_offset_kernel"),
@@ -62,8 +68,8 @@ def membench_times(exe, method):
     subprocess.run([exe, "--suite=full", f"--timing={method}", f"--benchmark_filter={exact([c[0] for c in CONFIGS])}",
                     f"--benchmark_out={path}", "--benchmark_out_format=json"], check=True,
                    stdout=subprocess.DEVNULL)
-    rows = json.load(open(path))["benchmarks"]
-    return {r["run_name"].removesuffix("/manual_time"): r for r in rows if "t_median_us" in r}
+    rows = json.load(open(path))[S.file.benchmarks]
+    return {r[R.run_name].removesuffix("/manual_time"): r for r in rows if C.t_median_us in r}
 
 
 def ncu_time_us(exe, name, kernel, cache):
@@ -119,13 +125,13 @@ def main():
             print(f"ncu_validate: ncu failed on {name}: {e}")
             sys.exit(2)
         row = blocking[name]
-        b = row["t_median_us"]
-        e = events[name]["t_median_us"]
+        b = row[C.t_median_us]
+        e = events[name][C.t_median_us]
         diff = b - ncu_us
         # Beyond the tolerance, the two medians' own 95 % intervals are allowed too.
         slack = median_half_width(ncu_values)
-        if row.get("ci_low_us") is not None:
-            slack += (row["ci_high_us"] - row["ci_low_us"]) / 2
+        if row.get(C.ci_low_us) is not None:
+            slack += (row[C.ci_high_us] - row[C.ci_low_us]) / 2
         tol = tol_us if ncu_us < 20 else tol_pct / 100 * ncu_us
         within = "yes" if abs(diff) <= tol + slack else "NO"
         # A warm row that reads its data once: ncu's own work between the launches it
@@ -133,17 +139,17 @@ def main():
         # passed over, only when the evidence says so: membench's cold and back-to-back
         # (batch) times agree within 5 %, and ncu's time lies between the harness's warm
         # time and ncu's own with every cache flushed.
-        batch = row.get("batch_us")
+        batch = row.get(C.batch_us)
         if (within == "NO" and "/l2:warm/" in name and batch is not None and abs(b - batch) <= 0.05 * b
                 and b <= ncu_us <= ncu_all_us):
             within = "cache"
         ok &= within != "NO"
         results.append(dict(name=name, ncu_us=ncu_us, ncu_all_us=ncu_all_us, ncu_values_us=ncu_values,
                             ncu_half_width_us=median_half_width(ncu_values), blocking_us=b,
-                            ci_low_us=row.get("ci_low_us"), ci_high_us=row.get("ci_high_us"), events_us=e,
-                            batch_us=row.get("batch_us"), diff_us=diff, diff_pct=100 * diff / ncu_us, within=within,
-                            ci_pct=row.get("ci_pct"), samples=row["samples"],
-                            event_overhead_us=row.get("event_overhead_us", 0)))
+                            ci_low_us=row.get(C.ci_low_us), ci_high_us=row.get(C.ci_high_us), events_us=e,
+                            batch_us=batch, diff_us=diff, diff_pct=100 * diff / ncu_us, within=within,
+                            ci_pct=row.get(C.ci_pct), samples=row[C.samples],
+                            event_overhead_us=row.get(C.event_overhead_us, 0)))
     lines = [f"within: |diff| <= {tol_us} us below 20 us, {tol_pct} % above, plus the half-widths of both medians' "
              "95 % intervals; cache: a warm row ncu sees partly evicted (membench blocking and batch agree, and ncu's "
              "time lies between membench's and ncu's with every cache flushed)", "",
