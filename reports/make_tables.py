@@ -1,30 +1,35 @@
 #!/usr/bin/env python3
-"""Stop-gap table generator for a reports/<gpu>/<date>_<sha>/ folder until membench-report
-(issue 4) replaces it: python3 reports/make_tables.py DIR > DIR/tables.md"""
+"""Stop-gap table generator for a reports/<gpu>/<date>_<sha>/ folder from before
+membench-report's views: python3 reports/make_tables.py DIR > DIR/tables.md"""
 import json, statistics, sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+import membench_schema as S  # noqa: E402
+
+C, R, X = S.counter, S.row, S.context
+
 d = Path(sys.argv[1])
 builds = {m: json.load(open(d / f"membench{s}.json")) for m, s in [("default", ""), ("ca", "_ca"), ("cg", "_cg")]}
-rows = {m: {b["run_name"].removesuffix("/manual_time"): b for b in j["benchmarks"] if b.get("run_type") == "iteration"}
+rows = {m: {b[R.run_name].removesuffix("/manual_time"): b for b in j[S.file.benchmarks] if b.get(R.run_type) == "iteration"}
         for m, j in builds.items()}
-ctx = builds["default"]["context"]
+ctx = builds["default"][S.file.context]
 out = print
 
 def gbps(m, n):
-    return f"{rows[m][n]['gb_per_s']:.0f}"
+    return f"{rows[m][n][C.gb_per_s]:.0f}"
 
-out(f"# membench on {ctx['gpu_name']}\n")
-out(f"Commit {ctx['membench_git_commit']}, driver {ctx['cuda_driver_version']}, runtime {ctx['cuda_runtime_version']}, "
-    f"theoretical DRAM peak {ctx['gpu_peak_dram_gbps']} GB/s, L2 {int(ctx['gpu_l2_bytes']) >> 20} MiB, "
-    f"{ctx['gpu_sm_count']} SMs. GB/s are decimal, over the median sample.\n")
+out(f"# membench on {ctx[X.gpu_name]}\n")
+out(f"Commit {ctx[X.membench_git_commit]}, driver {ctx[X.cuda_driver_version]}, runtime {ctx[X.cuda_runtime_version]}, "
+    f"theoretical DRAM peak {ctx[X.gpu_peak_dram_gbps]} GB/s, L2 {int(ctx[X.gpu_l2_bytes]) >> 20} MiB, "
+    f"{ctx[X.gpu_sm_count]} SMs. GB/s are decimal, over the median sample.\n")
 out("| build | load probe (cycles/dependent load) | cacheModeCA | rows | error rows | median noise % | date |")
 out("|---|---|---|---|---|---|---|")
 for m, j in builds.items():
-    c = j["context"]
-    errs = sum(1 for b in j["benchmarks"] if b.get("error_occurred"))
-    noise = statistics.median(b["noise_pct"] for b in rows[m].values())
-    out(f"| {m} | {c['membench_probe_load_cycles']} | {c['membench_probe_cache_mode_ca']} | {len(j['benchmarks'])} | {errs} | {noise:.2f} | {c['date']} |")
+    c = j[S.file.context]
+    errs = sum(1 for b in j[S.file.benchmarks] if b.get(R.error_occurred))
+    noise = statistics.median(b[C.noise_pct] for b in rows[m].values())
+    out(f"| {m} | {c[X.membench_probe_load_cycles]} | {c[X.membench_probe_cache_mode_ca]} | {len(j[S.file.benchmarks])} | {errs} | {noise:.2f} | {c[S.gbench_context.date]} |")
 
 out("\n## G1 offset, f32, 1 GiB, GB/s (default / ca / cg)\n")
 out("| offset | read_offset | write_offset |\n|---|---|---|")
@@ -38,27 +43,27 @@ out("| stride | f32 | f32 load efficiency % | f64 | f64 load efficiency % |\n|--
 for s in [1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32, 48, 64]:
     f = rows["default"][f"global/read_stride/type:f32/stride:{s}/l2:cold/bytes:1G"]
     g = rows["default"][f"global/read_stride/type:f64/stride:{s}/l2:cold/bytes:1G"]
-    out(f"| {s} | {f['gb_per_s']:.0f} | {f['load_efficiency_pct']:.1f} | {g['gb_per_s']:.0f} | {g['load_efficiency_pct']:.1f} |")
+    out(f"| {s} | {f[C.gb_per_s]:.0f} | {f[C.load_efficiency_pct]:.1f} | {g[C.gb_per_s]:.0f} | {g[C.load_efficiency_pct]:.1f} |")
 
 out("\n## G3 best and worst configuration per operation and width, 1 GiB, default build\n")
 out("| op | width | best GB/s | best config | worst GB/s | worst config |\n|---|---|---|---|---|---|")
 for op in ["read", "write", "copy"]:
     for w in [1, 2, 4, 8, 16]:
-        rs = sorted((b["gb_per_s"], n) for n, b in rows["default"].items() if n.startswith(f"global/{op}/width:{w}/"))
+        rs = sorted((b[C.gb_per_s], n) for n, b in rows["default"].items() if n.startswith(f"global/{op}/width:{w}/"))
         cfg = lambda n: n.split("/", 3)[3].rsplit("/l2", 1)[0]
         out(f"| {op} | {w} | {rs[-1][0]:.0f} | {cfg(rs[-1][1])} | {rs[0][0]:.0f} | {cfg(rs[0][1])} |")
 for ref in ["memcpy_d2d", "memset"]:
     out(f"| {ref} (vendor) | - | {gbps('default', f'global/{ref}/l2:cold/bytes:1G')} | | | |")
 
 reps_file = d / "membench_reps.json"
-reps = json.load(open(reps_file))["benchmarks"] if reps_file.exists() else []
+reps = json.load(open(reps_file))[S.file.benchmarks] if reps_file.exists() else []
 if reps:
     out("\n## 10 repetitions (default build)\n")
     out("| benchmark | mean GB/s | cv of time % |\n|---|---|---|")
 for b in reps:
-    if b.get("aggregate_name") == "mean":
-        cv = next(x for x in reps if x["run_name"] == b["run_name"] and x.get("aggregate_name") == "cv")
-        out(f"| {b['run_name']} | {b['gb_per_s']:.0f} | {100 * cv['real_time']:.3f} |")
+    if b.get(R.aggregate_name) == "mean":
+        cv = next(x for x in reps if x[R.run_name] == b[R.run_name] and x.get(R.aggregate_name) == "cv")
+        out(f"| {b[R.run_name]} | {b[C.gb_per_s]:.0f} | {100 * cv[R.real_time]:.3f} |")
 
 out("\n## G4 patterns, f32, requested-bytes GB/s (default / ca / cg)\n")
 out("| experiment | l2 | bytes | GB/s |\n|---|---|---|---|")
