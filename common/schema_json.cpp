@@ -28,6 +28,7 @@ constexpr membench::schema::field gbench_context_table[] = {
     {"date", "-", "when the run started, ISO 8601 with its offset"},
     {"host_name", "-", "the machine's host name"},
     {"executable", "-", "the benchmark program's path"},
+    {"num_cpus", "CPUs", "the host's logical CPUs"},
 };
 constexpr membench::schema::field row_key_table[] = {
     {"name", "-", "the benchmark's name with Google Benchmark's suffixes (`/manual_time`, a repetition's or aggregate's)"},

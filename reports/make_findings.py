@@ -75,6 +75,11 @@ import sys
 from pathlib import Path
 from statistics import NormalDist
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
+import membench_schema as S  # noqa: E402
+
+C, R, X = S.counter, S.row, S.context
+
 ALIAS = re.compile(r"<!--\s*alias\s+(\w+)\s*=\s*(\S+)\s*-->\n?")
 REF = re.compile(r"\{\{([^{}]+)\}\}")
 ONE = re.compile(r"^\s*(\w+)#([^@]+)@(\S+)\s*$")
@@ -87,8 +92,8 @@ COUNT = re.compile(r"^\s*count\s+(\w+)\s+(rows|errors|unconverged|throttled|unre
 WITHIN = ("~", "<=", ">=")
 MARKERS = ("unconverged", "throttled", "unrecorded")
 CAVEAT = {"unconverged": "not converged", "throttled": "throttled", "unrecorded": "convergence not recorded"}
-TIME_LIKE = {"time", "us_per_call"}
-RATE_LIKE = {"gb_per_s", "bytes_per_second", "gflop_per_s", "pct_peak", "items_per_second"}
+TIME_LIKE = {"time", C.us_per_call}
+RATE_LIKE = {C.gb_per_s, C.bytes_per_second, C.gflop_per_s, C.pct_peak, R.items_per_second}
 MIN_SAMPLES = 10
 US_PER = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 
@@ -100,26 +105,27 @@ class Bad(Exception):
 class Row:
     def __init__(self, path, b, ci_level):
         self.path, self.b, self.ci_level = path, b, ci_level
-        self.name = b["run_name"].removesuffix("/manual_time")
-        self.label = b.get("label", "")
-        self.error = bool(b.get("error_occurred"))
+        self.name = b[R.run_name].removesuffix("/manual_time")
+        self.label = b.get(R.label, "")
+        self.error = bool(b.get(R.error_occurred))
 
     def problems(self):
         """(marker, detail, reason) for each reason this row may not be quoted as it is."""
         b, out = self.b, []
-        if "converged" not in b or "samples" not in b:
+        if C.converged not in b or C.samples not in b:
             out.append(("unrecorded", "", "records no `converged` or `samples` counter"))
-        elif b["converged"] == 0 or "unconverged:" in self.label or b["samples"] < MIN_SAMPLES:
-            n = int(b["samples"])
+        elif (b[C.converged] == 0 or S.label.values(self.label, S.label.unconverged)
+              or b[C.samples] < MIN_SAMPLES):
+            n = int(b[C.samples])
             out.append(("unconverged", f"{n} sample{'s' * (n != 1)}",
-                        f"did not converge ({n} samples, noise {b.get('noise_pct', math.nan):.1f} %)"))
-        throttle = ",".join(t.split(":", 1)[1] for t in self.label.split() if t.startswith("throttle:"))
+                        f"did not converge ({n} samples, noise {b.get(C.noise_pct, math.nan):.1f} %)"))
+        throttle = ",".join(S.label.values(self.label, S.label.throttle))
         if throttle:
             out.append(("throttled", throttle, f"was sampled under throttle:{throttle}"))
         return out
 
     def value(self, counter):
-        key = "real_time" if counter == "time" else counter
+        key = R.real_time if counter == "time" else counter
         if key not in self.b:
             raise Bad(f"{self.path}: '{self.name}' has no counter '{counter}'")
         return float(self.b[key])
@@ -129,12 +135,12 @@ class Row:
         if counter not in TIME_LIKE | RATE_LIKE:
             raise Bad(f"{self.path}: counter '{counter}' of '{self.name}' carries no interval")
         b, v = self.b, self.value(counter)
-        t = float(b["real_time"]) * US_PER[b.get("time_unit", "us")]
-        if b.get("ci_low_us", 0) > 0 and b.get("ci_high_us", 0) > 0:
-            lo, hi = min(b["ci_low_us"], t) / t, max(b["ci_high_us"], t) / t
-        elif "noise_pct" in b and b.get("samples", 0) >= 1:
+        t = float(b[R.real_time]) * US_PER[b.get(R.time_unit, "us")]
+        if b.get(C.ci_low_us, 0) > 0 and b.get(C.ci_high_us, 0) > 0:
+            lo, hi = min(b[C.ci_low_us], t) / t, max(b[C.ci_high_us], t) / t
+        elif C.noise_pct in b and b.get(C.samples, 0) >= 1:
             z = NormalDist().inv_cdf(0.5 + self.ci_level / 200)
-            h = z * math.sqrt(math.pi / 2) * b["noise_pct"] / 100 / math.sqrt(b["samples"])
+            h = z * math.sqrt(math.pi / 2) * b[C.noise_pct] / 100 / math.sqrt(b[C.samples])
             lo, hi = math.exp(-h), math.exp(h)
         else:
             raise Bad(f"{self.path}: '{self.name}' has neither ci_low_us/ci_high_us nor noise_pct/samples")
@@ -152,6 +158,14 @@ class Operand:
             return self.value, self.value
         lo, hi = self.row.interval(self.counter)
         return self.scale * lo, self.scale * hi
+
+
+def known(counter):
+    """A counter a reference names: `time`, a schema counter, or a profiler metric (`--metrics`
+    rows carry CUPTI's names, which have a dot). A misspelt counter fails here, never reads
+    as a row without it."""
+    if counter != "time" and "." not in counter and counter not in C and counter not in R:
+        raise Bad(f"'{counter}' is not a counter of the schema (common/schema.json)")
 
 
 def ratio(x, y):
@@ -188,10 +202,11 @@ class Findings:
         self.files, self.rows = {}, {}
         for name, path in aliases.items():
             j = json.load(open(root / path))
-            level = float(j["context"].get("membench_ci_level_pct", 95))
-            self.files[name] = (path, j["context"])
-            self.rows[name] = {r.name: r for r in (Row(path, b, level) for b in j["benchmarks"]
-                                                   if b.get("run_type", "iteration") == "iteration")}
+            ctx = j[S.file.context]
+            level = float(ctx.get(X.membench_ci_level_pct, 95))
+            self.files[name] = (path, ctx)
+            self.rows[name] = {r.name: r for r in (Row(path, b, level) for b in j[S.file.benchmarks]
+                                                   if b.get(R.run_type, "iteration") == "iteration")}
 
     def file(self, name):
         if name not in self.files:
@@ -201,6 +216,8 @@ class Findings:
     def context(self, expr):
         name, key = CTX.match(expr).groups()
         self.file(name)
+        if key not in X and key not in S.gbench_context:
+            raise Bad(f"'{key}' is not a context key of the schema (common/schema.json)")
         if key not in self.files[name][1]:
             raise Bad(f"{self.files[name][0]} has no context key '{key}'")
         return self.files[name][1][key]
@@ -216,6 +233,7 @@ class Findings:
         if not (m := ONE.match(expr)):
             raise Bad(f"not ALIAS#row@counter: '{expr}'")
         name, row, counter = m.groups()
+        known(counter)
         r = self.file(name).get(row)
         if r is None:
             raise Bad(f"{self.files[name][0]} has no row '{row}'")
@@ -268,6 +286,7 @@ class Findings:
 
     def best(self, m, spec):
         name, pattern, counter, confirm = m.groups()
+        known(counter)
 
         def pick(alias):
             found = [r for r in self.file(alias).values() if re.fullmatch(pattern, r.name) and not r.error]
@@ -384,8 +403,8 @@ def main():
             " | throttled | no convergence recorded |\n|---|---|---|---|---|---|---:|---:|---:|---:|\n")
     for name, (path, ctx) in f.files.items():
         n = [f.count(COUNT.match(f"count {name} {w}")) for w in ("rows",) + MARKERS]
-        out += (f"| {name} | `reports/{path}` | {ctx.get('gpu_name', '?')} | {ctx.get('nvml_driver_version', '?')} | "
-                f"{ctx.get('membench_git_commit', '?')} | {ctx.get('date', '?')[:10]} | {' | '.join(n)} |\n")
+        out += (f"| {name} | `reports/{path}` | {ctx.get(X.gpu_name, '?')} | {ctx.get(X.nvml_driver_version, '?')} | "
+                f"{ctx.get(X.membench_git_commit, '?')} | {ctx.get(S.gbench_context.date, '?')[:10]} | {' | '.join(n)} |\n")
     sys.stdout.write(out)
 
 

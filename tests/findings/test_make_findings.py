@@ -89,6 +89,13 @@ class Findings(unittest.TestCase):
         self.refused("{{A#k/fast@time / A#k/near@time|.3f}}", "1 within uncertainty")
         self.assertEqual(self.ok("{{A#k/fast@time / A#k/near@time|.3f|ci}}"), "0.995x [0.975, 1.015]")
 
+    def test_names_the_schema_lacks_are_refused(self):
+        # A misspelt counter or context key is an error, never a row or file without it.
+        self.refused("{{A#k/fast@gb_per_sec|.1f}}", "'gb_per_sec' is not a counter of the schema")
+        self.refused("{{best A#sweep/.*@gbps}}", "'gbps' is not a counter of the schema")
+        self.refused("{{A$gpu_l2_size}}", "'gpu_l2_size' is not a context key of the schema")
+        self.assertEqual(self.ok("{{A$gpu_l2_bytes / 1048576|.0f}}"), "50")
+
     def test_a_counter_without_an_interval_is_refused_where_one_is_needed(self):
         self.refused("{{A#k/speedup@speedup / A#k/fast@gb_per_s|.2f}}", "carries no interval")
         self.assertEqual(self.ok("{{A#k/speedup@speedup|.2f}}"), "1.50")
