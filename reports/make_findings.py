@@ -67,6 +67,13 @@ Rules. Any violation is an error (exit 1; each message names the file, the row a
   intervals overlap), and "not confirmed on an independent run", unless `confirm B` finds
   the same row usable in file B and within uncertainty of B's best over the same regex.
 The rendered file ends with the list of files, their context and their unusable rows.
+
+Why these rules live here and not in membench-report: its verdicts (compare) and intervals
+come out only as text, Markdown, CSV (intervals rounded to 0.01 %) or HTML, compare joins a
+benchmark with itself across files and never two different rows, and no command lists a
+row's interval, its usability or the rows within uncertainty of a best. Until it writes
+those as JSON, Row.interval, Row.problems, ratio and shown are the only places they are
+derived.
 """
 import json
 import math
