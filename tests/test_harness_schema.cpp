@@ -1,11 +1,15 @@
 // The schema is the one list of JSON keys: no key twice, every key documented, and the
-// README's tables are exactly what it prints (drift fails here).
+// docs' tables (docs/schema.md) are exactly what it prints (drift fails here).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <filesystem>
 #include <fstream>
 #include <set>
 #include <sstream>
 #include <string>
+#include <system_error>
+#include <vector>
 
 #include "common/schema.hpp"
 
@@ -48,24 +52,54 @@ TEST(Schema, TablesRenderAsMarkdown) {
   EXPECT_TRUE(schema::markdown_table("no_such_table").empty());
 }
 
-// README.md holds each table between `<!-- schema:NAME -->` and `<!-- /schema:NAME -->`;
-// `membench-report schema NAME` prints it for pasting.
-TEST(Schema, ReadmeTablesAreTheSchema) {
-  std::ifstream in(MEMBENCH_SOURCE_DIR "/README.md");
-  ASSERT_TRUE(in) << "README.md not found";
-  std::stringstream ss;
-  ss << in.rdbuf();
-  const std::string readme = ss.str();
+// The docs hold each table between `<!-- schema:NAME -->` and `<!-- /schema:NAME -->`
+// (docs/schema.md; any Markdown file in docs/, or README.md, may hold one, and every copy
+// is checked); `membench-report schema NAME` prints it for pasting.
+struct doc_file {
+  std::string name;  ///< relative to the source tree: "docs/schema.md"
+  std::string text;
+};
+
+std::vector<doc_file> markdown_docs() {
+  const std::filesystem::path root = MEMBENCH_SOURCE_DIR;
+  std::vector<std::filesystem::path> paths{root / "README.md"};
+  std::vector<std::filesystem::path> docs;
+  std::error_code no_docs;  // reported below as "no Markdown files"
+  for (const auto& e : std::filesystem::directory_iterator(root / "docs", no_docs)) {
+    if (e.is_regular_file() && e.path().extension() == ".md") docs.push_back(e.path());
+  }
+  std::sort(docs.begin(), docs.end());
+  paths.insert(paths.end(), docs.begin(), docs.end());
+  std::vector<doc_file> out;
+  for (const auto& p : paths) {
+    std::ifstream in(p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    out.push_back({std::filesystem::relative(p, root).generic_string(), ss.str()});
+  }
+  return out;
+}
+
+TEST(Schema, DocsTablesAreTheSchema) {
+  const auto docs = markdown_docs();
+  ASSERT_GT(docs.size(), 1u) << "no Markdown files under " MEMBENCH_SOURCE_DIR "/docs";
   for (std::string_view name : schema::table_names()) {
     const std::string open = "<!-- schema:" + std::string(name) + " -->\n";
     const std::string close = "<!-- /schema:" + std::string(name) + " -->";
-    const auto a = readme.find(open);
-    ASSERT_NE(a, std::string::npos) << "README.md has no " << open;
-    const auto b = readme.find(close, a);
-    ASSERT_NE(b, std::string::npos) << "README.md has no " << close;
-    EXPECT_EQ(readme.substr(a + open.size(), b - a - open.size()), schema::markdown_table(name))
-        << "README.md's " << name << " table differs from the schema: replace it with the output of "
-        << "`membench-report schema " << name << "`";
+    const std::string want = schema::markdown_table(name);
+    int copies = 0;
+    for (const auto& doc : docs) {
+      for (auto a = doc.text.find(open); a != std::string::npos; a = doc.text.find(open, a + open.size())) {
+        const auto b = doc.text.find(close, a);
+        ASSERT_NE(b, std::string::npos) << doc.name << " opens the " << name << " table but has no " << close;
+        ++copies;
+        EXPECT_EQ(doc.text.substr(a + open.size(), b - a - open.size()), want)
+            << doc.name << "'s " << name << " table differs from the schema: replace it with the output of "
+            << "`membench-report schema " << name << "`";
+      }
+    }
+    EXPECT_GT(copies, 0) << "no docs/*.md (nor README.md) holds the " << name << " table between `<!-- schema:"
+                         << name << " -->` and `" << close << "`";
   }
 }
 
