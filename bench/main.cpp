@@ -103,6 +103,15 @@ int run(int argc, char** argv) {
                          "--min-samples, --min-time and --max-time (see --help)\n");
     return exit_usage;
   }
+  if (const auto problem = check_benchmark_flags(args)) {
+    std::fprintf(stderr, "membench: %s (see --help)\n", problem->c_str());
+    return exit_usage;
+  }
+  // Google Benchmark exits 1 (a failed row, to a CI) on an output it cannot open, also when listing.
+  if (const auto problem = check_output(args)) {
+    std::fprintf(stderr, "membench: %s\n", problem->c_str());
+    return exit_usage;
+  }
   args.push_back(single_iteration_arg(MEMBENCH_BENCHMARK_VERSION));
   std::vector<char*> cargv;
   for (auto& a : args) cargv.push_back(a.data());
@@ -130,11 +139,9 @@ int run(int argc, char** argv) {
     benchmark::RunSpecifiedBenchmarks();
     return exit_ok;
   }
-  for (const auto& problem : {check_filter(user_args, names, to_string(opt.suite)), check_output(user_args)}) {
-    if (problem) {
-      std::fprintf(stderr, "membench: %s\n", problem->c_str());
-      return exit_usage;
-    }
+  if (const auto problem = check_filter(user_args, names, to_string(opt.suite))) {
+    std::fprintf(stderr, "membench: %s\n", problem->c_str());
+    return exit_usage;
   }
   if (const int rc = select_device(opt.device, count); rc != exit_ok) return rc;
   MEMBENCH_CUDA_CHECK(cudaSetDevice(opt.device));
@@ -154,14 +161,17 @@ int run(int argc, char** argv) {
   benchmark::RunSpecifiedBenchmarks();
   s.close();
   // What only the end of the run knows: the closing calibration, the kept samples.
+  bool output_lost = false;
   if (const std::string out = output_path(user_args); !out.empty() && !fresh_process_obstacle(user_args)) {
     try {
       annotate_output(out, s.closing_context(), s.kept_samples());
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "membench: %s\n", e.what());
+      std::fprintf(stderr, "membench: the results were not written: %s\n", e.what());
+      output_lost = true;
     }
   }
   benchmark::Shutdown();
+  if (output_lost) return exit_usage;
 
   const session_counts result = s.counts();
   if (result.skipped > 0) std::fprintf(stderr, "membench: %d benchmark(s) skipped (see their error rows)\n", result.skipped);

@@ -256,6 +256,23 @@ inline constexpr field context_table[] = {
     {"gpu_peak_dram_gbps", "GB/s", "theoretical DRAM peak: 2 x memory clock x bus width"},
     {"gpu_ecc", "-", "`on` or `off`"},
     {"gpu_pci_bus_id", "-", "PCI bus id"},
+    {"gpu_uuid", "-", "the GPU's UUID (`GPU-...`, as `nvidia-smi -L` prints it): who the GPU is, across reboots and nodes"},
+    {"gpu_serial", "-", "board serial number (NVML)"},
+    {"gpu_board_part", "-", "board part number (NVML)"},
+    {"gpu_vbios", "-", "VBIOS version (NVML)"},
+    {"gpu_persistence_mode", "-", "`on` or `off` (NVML)"},
+    {"gpu_mig_mode", "-", "`on` or `off`: MIG partitioning (NVML)"},
+    {"gpu_app_sm_clock_mhz", "MHz", "application SM clock (NVML)"},
+    {"gpu_app_mem_clock_mhz", "MHz", "application memory clock (NVML)"},
+    {"gpu_ecc_pending", "-", "ECC mode after the next reboot, `on` or `off` (NVML)"},
+    {"gpu_ecc_errors_volatile", "-", "ECC errors since the driver loaded: corrected, uncorrected (NVML)"},
+    {"gpu_ecc_errors_aggregate", "-", "ECC errors over the board's life: corrected, uncorrected (NVML)"},
+    {"gpu_remapped_rows", "-", "DRAM rows remapped for corrected and uncorrected errors, and a pending or failed remapping (NVML)"},
+    {"host_name", "-", "the machine's host name"},
+    {"job_slurm_job_id", "-", "`SLURM_JOB_ID`, inside a Slurm job"},
+    {"job_slurm_array_task_id", "-", "`SLURM_ARRAY_TASK_ID`, inside a Slurm job array"},
+    {"job_slurm_node", "-", "`SLURMD_NODENAME`, inside a Slurm job"},
+    {"job_completion_index", "-", "`JOB_COMPLETION_INDEX`, inside a Kubernetes indexed Job"},
     {"cuda_driver_version", "-", "CUDA version the driver supports"},
     {"cuda_runtime_version", "-", "CUDA runtime version"},
     {"pcie_link", "-", "PCIe generation and width (NVML's maximum, else sysfs, else `unknown`)"},
@@ -269,6 +286,10 @@ inline constexpr field context_table[] = {
     {"nvml_start_temp_c", "C", "temperature when the run started"},
     {"nvml_start_power_w", "W", "power when the run started"},
     {"nvml_start_clock_reasons", "-", "clock-event reasons when the run started"},
+    {"nvlink_links", "links", "NVLinks up (NVML)"},
+    {"nvlink_version_code", "-", "`nvmlDeviceGetNvLinkVersion` of the first link up, as NVML returns it"},
+    {"nvlink_link_gbps", "GB/s", "one direction of one link (NVML's common link speed)"},
+    {"nvlink_peak_gbps", "GB/s", "one direction of all links up: the ceiling of a copy to or from one peer over NVLink"},
 };
 
 /// membench's own options (Google Benchmark's are listed by --help after them).
@@ -309,8 +330,9 @@ inline constexpr option option_table[] = {
 inline constexpr exit_status exit_table[] = {
     {"0", "every row ran and verified"},
     {"1", "at least one row failed (verification or CUDA error)"},
-    {"2", "unknown flag or bad value, an invalid `--benchmark_filter` or one that matches nothing, an unwritable "
-          "`--benchmark_out`"},
+    {"2", "unknown flag or bad value (Google Benchmark's flags and non-finite numbers too), an invalid "
+          "`--benchmark_filter` or one that matches nothing, a `--benchmark_out` that cannot be written (checked "
+          "before anything runs, also when listing) or whose results could not be completed after the run"},
     {"3", "no CUDA device or driver (`membench: no CUDA device: ...`)"},
     {"4", "`--device` out of range"},
     {"5", "the kernels were not compiled the way this build claims, or for another CUDA major version"},

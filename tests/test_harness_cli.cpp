@@ -17,6 +17,26 @@ TEST(Cli, DetectsListOnly) {
   EXPECT_TRUE(wants_list_only({"membench", "--benchmark_filter=x", "--benchmark_list_tests=true"}));
   EXPECT_FALSE(wants_list_only({"membench", "--benchmark_list_tests=false"}));
   EXPECT_FALSE(wants_list_only({"membench"}));
+  EXPECT_TRUE(wants_list_only({"membench", "--benchmark_list_tests=yes"})) << "Google Benchmark reads yes as true";
+  EXPECT_FALSE(wants_list_only({"membench", "--benchmark_list_tests", "--benchmark_list_tests=0"})) << "last wins";
+}
+
+// Google Benchmark answers these with its help and exit 0, or reads nan as a number.
+TEST(Cli, RefusesGoogleBenchmarkFlagValuesItWouldMisread) {
+  for (const char* bad : {"--benchmark_out_format=xml", "--benchmark_format=xml", "--benchmark_time_unit=m",
+                          "--benchmark_repetitions=nan", "--benchmark_repetitions=-3", "--benchmark_min_warmup_time=nan",
+                          "--benchmark_min_warmup_time=inf", "--benchmark_list_tests=maybe", "--benchmark_color=blue",
+                          "--benchmark_counters_tabular=", "--v=x"}) {
+    const auto problem = check_benchmark_flags({"membench", bad});
+    ASSERT_TRUE(problem) << bad;
+    EXPECT_NE(problem->find(bad), std::string::npos) << *problem;
+  }
+  for (const char* good : {"--benchmark_out_format=csv", "--benchmark_format=json", "--benchmark_time_unit=us",
+                           "--benchmark_repetitions=5", "--benchmark_min_warmup_time=0.5", "--benchmark_color=auto",
+                           "--benchmark_list_tests=true", "--benchmark_filter=nan", "--suite=quick"}) {
+    EXPECT_FALSE(check_benchmark_flags({"membench", good})) << good;
+  }
+  EXPECT_FALSE(check_benchmark_flags({"--benchmark_format=xml"})) << "argv[0] is the program";
 }
 
 TEST(Cli, MinTimeSyntaxFollowsGoogleBenchmarkVersion) {
@@ -50,6 +70,10 @@ TEST(Cli, RejectsUnknownAndBadValues) {
   EXPECT_TRUE(parse_options({"membench", "--min-samples=0"}).error);
   EXPECT_TRUE(parse_options({"membench", "--metric-list=a,,b"}).error);
   EXPECT_TRUE(parse_options({"membench", "--device=-1"}).error);
+  for (const char* non_finite : {"--clock-threshold=nan", "--batch-below=nan", "--batch-below=inf", "--max-ci=nan",
+                                 "--ci-level=nan", "--max-time=inf", "--min-time=nan", "--row-limit=nan"}) {
+    EXPECT_TRUE(parse_options({"membench", non_finite}).error) << non_finite;
+  }
 }
 
 TEST(Cli, HelpListsEveryOptionOfTheSchema) {
@@ -115,6 +139,7 @@ TEST(Cli, OutputMustBeWritableBeforeAnythingRuns) {
   const auto bad = check_output({"m", "--benchmark_out=/no/such/dir/out.json"});
   ASSERT_TRUE(bad);
   EXPECT_NE(bad->find("/no/such/dir/out.json"), std::string::npos) << *bad;
+  EXPECT_TRUE(check_output({"m", "--benchmark_out=/dev/full"})) << "a device cannot take the finished file";
 }
 
 }  // namespace

@@ -9,6 +9,7 @@
 
 #include "harness/device/build_check.hpp"
 #include "harness/device/device_info.hpp"
+#include "harness/device/identity.hpp"
 #include "harness/device/list_devices.hpp"
 #include "harness/device/metrics.hpp"
 #include "harness/device/nvml.hpp"
@@ -103,6 +104,71 @@ TEST(ListDevices, MarksTheSelectedDevice) {
   const auto line_of = [&](const std::string& bus) { return text.substr(text.rfind('\n', text.find(bus)) + 1, 4); };
   EXPECT_EQ(line_of("00000000:3B:00.0").front(), '*') << text;
   EXPECT_NE(line_of("00000000:19:00.0").front(), '*') << text;
+}
+
+TEST(ListDevices, ShowsEachGpusUuidAndNvLinks) {
+  listed_device a;
+  a.info.pci_bus_id = "00000000:19:00.0";
+  a.info.uuid = "GPU-4f8a1c2e-0b6d-9e3f-1a2b-3c4d5e6f7081";
+  a.nvlink = describe_nvlink({18, 18, 6, 26.5625});
+  const std::string text = format_device_list({a}, 0);
+  EXPECT_NE(text.find("GPU-4f8a1c2e-0b6d-9e3f-1a2b-3c4d5e6f7081"), std::string::npos) << text;
+  EXPECT_NE(text.find("18 x 26.6 GB/s (478.1 GB/s per direction)"), std::string::npos) << text;
+}
+
+TEST(Identity, UuidIsFormattedAsNvidiaSmiPrintsIt) {
+  const std::array<unsigned char, 16> bytes{0x4f, 0x8a, 0x1c, 0x2e, 0x0b, 0x6d, 0x9e, 0x3f,
+                                            0x1a, 0x2b, 0x3c, 0x4d, 0x5e, 0x6f, 0x70, 0x81};
+  EXPECT_EQ(format_gpu_uuid(bytes), "GPU-4f8a1c2e-0b6d-9e3f-1a2b-3c4d5e6f7081");
+}
+
+TEST(Identity, NvLinkCeilingIsLinksUpTimesTheLinkRate) {
+  const nvlink_links h100{18, 18, 6, 26.5625};
+  EXPECT_DOUBLE_EQ(h100.peak_gbps(), 478.125);
+  EXPECT_EQ(describe_nvlink({0, 18, 0, 0}), "none up of 18");
+  EXPECT_EQ(describe_nvlink({}), "none");
+}
+
+TEST(Identity, ContextHoldsWhatNvmlAnsweredAndNothingElse) {
+  gpu_identity id;
+  id.serial = "1652823456789";
+  id.vbios = "96.00.89.00.01";
+  id.persistence = true;
+  id.ecc_volatile = ecc_counts{3, 0};
+  id.rows = remapped_rows{1, 0, true, false};
+  id.nvlink = nvlink_links{18, 18, 6, 26.5625};
+  const context_list c = identity_context(id);
+  auto value = [&](const std::string& key) {
+    for (const auto& [k, v] : c)
+      if (k == key) return v;
+    return std::string("(absent)");
+  };
+  EXPECT_EQ(value("gpu_serial"), "1652823456789");
+  EXPECT_EQ(value("gpu_vbios"), "96.00.89.00.01");
+  EXPECT_EQ(value("gpu_persistence_mode"), "on");
+  EXPECT_EQ(value("gpu_ecc_errors_volatile"), "3 corrected, 0 uncorrected");
+  EXPECT_EQ(value("gpu_remapped_rows"), "1 corrected, 0 uncorrected, remapping pending (reset the GPU)");
+  EXPECT_EQ(value("nvlink_links"), "18");
+  EXPECT_EQ(value("nvlink_peak_gbps"), "478.1");
+  EXPECT_EQ(value("gpu_board_part"), "(absent)") << "NVML did not answer: no key, never an empty value";
+  EXPECT_EQ(value("gpu_mig_mode"), "(absent)");
+}
+
+TEST(Identity, SchedulerJobFromTheEnvironment) {
+  const auto slurm = [](const char* v) -> const char* {
+    const std::string name = v;
+    if (name == "SLURM_JOB_ID") return "481516";
+    if (name == "SLURM_ARRAY_TASK_ID") return "7";
+    if (name == "SLURMD_NODENAME") return "gpu-node-042";
+    return nullptr;
+  };
+  const context_list c = scheduler_context(slurm);
+  ASSERT_EQ(c.size(), 3u);
+  EXPECT_EQ(c[0], (std::pair<std::string, std::string>{"job_slurm_job_id", "481516"}));
+  EXPECT_EQ(c[2], (std::pair<std::string, std::string>{"job_slurm_node", "gpu-node-042"}));
+  const auto k8s = [](const char* v) -> const char* { return std::string(v) == "JOB_COMPLETION_INDEX" ? "3" : ""; };
+  EXPECT_EQ(scheduler_context(k8s), (context_list{{"job_completion_index", "3"}})) << "empty variables are absent";
+  EXPECT_FALSE(host_name().empty());
 }
 
 TEST(Nvml, DescribesClockReasons) {

@@ -1,10 +1,14 @@
 #include "device_info.hpp"
 
+#include <array>
+#include <cstring>
+
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
 #include "common/schema.hpp"
 #include "harness/core/check.hpp"
+#include "harness/device/identity.hpp"
 
 namespace membench {
 
@@ -47,6 +51,7 @@ std::vector<std::pair<std::string, std::string>> context_entries(const std::opti
       schema::entry(schema::context_key("gpu_peak_dram_gbps"), peak > 0 ? fmt::format("{:.1f}", peak) : "unknown"),
       schema::entry(schema::context_key("gpu_ecc"), d.ecc ? "on" : "off"),
       schema::entry(schema::context_key("gpu_pci_bus_id"), d.pci_bus_id),
+      schema::entry(schema::context_key("gpu_uuid"), d.uuid),
       schema::entry(schema::context_key("cuda_driver_version"), format_cuda_version(d.driver_version)),
       schema::entry(schema::context_key("cuda_runtime_version"), format_cuda_version(d.runtime_version)),
   });
@@ -76,6 +81,9 @@ device_info query_device(int index) {
   char bus[64] = {};
   MEMBENCH_CUDA_CHECK(cudaDeviceGetPCIBusId(bus, sizeof bus, index));
   d.pci_bus_id = bus;
+  std::array<unsigned char, 16> uuid{};
+  std::memcpy(uuid.data(), p.uuid.bytes, uuid.size());
+  d.uuid = format_gpu_uuid(uuid);
   MEMBENCH_CUDA_CHECK(cudaDriverGetVersion(&d.driver_version));
   MEMBENCH_CUDA_CHECK(cudaRuntimeGetVersion(&d.runtime_version));
   return d;

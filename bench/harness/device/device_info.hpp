@@ -23,6 +23,7 @@ struct device_info {
   int sm_clock_khz = 0;
   bool ecc = false;
   std::string pci_bus_id;
+  std::string uuid;  ///< "GPU-...", from the runtime (the same string NVML and nvidia-smi give)
   int driver_version = 0;   ///< e.g. 13000
   int runtime_version = 0;  ///< e.g. 13000
 

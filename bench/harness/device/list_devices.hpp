@@ -11,6 +11,7 @@ namespace membench {
 struct listed_device {
   device_info info;
   std::string link;  ///< PCIe link from NVML or sysfs, "unknown" when neither says
+  std::string nvlink = "none";  ///< NVLinks up and their rate (describe_nvlink), "unknown" without NVML
 };
 
 /// One table row per device, marking `selected` (the one --device picks). Plain host logic.

@@ -58,9 +58,33 @@ struct nvml_device::api {
     unsigned long long reference_ns, violation_ns;
   };
   int (*violation)(device_t, int, violation_time*) = nullptr;  // optional: time spent power or thermal limited
+  // Optional, for the board's identity (identity.hpp); each absent one leaves its fact out.
+  int (*uuid)(device_t, char*, unsigned) = nullptr;
+  int (*serial)(device_t, char*, unsigned) = nullptr;
+  int (*board_part)(device_t, char*, unsigned) = nullptr;
+  int (*vbios)(device_t, char*, unsigned) = nullptr;
+  int (*persistence)(device_t, int*) = nullptr;
+  int (*ecc_mode)(device_t, int*, int*) = nullptr;
+  int (*ecc_total)(device_t, int, int, unsigned long long*) = nullptr;
+  int (*remapped)(device_t, unsigned*, unsigned*, unsigned*, unsigned*) = nullptr;
+  int (*mig_mode)(device_t, unsigned*, unsigned*) = nullptr;
+  int (*app_clock)(device_t, int, unsigned*) = nullptr;
+  int (*nvlink_state)(device_t, unsigned, int*) = nullptr;
+  int (*nvlink_version)(device_t, unsigned, unsigned*) = nullptr;
+  struct field_value {  // nvmlFieldValue_t
+    unsigned field_id, scope_id;
+    long long timestamp, latency_us;
+    int value_type, result;
+    unsigned long long value;  // nvmlValue_t: 8 bytes; unsigned int fields in its low half
+  };
+  int (*field_values)(device_t, int, field_value*) = nullptr;
 
   static constexpr int clock_sm = 1, clock_mem = 2, temperature_gpu = 0;
   static constexpr int policy_power = 0, policy_thermal = 1;  // nvmlPerfPolicyType_t
+  static constexpr int ecc_corrected = 0, ecc_uncorrected = 1, ecc_volatile = 0, ecc_aggregate = 1;
+  static constexpr unsigned max_nvlinks = 18;                    // NVML_NVLINK_MAX_LINKS
+  static constexpr unsigned field_nvlink_speed_common = 90;     // NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON
+  static constexpr int value_unsigned_int = 1;                   // NVML_VALUE_TYPE_UNSIGNED_INT
 
   template <class F>
   bool bind(F& f, const char* name) {
@@ -68,6 +92,33 @@ struct nvml_device::api {
     return f != nullptr;
   }
 };
+
+namespace {
+
+void bind_identity(nvml_device::api& a) {
+  a.bind(a.uuid, "nvmlDeviceGetUUID");
+  a.bind(a.serial, "nvmlDeviceGetSerial");
+  a.bind(a.board_part, "nvmlDeviceGetBoardPartNumber");
+  a.bind(a.vbios, "nvmlDeviceGetVbiosVersion");
+  a.bind(a.persistence, "nvmlDeviceGetPersistenceMode");
+  a.bind(a.ecc_mode, "nvmlDeviceGetEccMode");
+  a.bind(a.ecc_total, "nvmlDeviceGetTotalEccErrors");
+  a.bind(a.remapped, "nvmlDeviceGetRemappedRows");
+  a.bind(a.mig_mode, "nvmlDeviceGetMigMode");
+  a.bind(a.app_clock, "nvmlDeviceGetApplicationsClock");
+  a.bind(a.nvlink_state, "nvmlDeviceGetNvLinkState");
+  a.bind(a.nvlink_version, "nvmlDeviceGetNvLinkVersion");
+  a.bind(a.field_values, "nvmlDeviceGetFieldValues");
+}
+
+// A string NVML writes into a buffer; empty where it does not answer.
+std::string nvml_text(int (*f)(void*, char*, unsigned), void* dev) {
+  std::array<char, 96> buf{};
+  if (f == nullptr || f(dev, buf.data(), static_cast<unsigned>(buf.size())) != 0) return {};
+  return buf.data();
+}
+
+}  // namespace
 
 std::unique_ptr<nvml_device> nvml_device::open(const std::string& pci_bus_id, std::string& why_not) {
   auto a = std::make_unique<api>();
@@ -107,6 +158,7 @@ std::unique_ptr<nvml_device> nvml_device::open(const std::string& pci_bus_id, st
          a->bind(a->pcie_max_width, "nvmlDeviceGetMaxPcieLinkWidth") &&
          a->bind(a->pcie_cur_gen, "nvmlDeviceGetCurrPcieLinkGeneration") &&
          a->bind(a->pcie_cur_width, "nvmlDeviceGetCurrPcieLinkWidth"));
+  bind_identity(*a);
   if (a->bind(a->violation, "nvmlDeviceGetViolationStatus")) {
     api::violation_time v{};
     if (a->violation(a->dev, api::policy_power, &v) != 0) a->violation = nullptr;  // not supported here
@@ -181,6 +233,52 @@ std::vector<std::pair<std::string, std::string>> nvml_device::context() const {
     out.push_back(entry(context_key("nvml_start_clock_reasons"), describe_clock_reasons(s->reasons)));
   }
   return out;
+}
+
+std::string nvml_device::uuid() const { return nvml_text(api_->uuid, api_->dev); }
+
+std::optional<nvlink_links> nvml_device::nvlink() const {
+  const api& a = *api_;
+  if (a.nvlink_state == nullptr) return std::nullopt;
+  nvlink_links l;
+  for (unsigned link = 0; link < api::max_nvlinks; ++link) {
+    int active = 0;
+    if (a.nvlink_state(a.dev, link, &active) != 0) continue;  // not present (or not supported)
+    ++l.present;
+    if (active == 0) continue;
+    if (l.up++ == 0 && a.nvlink_version != nullptr) a.nvlink_version(a.dev, link, &l.version_code);
+  }
+  if (l.present == 0) return std::nullopt;
+  api::field_value speed{api::field_nvlink_speed_common, 0, 0, 0, 0, 0, 0};
+  if (a.field_values != nullptr && a.field_values(a.dev, 1, &speed) == 0 && speed.result == 0)
+    l.link_gbps = static_cast<double>(speed.value & 0xFFFFFFFFull) / 1000.0;  // MB/s
+  return l;
+}
+
+gpu_identity nvml_device::identity() const {
+  const api& a = *api_;
+  gpu_identity id;
+  id.serial = nvml_text(a.serial, a.dev);
+  id.board_part = nvml_text(a.board_part, a.dev);
+  id.vbios = nvml_text(a.vbios, a.dev);
+  if (int on = 0; a.persistence != nullptr && a.persistence(a.dev, &on) == 0) id.persistence = on != 0;
+  if (int now = 0, pending = 0; a.ecc_mode != nullptr && a.ecc_mode(a.dev, &now, &pending) == 0) id.ecc_pending = pending != 0;
+  auto ecc = [&](int counter) -> std::optional<ecc_counts> {
+    unsigned long long corrected = 0, uncorrected = 0;
+    if (a.ecc_total == nullptr || a.ecc_total(a.dev, api::ecc_corrected, counter, &corrected) != 0 ||
+        a.ecc_total(a.dev, api::ecc_uncorrected, counter, &uncorrected) != 0)
+      return std::nullopt;
+    return ecc_counts{corrected, uncorrected};
+  };
+  id.ecc_volatile = ecc(api::ecc_volatile);
+  id.ecc_aggregate = ecc(api::ecc_aggregate);
+  if (unsigned c = 0, u = 0, p = 0, f = 0; a.remapped != nullptr && a.remapped(a.dev, &c, &u, &p, &f) == 0)
+    id.rows = remapped_rows{c, u, p != 0, f != 0};
+  if (unsigned now = 0, pending = 0; a.mig_mode != nullptr && a.mig_mode(a.dev, &now, &pending) == 0) id.mig_mode = now;
+  if (unsigned v = 0; a.app_clock != nullptr && a.app_clock(a.dev, api::clock_sm, &v) == 0) id.app_sm_mhz = v;
+  if (unsigned v = 0; a.app_clock != nullptr && a.app_clock(a.dev, api::clock_mem, &v) == 0) id.app_mem_mhz = v;
+  id.nvlink = nvlink();
+  return id;
 }
 
 }  // namespace membench

@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "identity.hpp"
+
 namespace membench {
 
 /// NVML's clocks-event reason bits (nvmlClocksEventReason*), as documented.
@@ -61,6 +63,12 @@ class nvml_device {
   std::optional<std::uint64_t> limited_ns() const noexcept;
   /// The PCIe link; null when NVML does not say.
   std::optional<nvml_pcie> pcie() const noexcept;
+  /// The board's UUID as NVML prints it; empty where NVML does not answer.
+  std::string uuid() const;
+  /// NVLink links present and up with their rate; null on a GPU without NVLink.
+  std::optional<nvlink_links> nvlink() const;
+  /// Serial, part number, VBIOS, settings, ECC and row-remapping state, NVLink.
+  gpu_identity identity() const;
   /// Driver version, maximum SM clock, enforced power limit: for the JSON context.
   std::vector<std::pair<std::string, std::string>> context() const;
 

@@ -1,9 +1,11 @@
 #include "cli.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
+#include <cmath>
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
@@ -18,14 +20,6 @@
 #include "harness/device/metrics.hpp"
 
 namespace membench {
-
-bool wants_list_only(const std::vector<std::string>& args) {
-  for (const auto& a : args) {
-    if (a == "--benchmark_list_tests" || a == "--benchmark_list_tests=true" || a == "--benchmark_list_tests=1")
-      return true;
-  }
-  return false;
-}
 
 std::string flag_value(const std::vector<std::string>& args, std::string_view flag) {
   std::string value;
@@ -55,6 +49,18 @@ std::string single_iteration_arg(std::string_view version) {
   return suffix ? "--benchmark_min_time=1x" : "--benchmark_min_time=0";
 }
 
+namespace {
+
+// CLI11's Range lets nan through (every comparison with it is false).
+const CLI::Validator finite_number{[](std::string& value) {
+                                     char* end = nullptr;
+                                     const double v = std::strtod(value.c_str(), &end);
+                                     return std::isfinite(v) ? std::string() : std::string("not a finite number");
+                                   },
+                                   "FINITE"};
+
+}  // namespace
+
 parsed_options parse_options(const std::vector<std::string>& args) {
   parsed_options out;
   run_options& o = out.options;
@@ -74,8 +80,8 @@ parsed_options parse_options(const std::vector<std::string>& args) {
   app.add_option("--max-time", r.max_time_s);
   app.add_option("--max-time-host", r.max_time_host_s);
   app.add_option("--row-limit", r.row_limit_s);
-  app.add_option("--clock-threshold", o.clocks.threshold_pct)->check(CLI::Range(0.0, 100.0));
-  app.add_option("--batch-below", o.batch_below_us)->check(CLI::Range(0.0, 1e9));
+  app.add_option("--clock-threshold", o.clocks.threshold_pct)->check(finite_number)->check(CLI::Range(0.0, 100.0));
+  app.add_option("--batch-below", o.batch_below_us)->check(finite_number)->check(CLI::Range(0.0, 1e9));
   app.add_option("--keep-samples", o.keep_samples)->check(CLI::Range(0, 1 << 20));
   app.add_option("--progress", progress)->check(CLI::IsMember({"auto", "always", "never"}));
   app.add_flag("--fault-demo", o.fault_demo);
@@ -170,7 +176,10 @@ std::size_t selected_count(const std::vector<std::string>& args, const std::vect
 std::optional<std::string> check_output(const std::vector<std::string>& args) {
   const std::string path = output_path(args);
   if (path.empty()) return std::nullopt;
-  const bool existed = access(path.c_str(), F_OK) == 0;
+  struct stat st {};
+  const bool existed = stat(path.c_str(), &st) == 0;
+  // The results are completed by a rename over the file, which a device or FIFO cannot take.
+  if (existed && !S_ISREG(st.st_mode)) return fmt::format("--benchmark_out={}: cannot write it (not a regular file)", path);
   std::FILE* f = std::fopen(path.c_str(), "a");
   if (f == nullptr) return fmt::format("--benchmark_out={}: cannot write it ({})", path, std::strerror(errno));
   std::fclose(f);

@@ -27,6 +27,11 @@ enum exit_code : int {
 /// True when argv asks Google Benchmark only to list the benchmarks.
 bool wants_list_only(const std::vector<std::string>& args);
 
+/// Null when every Google Benchmark flag in `args` has a value Google Benchmark takes as
+/// meant; otherwise what is wrong. Google Benchmark answers a bad format or time unit with
+/// its help and exit 0, and reads `nan` as a number: membench refuses them first.
+std::optional<std::string> check_benchmark_flags(const std::vector<std::string>& args);
+
 /// The value of `flag=` (the last one) in `args`, empty when absent.
 std::string flag_value(const std::vector<std::string>& args, std::string_view flag);
 /// The value of `--benchmark_out=` in `args`, empty when absent.

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/output_file.hpp"
+
 namespace membench {
 namespace {
 
@@ -43,9 +45,7 @@ void annotate_output(const std::string& path, const std::vector<std::pair<std::s
       row["samples_us"] = std::move(us);
     }
   }
-  std::ofstream out(path, std::ios::trunc);
-  out << j.dump(2) << '\n';
-  if (!out) throw std::runtime_error(path + ": cannot write");
+  write_output_file(path, j.dump(2) + '\n');
 }
 
 }  // namespace membench

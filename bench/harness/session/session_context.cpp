@@ -66,8 +66,11 @@ std::vector<std::pair<std::string, std::string>> session::context() const {
   } else {
     out.push_back(entry(context_key("pcie_link"), "unknown (neither NVML nor sysfs gives the link generation and width)"));
   }
+  out.push_back(entry(context_key("host_name"), host_name()));
+  for (auto& kv : scheduler_context([](const char* v) { return std::getenv(v); })) out.push_back(std::move(kv));
   if (nvml_) {
     for (auto& kv : nvml_->context()) out.push_back(std::move(kv));
+    for (auto& kv : identity_context(nvml_->identity())) out.push_back(std::move(kv));
   } else {
     out.push_back(entry(context_key("nvml"), fmt::format("unavailable: {}", nvml_missing_)));
   }

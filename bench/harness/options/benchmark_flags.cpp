@@ -1,0 +1,132 @@
+// Google Benchmark's own flags, checked before benchmark::Initialize sees them: it answers
+// a format or time unit it does not know with its help and exit 0 (nothing ran, yet CI sees
+// success), parses `nan` as a number, and reads any word but false/no/off as true.
+#include <algorithm>
+#include <array>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <string_view>
+
+#include <fmt/format.h>
+
+#include "cli.hpp"
+
+namespace membench {
+namespace {
+
+enum class value_kind { boolean, color, count, seconds, format, time_unit, any };
+
+struct benchmark_flag {
+  std::string_view name;
+  value_kind kind;
+};
+
+// Every flag of Google Benchmark 1.7 and 1.8 that membench passes on (benchmark_min_time is
+// refused earlier: membench's stopping rule replaces it).
+constexpr std::array benchmark_flags{
+    benchmark_flag{"benchmark_list_tests", value_kind::boolean},
+    benchmark_flag{"benchmark_filter", value_kind::any},
+    benchmark_flag{"benchmark_min_warmup_time", value_kind::seconds},
+    benchmark_flag{"benchmark_repetitions", value_kind::count},
+    benchmark_flag{"benchmark_enable_random_interleaving", value_kind::boolean},
+    benchmark_flag{"benchmark_report_aggregates_only", value_kind::boolean},
+    benchmark_flag{"benchmark_display_aggregates_only", value_kind::boolean},
+    benchmark_flag{"benchmark_format", value_kind::format},
+    benchmark_flag{"benchmark_out_format", value_kind::format},
+    benchmark_flag{"benchmark_out", value_kind::any},
+    benchmark_flag{"benchmark_color", value_kind::color},
+    benchmark_flag{"benchmark_time_unit", value_kind::time_unit},
+    benchmark_flag{"benchmark_counters_tabular", value_kind::boolean},
+    benchmark_flag{"benchmark_perf_counters", value_kind::any},
+    benchmark_flag{"benchmark_context", value_kind::any},
+    benchmark_flag{"v", value_kind::count},
+};
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return out;
+}
+
+bool is_one_of(std::string_view value, std::initializer_list<std::string_view> allowed) {
+  return std::find(allowed.begin(), allowed.end(), value) != allowed.end();
+}
+
+bool is_boolean_word(std::string_view value) {
+  return is_one_of(lower(value), {"true", "false", "1", "0", "yes", "no", "on", "off", "t", "f", "y", "n"});
+}
+
+bool is_count(std::string_view value) {
+  long n = 0;
+  const auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+  return ec == std::errc{} && end == value.data() + value.size() && n >= 0 && n <= (1L << 30);
+}
+
+bool is_seconds(const std::string& value) {
+  char* end = nullptr;
+  const double v = std::strtod(value.c_str(), &end);
+  return !value.empty() && end == value.c_str() + value.size() && std::isfinite(v) && v >= 0;
+}
+
+std::string_view expected(value_kind kind) {
+  switch (kind) {
+    case value_kind::boolean: return "true or false";
+    case value_kind::color: return "auto, true or false";
+    case value_kind::count: return "a whole number >= 0";
+    case value_kind::seconds: return "a finite number of seconds >= 0";
+    case value_kind::format: return "console, json or csv";
+    case value_kind::time_unit: return "ns, us, ms or s";
+    case value_kind::any: return "any text";
+  }
+  return "?";
+}
+
+bool accepts(value_kind kind, const std::string& value) {
+  switch (kind) {
+    case value_kind::boolean: return is_boolean_word(value);
+    case value_kind::color: return lower(value) == "auto" || is_boolean_word(value);
+    case value_kind::count: return is_count(value);
+    case value_kind::seconds: return is_seconds(value);
+    case value_kind::format: return is_one_of(value, {"console", "json", "csv"});
+    case value_kind::time_unit: return is_one_of(value, {"ns", "us", "ms", "s"});
+    case value_kind::any: return true;
+  }
+  return false;
+}
+
+// Null for an argument that is not one of Google Benchmark's flags with a value.
+std::optional<std::string> check_one(std::string_view arg) {
+  for (const benchmark_flag& flag : benchmark_flags) {
+    const std::string prefix = fmt::format("--{}=", flag.name);
+    if (arg.substr(0, prefix.size()) != prefix) continue;
+    const std::string value(arg.substr(prefix.size()));
+    if (accepts(flag.kind, value)) return std::nullopt;
+    return fmt::format("--{}={}: expected {}", flag.name, value, expected(flag.kind));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<std::string> check_benchmark_flags(const std::vector<std::string>& args) {
+  for (std::size_t i = 1; i < args.size(); ++i) {
+    if (auto problem = check_one(args[i])) return problem;
+  }
+  return std::nullopt;
+}
+
+bool wants_list_only(const std::vector<std::string>& args) {
+  constexpr std::string_view flag = "--benchmark_list_tests";
+  bool list = false;  // the last one wins, as in Google Benchmark
+  for (const std::string& a : args) {
+    if (a == flag) list = true;
+    if (a.size() > flag.size() && a.compare(0, flag.size(), flag) == 0 && a[flag.size()] == '=')
+      list = !is_one_of(lower(std::string_view(a).substr(flag.size() + 1)), {"false", "0", "no", "off", "f", "n"});
+  }
+  return list;
+}
+
+}  // namespace membench
