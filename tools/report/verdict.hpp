@@ -5,10 +5,12 @@
 
 #include <cstdint>
 #include <functional>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "model.hpp"
+#include "options.hpp"
 
 namespace membench::report {
 
@@ -40,26 +42,26 @@ struct side {
 void add_to_side(side& s, const result& r, const result_file& file);
 
 struct decide_options {
-  double threshold = 0.05;        ///< a change smaller than this is "same" (fraction of the time)
+  double threshold = options::threshold.number / 100;      ///< a change smaller than this is "same" (fraction of the time)
   /// Slower (faster) needs the interval of the change above +margin (below -margin): a
   /// row whose runs drift over minutes (pageable copies) can put a 99 % interval just
   /// above 0 on an unchanged commit.
-  double margin = 0;
-  double resolution_us = 0.5;     ///< a smaller change in microseconds is "too small" to call
-  double clock_tolerance = 0.03;  ///< SM clocks differing by more than this make a verdict unsure
-  double run_spread = 0.005;      ///< assumed run-to-run spread of a run's median (relative, one sd): kernel rows
-  double run_spread_copy = 0.04;   ///< ... of rows that time copy engines
-  double run_spread_host = 0.15;   ///< ... of rows with host or driver work in their samples
+  double margin = options::margin.number / 100;
+  double resolution_us = options::resolution.number;   ///< a smaller change in microseconds is "too small" to call
+  double clock_tolerance = options::clock_tolerance.number / 100;  ///< SM clocks differing by more than this make a verdict unsure
+  double run_spread = options::run_spread.number / 100;   ///< assumed run-to-run spread of a run's median (relative, one sd): kernel rows
+  double run_spread_copy = options::run_spread_copy.number / 100;   ///< ... of rows that time copy engines
+  double run_spread_host = options::run_spread_host.number / 100;   ///< ... of rows with host or driver work in their samples
   /// The floor for a benchmark whose runs time `w` (the noisiest kind of either side).
   double run_spread_of(run::work_kind w) const noexcept {
     return w == run::work_kind::host ? run_spread_host : w == run::work_kind::copy ? run_spread_copy : run_spread;
   }
   /// A side with at least this many runs of a benchmark measures its run-to-run spread:
   /// that spread, not the work class's floor, is the benchmark's (0: never).
-  int calibration_runs = 8;
-  double confidence = 0.95;       ///< level of the interval of the change
+  int calibration_runs = options::calibration_runs.value<int>();
+  double confidence = options::confidence.number / 100;     ///< level of the interval of the change
   int replicates = 2000;          ///< bootstrap replicates (samples)
-  std::uint64_t seed = 1;         ///< with the benchmark's name, seeds its bootstrap
+  std::uint64_t seed = options::seed.value<std::uint64_t>();       ///< with the benchmark's name, seeds its bootstrap
 };
 
 struct decision {
@@ -102,6 +104,12 @@ enum class correction {
   none,  ///< each benchmark alone at its confidence
   bh,    ///< Benjamini and Hochberg's step-up over all the benchmarks compared together
 };
+/// The correction --correction names ("bh", "none"). throws std::invalid_argument
+constexpr correction correction_named(std::string_view name) {
+  if (name == "bh") return correction::bh;
+  if (name == "none") return correction::none;
+  throw std::invalid_argument("no such correction");
+}
 
 struct family_outcome {
   std::size_t compared = 0;  ///< m: the benchmarks decided together

@@ -13,9 +13,6 @@ namespace membench::report {
 /// A result's value as a cell: "skipped"/"error" for error rows, "-" where it lacks the value.
 cell value_cell(const result& r, const std::string& what);
 
-/// The files as pointers, in their order.
-std::vector<const result_file*> pointers(const std::vector<result_file>& files);
-
 /// A file's context value under a schema key ("?" when absent).
 std::string context_of(const result_file& f, const schema::field& key);
 
