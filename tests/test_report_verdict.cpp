@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/stats.hpp"
+#include "family.hpp"
 #include "verdict.hpp"
 
 namespace membench::report {

@@ -10,8 +10,8 @@
 
 #include <CLI/CLI.hpp>
 
+#include "family.hpp"
 #include "options.hpp"
-#include "verdict.hpp"
 
 namespace membench::report {
 

@@ -10,8 +10,8 @@
 
 #include "document.hpp"
 #include "model.hpp"
+#include "family.hpp"
 #include "options.hpp"
-#include "verdict.hpp"
 
 namespace membench::report {
 
