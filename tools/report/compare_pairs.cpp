@@ -9,12 +9,6 @@
 namespace membench::report {
 namespace {
 
-std::string files_text(const std::vector<const result_file*>& files) {
-  std::string s;
-  for (const result_file* f : files) s += fmt::format("{}{}", s.empty() ? "" : ", ", f->path);
-  return s;
-}
-
 // Whether any of the first `files` files has the benchmark.
 bool in_first(const std::vector<const result_file*>& side, const std::string& name, std::size_t files) {
   return std::any_of(side.begin(), side.begin() + static_cast<std::ptrdiff_t>(files),
@@ -59,6 +53,12 @@ void classify(benchmark_pair& p, const compare_sides& files, bool allow_missing)
 }
 
 }  // namespace
+
+std::string files_text(const std::vector<const result_file*>& files) {
+  std::string s;
+  for (const result_file* f : files) s += fmt::format("{}{}", s.empty() ? "" : ", ", f->path);
+  return s;
+}
 
 bool usable(const result* r) { return r != nullptr && !r->error && r->time_us > 0; }
 

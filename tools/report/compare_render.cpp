@@ -11,12 +11,6 @@
 namespace membench::report {
 namespace {
 
-std::string files_text(const std::vector<const result_file*>& files) {
-  std::string s;
-  for (const result_file* f : files) s += fmt::format("{}{}", s.empty() ? "" : ", ", f->path);
-  return s;
-}
-
 std::string side_note(const char* what, const std::vector<const result_file*>& files) {
   const result_file& f = *files.front();
   if (files.size() == 1)

@@ -34,6 +34,9 @@ struct benchmark_pair {
   std::string why;  ///< the problem ("missing in ...", "error row in ...: ..."); "" when none
 };
 
+/// The files' paths, comma-separated.
+std::string files_text(const std::vector<const result_file*>& files);
+
 /// A result that can be decided on: present, not an error row, with a time.
 bool usable(const result* r);
 

@@ -57,8 +57,7 @@ table& experiment_table(document& d, const result& r, const std::string& value, 
 
 document view_builds(const std::vector<result_file>& files, const common_options& options) {
   const name_filter filter(options.filter);
-  common_options opt = options;
-  opt.value = resolve_value(pointers(files), options);
+  const common_options opt = with_value(files, options);
   std::vector<column_file> cols;
   for (const std::string build : {"default", "ca", "cg"}) {
     for (const auto& f : files) {
@@ -104,8 +103,7 @@ document view_builds(const std::vector<result_file>& files, const common_options
 
 document view_gpus(const std::vector<result_file>& files, const gpus_options& options) {
   const name_filter filter(options.filter);
-  gpus_options opt = options;
-  opt.value = resolve_value(pointers(files), options);
+  const gpus_options opt = with_value(files, options);
   std::vector<column_file> cols;
   for (const auto& f : files) {
     if (f.build() != opt.build) continue;

@@ -337,8 +337,7 @@ bool family_has(const family_rows& f, const std::string& key) {
 
 document view_table(const std::vector<result_file>& files, const table_options& options) {
   const name_filter filter(options.filter);
-  table_options opt = options;
-  opt.value = resolve_value(pointers(files), options);
+  const table_options opt = with_value(files, options);
   std::vector<file_origin> origins;
   for (const auto& f : files) origins.push_back({f.build(), f.gpu(), base_name(f.path)});
   const bool membench = std::any_of(origins.begin(), origins.end(), [](const file_origin& o) { return o.build != "unknown"; });
