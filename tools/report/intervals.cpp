@@ -10,6 +10,8 @@
 
 namespace membench::report::detail {
 
+namespace {
+
 // ---------------------------------------------------------------------------------------
 // A small seeded generator: the same draws on every platform and standard library.
 
@@ -82,6 +84,8 @@ double bootstrap_median(const std::vector<double>& sorted, seeded_rng& rng) {
   return 0.5 * (at(u) + at(above));
 }
 
+}  // namespace
+
 double side_centre(const side& s) {
   if (s.runs.empty()) return s.aggregate_us;
   std::vector<double> t;
@@ -94,6 +98,8 @@ std::size_t run_count(const side& s) {
   if (!s.runs.empty()) return s.runs.size();
   return s.aggregate_cv >= 0 ? static_cast<std::size_t>(std::max<std::int64_t>(1, s.aggregate_count)) : 1;
 }
+
+namespace {
 
 // Whether every run of a side carries this evidence.
 bool carries(const side& s, evidence e) {
@@ -109,6 +115,8 @@ bool carries(const side& s, evidence e) {
   });
 }
 
+}  // namespace
+
 // The strongest evidence both sides carry.
 evidence shared_evidence(const side& base, const side& next) {
   for (evidence e : {evidence::samples, evidence::intervals, evidence::noise}) {
@@ -116,6 +124,8 @@ evidence shared_evidence(const side& base, const side& next) {
   }
   return run_count(base) >= 2 || run_count(next) >= 2 ? evidence::repetitions : evidence::none;
 }
+
+namespace {
 
 // The within-run variance of a run's log median, by the evidence both sides share.
 double within_variance(const run& r, evidence e, double ci_level) {
@@ -171,6 +181,8 @@ side_spread spread_of(const side& s, evidence e, double run_spread) {
   return out;
 }
 
+}  // namespace
+
 // The noisiest kind of work any run of either side times.
 run::work_kind work_of(const side& base, const side& next) {
   run::work_kind w = run::work_kind::kernel;
@@ -180,10 +192,14 @@ run::work_kind work_of(const side& base, const side& next) {
   return w;
 }
 
+namespace {
+
 // Its floor of run-to-run spread.
 double run_spread_for(const side& base, const side& next, const decide_options& o) {
   return o.run_spread_of(work_of(base, next));
 }
+
+}  // namespace
 
 // The t interval of the log ratio (all evidence but samples).
 std::pair<double, double> normal_interval(const side& base, const side& next, evidence e, const decide_options& o,

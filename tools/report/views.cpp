@@ -1,3 +1,4 @@
+// What the views share: the name filter, the value a view shows and how it reads.
 #include "views.hpp"
 
 #include <algorithm>
@@ -5,8 +6,6 @@
 #include <map>
 #include <regex>
 #include <set>
-#include <unordered_map>
-#include <unordered_set>
 
 #include <fmt/format.h>
 
