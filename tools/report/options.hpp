@@ -180,14 +180,13 @@ inline constexpr std::array table_command{&table_files, &value, &filter, &format
 inline constexpr std::array builds_command{&builds_files, &value, &filter, &format, &output, &color};
 inline constexpr std::array gpus_command{&gpus_files, &value, &filter, &format, &output, &color, &gpus_build};
 inline constexpr std::array compare_command{
-    &compare_files,  &base_files,      &next_files, &threshold,  &margin,        &resolution,
-    &clock_tolerance, &run_spread,     &run_spread_copy, &run_spread_host, &calibration_runs, &confidence,
-    &seed,           &correction,      &unsure,     &allow_missing, &filter,     &show_all,
-    &format,         &output,          &color};
+    &compare_files, &base_files, &next_files, &threshold, &margin, &resolution, &clock_tolerance,
+    &run_spread, &run_spread_copy, &run_spread_host, &calibration_runs, &confidence, &seed, &correction,
+    &unsure, &allow_missing, &filter, &show_all, &format, &output, &color};
 inline constexpr std::array history_command{
-    &history_files, &value,      &filter,          &format,          &output,           &color,
-    &threshold,     &margin,     &resolution,      &clock_tolerance, &run_spread,       &run_spread_copy,
-    &run_spread_host, &calibration_runs, &confidence, &seed,         &correction,       &export_format};
+    &history_files, &value, &filter, &format, &output, &color, &threshold, &margin, &resolution,
+    &clock_tolerance, &run_spread, &run_spread_copy, &run_spread_host, &calibration_runs, &confidence, &seed,
+    &correction, &export_format};
 inline constexpr std::array views_command{&views_dir, &views_file, &views_check, &views_only};
 inline constexpr std::array schema_command{&schema_table};
 inline constexpr std::array options_command_list{&options_command, &options_format};
