@@ -39,17 +39,21 @@ struct side {
 /// Adds a result's runs (or its aggregate) from `file` to a side.
 void add_to_side(side& s, const result& r, const result_file& file);
 
+/// The test's settings as fractions; defaults from the options table (options.hpp).
 struct decide_options {
-  double threshold = options::threshold.number / 100;      ///< a change smaller than this is "same" (fraction of the time)
+  double threshold = options::threshold.number / 100;  ///< a change smaller than this is "same" (fraction of the time)
   /// Slower (faster) needs the interval of the change above +margin (below -margin): a
   /// row whose runs drift over minutes (pageable copies) can put a 99 % interval just
   /// above 0 on an unchanged commit.
   double margin = options::margin.number / 100;
-  double resolution_us = options::resolution.number;   ///< a smaller change in microseconds is "too small" to call
-  double clock_tolerance = options::clock_tolerance.number / 100;  ///< SM clocks differing by more than this make a verdict unsure
-  double run_spread = options::run_spread.number / 100;   ///< assumed run-to-run spread of a run's median (relative, one sd): kernel rows
-  double run_spread_copy = options::run_spread_copy.number / 100;   ///< ... of rows that time copy engines
-  double run_spread_host = options::run_spread_host.number / 100;   ///< ... of rows with host or driver work in their samples
+  double resolution_us = options::resolution.number;  ///< a smaller change in microseconds is "too small" to call
+  /// SM clocks differing by more than this make a verdict unsure.
+  double clock_tolerance = options::clock_tolerance.number / 100;
+  /// Assumed run-to-run spread of a run's median (relative, one sd): kernel rows, rows that
+  /// time copy engines, rows with host or driver work in their samples.
+  double run_spread = options::run_spread.number / 100;
+  double run_spread_copy = options::run_spread_copy.number / 100;
+  double run_spread_host = options::run_spread_host.number / 100;
   /// The floor for a benchmark whose runs time `w` (the noisiest kind of either side).
   double run_spread_of(run::work_kind w) const noexcept {
     return w == run::work_kind::host ? run_spread_host : w == run::work_kind::copy ? run_spread_copy : run_spread;
@@ -57,9 +61,9 @@ struct decide_options {
   /// A side with at least this many runs of a benchmark measures its run-to-run spread:
   /// that spread, not the work class's floor, is the benchmark's (0: never).
   int calibration_runs = options::calibration_runs.value<int>();
-  double confidence = options::confidence.number / 100;     ///< level of the interval of the change
-  int replicates = 2000;          ///< bootstrap replicates (samples)
-  std::uint64_t seed = options::seed.value<std::uint64_t>();       ///< with the benchmark's name, seeds its bootstrap
+  double confidence = options::confidence.number / 100;       ///< level of the interval of the change
+  int replicates = 2000;                                      ///< bootstrap replicates (samples)
+  std::uint64_t seed = options::seed.value<std::uint64_t>();  ///< with the benchmark's name, seeds its bootstrap
 };
 
 struct decision {

@@ -50,20 +50,21 @@ document view_gpus(const std::vector<result_file>& files, const gpus_options& op
 
 struct compare_options {
   std::string filter;
-  double threshold_pct = options::threshold.number;          ///< changes within this are "same"
-  double margin_pct = options::margin.number;                ///< slower (faster) only when the interval clears this
-  double resolution_us = options::resolution.number;         ///< smaller absolute changes are "unsure (too small)"
-  double clock_tolerance_pct = options::clock_tolerance.number;  ///< SM clocks further apart make a verdict unsure
-  double run_spread_pct = options::run_spread.number;        ///< assumed run-to-run spread of a run's median (one sd): kernel rows
-  double run_spread_copy_pct = options::run_spread_copy.number;  ///< ... rows that time copy engines
-  double run_spread_host_pct = options::run_spread_host.number;  ///< ... rows with host or driver work in their samples
-  int calibration_runs = options::calibration_runs.value<int>();  ///< a side with this many runs measures the run-to-run spread
-  double confidence_pct = options::confidence.number;        ///< level of the interval of each change
-  std::uint64_t seed = options::seed.value<std::uint64_t>();  ///< seeds the bootstraps
-  bool show_all = false;             ///< list "same" rows too (default: only the others)
-  bool allow_missing = false;        ///< a benchmark missing or errored on a side is noted, not unusable
-  bool unsure_fails = options::unsure.text == "fail";  ///< --unsure=fail: an unsure benchmark fails like a slower one
-  correction family = correction_named(options::correction.text);  ///< how the benchmarks compared together are corrected for their number
+  /// The test's settings in percent, defaults from the options table (decide() makes them fractions).
+  double threshold_pct = options::threshold.number;                ///< changes within this are "same"
+  double margin_pct = options::margin.number;                      ///< slower (faster) only when the interval clears this
+  double resolution_us = options::resolution.number;               ///< smaller absolute changes are "unsure (too small)"
+  double clock_tolerance_pct = options::clock_tolerance.number;    ///< SM clocks further apart make a verdict unsure
+  double run_spread_pct = options::run_spread.number;              ///< a run's median's spread (one sd): kernel rows
+  double run_spread_copy_pct = options::run_spread_copy.number;    ///< ... rows that time copy engines
+  double run_spread_host_pct = options::run_spread_host.number;    ///< ... rows with host or driver work in their samples
+  int calibration_runs = options::calibration_runs.value<int>();   ///< this many runs a side measure their spread
+  double confidence_pct = options::confidence.number;              ///< level of the interval of each change
+  std::uint64_t seed = options::seed.value<std::uint64_t>();       ///< seeds the bootstraps
+  bool show_all = false;                                           ///< list "same" rows too (default: only the others)
+  bool allow_missing = false;                                      ///< a benchmark missing or errored on a side is noted
+  bool unsure_fails = options::unsure.text == "fail";              ///< an unsure benchmark fails like a slower one
+  correction family = correction_named(options::correction.text);  ///< how the benchmarks together are corrected
 
   decide_options decide() const;
 };
