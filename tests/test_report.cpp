@@ -237,5 +237,43 @@ TEST(ReportRender, FormatsAreWellFormed) {
   EXPECT_EQ(format_value(0.2421), "0.242");
 }
 
+// The options tables are the only source of the defaults: the structs and the decision
+// read theirs from the tables, and help and docs show the same.
+TEST(ReportOptions, DefaultsComeFromTheTables) {
+  const decide_options from_compare = compare_options{}.decide();
+  const decide_options plain;
+  EXPECT_EQ(from_compare.threshold, plain.threshold);
+  EXPECT_EQ(from_compare.margin, plain.margin);
+  EXPECT_EQ(from_compare.resolution_us, plain.resolution_us);
+  EXPECT_EQ(from_compare.clock_tolerance, plain.clock_tolerance);
+  EXPECT_EQ(from_compare.run_spread, plain.run_spread);
+  EXPECT_EQ(from_compare.run_spread_copy, plain.run_spread_copy);
+  EXPECT_EQ(from_compare.run_spread_host, plain.run_spread_host);
+  EXPECT_EQ(from_compare.calibration_runs, plain.calibration_runs);
+  EXPECT_EQ(from_compare.confidence, plain.confidence);
+  EXPECT_EQ(from_compare.seed, plain.seed);
+  EXPECT_DOUBLE_EQ(plain.threshold, 0.05);
+  EXPECT_EQ(compare_options{}.family, correction::bh);
+  EXPECT_FALSE(compare_options{}.unsure_fails);
+  EXPECT_EQ(gpus_options{}.build, "default");
+  EXPECT_EQ(help_text(options::threshold), "percent change in time that counts (default 5)");
+  EXPECT_EQ(help_text(options::margin),
+            "percent the interval of a change must clear to call it slower or faster (default 0: it must exclude no "
+            "change)");
+  EXPECT_EQ(values_text(options::format), "term, md, csv or html");
+  EXPECT_EQ(values_text(options::calibration_runs), "0 to 1000000");
+  EXPECT_EQ(default_text(options::seed), "1");
+}
+
+TEST(ReportOptions, EveryCommandHasItsTableInTheDocument) {
+  const std::string doc = options_document();
+  for (const command_spec& c : commands) {
+    const std::string block = options_markdown(c);
+    EXPECT_NE(doc.find(block), std::string::npos) << c.name;
+    for (const option_spec* o : c.options) EXPECT_NE(block.find(fmt::format("`{}`", o->names)), std::string::npos);
+  }
+  EXPECT_THROW((void)command_named("nonesuch"), std::out_of_range);
+}
+
 }  // namespace
 }  // namespace membench::report

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "common/stats.hpp"
+#include "family.hpp"
 #include "verdict.hpp"
 
 namespace membench::report {
@@ -54,6 +55,14 @@ side one(const run& r) {
   side s;
   s.runs.push_back(&r);
   return s;
+}
+
+// One run a side decided with the default options: unsure, for this reason alone.
+decision expect_unsure(const run& base, const run& next, const std::string& reason) {
+  const decision d = decide(one(base), one(next), {}, "x");
+  EXPECT_EQ(d.v, verdict::unsure);
+  EXPECT_EQ(d.reason, reason);
+  return d;
 }
 
 side many(const std::vector<run>& runs) {
@@ -128,18 +137,14 @@ TEST(ReportVerdict, ATenPercentShiftUnderThrottlingIsUnsure) {
   const run base = sampled(100, 0.003, 200, 5);
   run next = scaled(sampled(100, 0.003, 200, 6), 1.10);
   next.throttle = "sw_power_cap";
-  const decision d = decide(one(base), one(next), {}, "x");
-  EXPECT_EQ(d.v, verdict::unsure);
-  EXPECT_EQ(d.reason, "throttled (new: sw_power_cap)");
+  expect_unsure(base, next, "throttled (new: sw_power_cap)");
 }
 
 TEST(ReportVerdict, ClocksThatDifferMakeItUnsure) {
   const run base = sampled(100, 0.003, 200, 7);
   run next = scaled(sampled(100, 0.003, 200, 8), 1.12);
   next.sm_clock_mhz = 1655;
-  const decision d = decide(one(base), one(next), {}, "x");
-  EXPECT_EQ(d.v, verdict::unsure);
-  EXPECT_EQ(d.reason, "clocks differ (1980 vs 1655 MHz)");
+  expect_unsure(base, next, "clocks differ (1980 vs 1655 MHz)");
   next.sm_clock_mhz = 1950;  // within 3 %
   EXPECT_EQ(decide(one(base), one(next), {}, "x").v, verdict::slower);
 }
@@ -160,26 +165,20 @@ TEST(ReportVerdict, AnUnconvergedRowIsUnsure) {
   run base = sampled(100, 0.003, 200, 9);
   base.converged = false;
   const run next = scaled(sampled(100, 0.003, 200, 10), 1.10);
-  const decision d = decide(one(base), one(next), {}, "x");
-  EXPECT_EQ(d.v, verdict::unsure);
-  EXPECT_EQ(d.reason, "not converged");
+  expect_unsure(base, next, "not converged");
 }
 
 TEST(ReportVerdict, NoisySamplesAreUnsure) {
   const run base = sampled(100, 0.25, 12, 11);
   const run next = scaled(sampled(100, 0.25, 12, 12), 1.10);
-  const decision d = decide(one(base), one(next), {}, "x");
-  EXPECT_EQ(d.v, verdict::unsure);
-  EXPECT_EQ(d.reason, "too noisy");
+  const decision d = expect_unsure(base, next, "too noisy");
   EXPECT_LT(d.low, 0);
 }
 
 TEST(ReportVerdict, ChangesBelowTheResolutionAreTooSmall) {
   const run base = sampled(2.4, 0.001, 500, 13);
   const run next = scaled(base, 1.09);  // 0.22 us: a few timer ticks
-  const decision d = decide(one(base), one(next), {}, "x");
-  EXPECT_EQ(d.v, verdict::unsure);
-  EXPECT_EQ(d.reason, "too small");
+  expect_unsure(base, next, "too small");
 }
 
 TEST(ReportVerdict, TheBootstrapIsSeededAndDeterministic) {

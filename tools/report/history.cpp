@@ -65,17 +65,10 @@ std::vector<const result_file*> history_order(const std::vector<result_file>& fi
   return order;
 }
 
-document view_history(const std::vector<result_file>& files, const history_options& options) {
-  const std::vector<const result_file*> runs = history_order(files);
-  history_options opt = options;
-  opt.value = resolve_value(runs, options);
-  const name_filter filter(opt.filter);
-  const decide_options test = opt.test.decide();
-  const bool lower_better = lower_is_better(opt.value);
+namespace {
 
-  document d;
-  d.title = fmt::format("{} over {} runs", opt.value, runs.size());
-  d.notes.push_back(fmt::format("value: {} in {}", opt.value, unit_of(opt.value)));
+// The runs' column headings (a repeated one numbered), each run noted with its file.
+std::vector<std::string> run_headings(const std::vector<const result_file*>& runs, document& d) {
   std::vector<std::string> headings;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     std::string h = run_heading(*runs[i]);
@@ -85,13 +78,12 @@ document view_history(const std::vector<result_file>& files, const history_optio
     d.notes.push_back(fmt::format("run {}: {} ({}, {} build, commit {}, date {})", i + 1, runs[i]->path, runs[i]->gpu(),
                                   runs[i]->build(), commit_of(*runs[i]), runs[i]->context_value("date")));
   }
-  d.notes.push_back(fmt::format(
-      "(slower)/(faster): compare's test against the run before (|change| >= {:g} %, its {:g} % interval excluding 0, "
-      "at least {:g} us, clocks and state clean{})",
-      opt.test.threshold_pct, opt.test.confidence_pct, opt.test.resolution_us,
-      opt.test.family == correction::bh ? "; the benchmarks of each step one family, Benjamini-Hochberg" : ""));
+  return headings;
+}
 
-  // Every benchmark of any run, in the order the runs first have them.
+// Every benchmark of any run, in the order the runs first have them.
+std::vector<const result*> history_benchmarks(const std::vector<const result_file*>& runs, const history_options& opt) {
+  const name_filter filter(opt.filter);
   std::vector<const result*> names;
   std::unordered_set<std::string_view> seen;
   for (const result_file* f : runs) {
@@ -100,13 +92,30 @@ document view_history(const std::vector<result_file>& files, const history_optio
     }
   }
   if (names.empty()) throw input_error(fmt::format("no benchmark matches --filter '{}'", opt.filter));
+  return names;
+}
 
-  // The test between each run and the benchmark's run before it, corrected over the
-  // benchmarks of each step as one family (compare's correction).
+// Per run, the benchmarks tested against their run before, and the test's decisions.
+struct run_steps {
+  std::vector<std::vector<std::size_t>> names;   ///< per run, the benchmarks decided (ascending)
+  std::vector<std::vector<std::size_t>> before;  ///< ... the run each is tested against
+  std::vector<std::vector<decision>> decided;    ///< ... and its decision
+
+  /// The decision for benchmark `n` in run `i`; null when it was not tested there.
+  const decision* find(std::size_t i, std::size_t n) const {
+    const auto at = std::lower_bound(names[i].begin(), names[i].end(), n);
+    return at != names[i].end() && *at == n ? &decided[i][static_cast<std::size_t>(at - names[i].begin())] : nullptr;
+  }
+};
+
+// Which benchmark each run tests against which run before it: the last run that has it
+// without an error, when both have a time.
+run_steps pair_steps(const std::vector<const result_file*>& runs, const std::vector<const result*>& names) {
   auto timed = [](const result* r) { return r != nullptr && !r->error && r->time_us > 0; };
-  std::vector<std::vector<decision>> step(runs.size());          // per run, per benchmark decided
-  std::vector<std::vector<std::size_t>> step_names(runs.size());  // ... which benchmark each is
-  std::vector<std::vector<std::size_t>> step_before(runs.size());  // ... and its run before
+  run_steps st;
+  st.names.resize(runs.size());
+  st.before.resize(runs.size());
+  st.decided.resize(runs.size());
   for (std::size_t n = 0; n < names.size(); ++n) {
     std::size_t before = runs.size();
     for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -116,18 +125,27 @@ document view_history(const std::vector<result_file>& files, const history_optio
         continue;
       }
       if (before < runs.size() && timed(runs[before]->find(names[n]->name)) && timed(r)) {
-        step_names[i].push_back(n);
-        step_before[i].push_back(before);
+        st.names[i].push_back(n);
+        st.before[i].push_back(before);
       }
       before = i;
     }
   }
+  return st;
+}
+
+// The test between each run and the benchmark's run before it, corrected over the
+// benchmarks of each step as one family (compare's correction).
+run_steps decide_steps(const std::vector<const result_file*>& runs, const std::vector<const result*>& names,
+                       const compare_options& test) {
+  run_steps st = pair_steps(runs, names);
+  const decide_options o = test.decide();
   for (std::size_t i = 0; i < runs.size(); ++i) {
     auto again = [&](const std::vector<std::size_t>& which, const decide_options& with) {
       std::vector<decision> ds;
       for (std::size_t j : which) {
-        const std::string& name = names[step_names[i][j]]->name;
-        const result_file& prior = *runs[step_before[i][j]];
+        const std::string& name = names[st.names[i][j]]->name;
+        const result_file& prior = *runs[st.before[i][j]];
         side sb, sn;
         add_to_side(sb, *prior.find(name), prior);
         add_to_side(sn, *runs[i]->find(name), *runs[i]);
@@ -135,15 +153,74 @@ document view_history(const std::vector<result_file>& files, const history_optio
       }
       return ds;
     };
-    std::vector<std::size_t> all(step_names[i].size());
+    std::vector<std::size_t> all(st.names[i].size());
     for (std::size_t j = 0; j < all.size(); ++j) all[j] = j;
-    step[i] = again(all, test);
-    if (opt.test.family == correction::bh) (void)correct_family(step[i], test, again);
+    st.decided[i] = again(all, o);
+    if (test.family == correction::bh) (void)correct_family(st.decided[i], o, again);
   }
+  return st;
+}
 
+// A run's cell of a benchmark, marked where the test found a change; counts the changes.
+cell run_cell(const result* r, const decision* dec, const std::string& value, tone& mark, int& changes) {
+  mark = tone::plain;
+  if (r == nullptr || r->error) return r == nullptr ? cell{"", NAN, tone::muted} : cell{r->skipped ? "skipped" : "error", NAN, tone::muted};
+  const auto v = r->value(value);
+  cell x = v ? cell{format_value(*v), *v, tone::plain} : cell{"-", NAN, tone::muted};
+  if (dec != nullptr && (dec->v == verdict::slower || dec->v == verdict::faster)) {
+    mark = dec->v == verdict::slower ? tone::bad : tone::good;
+    x.text += dec->v == verdict::slower ? " (slower)" : " (faster)";
+    x.mood = mark;
+    ++changes;
+  }
+  return x;
+}
+
+// Benchmark `n`'s row over the runs, and its chart.
+void add_history_row(table& t, const std::vector<const result_file*>& runs, const run_steps& st, std::size_t n,
+                     const result& first, const std::string& value, int& changes) {
+  std::vector<cell> line{{first.param_text(), NAN, tone::plain}};
+  chart c;
+  c.x_label = "run";
+  c.y_label = unit_of(value);
+  c.series = {first.param_text()};
+  c.ys.resize(1);
+  c.marks.resize(1);
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    const result* r = runs[i]->find(first.name);
+    c.xs.push_back(static_cast<double>(i + 1));
+    c.x_ticks.push_back(commit_of(*runs[i]) == "?" ? fmt::format("run {}", i + 1) : commit_of(*runs[i]).substr(0, 7));
+    tone mark = tone::plain;
+    cell x = run_cell(r, r == nullptr || r->error ? nullptr : st.find(i, n), value, mark, changes);
+    const auto v = r == nullptr || r->error ? std::nullopt : r->value(value);
+    line.push_back(std::move(x));
+    c.ys[0].push_back(v.value_or(NAN));
+    c.marks[0].push_back(mark);
+  }
+  t.rows.push_back(std::move(line));
+  if (runs.size() >= 2) t.charts.push_back(std::move(c));
+}
+
+}  // namespace
+
+document view_history(const std::vector<result_file>& files, const history_options& options) {
+  const std::vector<const result_file*> runs = history_order(files);
+  history_options opt = options;
+  opt.value = resolve_value(runs, options);
+  document d;
+  d.title = fmt::format("{} over {} runs", opt.value, runs.size());
+  d.notes.push_back(fmt::format("value: {} in {}", opt.value, unit_of(opt.value)));
+  const std::vector<std::string> headings = run_headings(runs, d);
+  d.notes.push_back(fmt::format(
+      "(slower)/(faster): compare's test against the run before (|change| >= {:g} %, its {:g} % interval excluding 0, "
+      "at least {:g} us, clocks and state clean{})",
+      opt.test.threshold_pct, opt.test.confidence_pct, opt.test.resolution_us,
+      opt.test.family == correction::bh ? "; the benchmarks of each step one family, Benjamini-Hochberg" : ""));
+  const std::vector<const result*> names = history_benchmarks(runs, opt);
+  const run_steps st = decide_steps(runs, names, opt.test);
   int changes = 0;
-  for (const result* const& first : names) {
-    const std::string experiment = first->family();
+  for (std::size_t n = 0; n < names.size(); ++n) {
+    const std::string experiment = names[n]->family();
     if (d.tables.empty() || d.tables.back().title != experiment) {
       table t;
       t.title = experiment;
@@ -152,47 +229,10 @@ document view_history(const std::vector<result_file>& files, const history_optio
       t.header.insert(t.header.end(), headings.begin(), headings.end());
       d.tables.push_back(std::move(t));
     }
-    table& t = d.tables.back();
-    std::vector<cell> line{{first->param_text(), NAN, tone::plain}};
-    chart c;
-    c.x_label = "run";
-    c.y_label = unit_of(opt.value);
-    c.series = {first->param_text()};
-    c.ys.resize(1);
-    c.marks.resize(1);
-    const std::size_t n = static_cast<std::size_t>(&first - names.data());
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-      const result* r = runs[i]->find(first->name);
-      c.xs.push_back(static_cast<double>(i + 1));
-      c.x_ticks.push_back(commit_of(*runs[i]) == "?" ? fmt::format("run {}", i + 1) : commit_of(*runs[i]).substr(0, 7));
-      if (r == nullptr || r->error) {
-        line.push_back(r == nullptr ? cell{"", NAN, tone::muted} : cell{r->skipped ? "skipped" : "error", NAN, tone::muted});
-        c.ys[0].push_back(NAN);
-        c.marks[0].push_back(tone::plain);
-        continue;
-      }
-      const auto v = r->value(opt.value);
-      cell x = v ? cell{format_value(*v), *v, tone::plain} : cell{"-", NAN, tone::muted};
-      tone mark = tone::plain;
-      const auto at = std::lower_bound(step_names[i].begin(), step_names[i].end(), n);  // sorted by benchmark
-      if (at != step_names[i].end() && *at == n) {
-        const decision& dec = step[i][static_cast<std::size_t>(at - step_names[i].begin())];
-        if (dec.v == verdict::slower || dec.v == verdict::faster) {
-          mark = dec.v == verdict::slower ? tone::bad : tone::good;
-          x.text += dec.v == verdict::slower ? " (slower)" : " (faster)";
-          x.mood = mark;
-          ++changes;
-        }
-      }
-      line.push_back(std::move(x));
-      c.ys[0].push_back(v.value_or(NAN));
-      c.marks[0].push_back(mark);
-    }
-    t.rows.push_back(std::move(line));
-    if (runs.size() >= 2) t.charts.push_back(std::move(c));
+    add_history_row(d.tables.back(), runs, st, n, *names[n], opt.value, changes);
   }
   d.notes.push_back(fmt::format("{} change{} between consecutive runs ({} is better)", changes, changes == 1 ? "" : "s",
-                                lower_better ? "lower" : "higher"));
+                                lower_is_better(opt.value) ? "lower" : "higher"));
   return d;
 }
 

@@ -80,6 +80,7 @@ measure() {
 cd "$work"
 measure "table base --rows offset --cols experiment --filter _offset" \
   table base.json --rows offset --cols experiment --filter _offset --format csv
+measure "table base (unfiltered: a pivot per experiment)" table base.json --format csv
 measure "compare base base (reportperf's: one file twice)" compare base.json base.json --format md
 measure "compare base new (two files, every 7th row 6 % slower)" compare base.json new.json --format md
 measure "gpus base" gpus base.json --format csv

@@ -4,11 +4,11 @@
 #pragma once
 
 #include <cstdint>
-#include <functional>
 #include <string>
 #include <vector>
 
 #include "model.hpp"
+#include "options.hpp"
 
 namespace membench::report {
 
@@ -39,27 +39,31 @@ struct side {
 /// Adds a result's runs (or its aggregate) from `file` to a side.
 void add_to_side(side& s, const result& r, const result_file& file);
 
+/// The test's settings as fractions; defaults from the options table (options.hpp).
 struct decide_options {
-  double threshold = 0.05;        ///< a change smaller than this is "same" (fraction of the time)
+  double threshold = options::threshold.number / 100;  ///< a change smaller than this is "same" (fraction of the time)
   /// Slower (faster) needs the interval of the change above +margin (below -margin): a
   /// row whose runs drift over minutes (pageable copies) can put a 99 % interval just
   /// above 0 on an unchanged commit.
-  double margin = 0;
-  double resolution_us = 0.5;     ///< a smaller change in microseconds is "too small" to call
-  double clock_tolerance = 0.03;  ///< SM clocks differing by more than this make a verdict unsure
-  double run_spread = 0.005;      ///< assumed run-to-run spread of a run's median (relative, one sd): kernel rows
-  double run_spread_copy = 0.04;   ///< ... of rows that time copy engines
-  double run_spread_host = 0.15;   ///< ... of rows with host or driver work in their samples
+  double margin = options::margin.number / 100;
+  double resolution_us = options::resolution.number;  ///< a smaller change in microseconds is "too small" to call
+  /// SM clocks differing by more than this make a verdict unsure.
+  double clock_tolerance = options::clock_tolerance.number / 100;
+  /// Assumed run-to-run spread of a run's median (relative, one sd): kernel rows, rows that
+  /// time copy engines, rows with host or driver work in their samples.
+  double run_spread = options::run_spread.number / 100;
+  double run_spread_copy = options::run_spread_copy.number / 100;
+  double run_spread_host = options::run_spread_host.number / 100;
   /// The floor for a benchmark whose runs time `w` (the noisiest kind of either side).
   double run_spread_of(run::work_kind w) const noexcept {
     return w == run::work_kind::host ? run_spread_host : w == run::work_kind::copy ? run_spread_copy : run_spread;
   }
   /// A side with at least this many runs of a benchmark measures its run-to-run spread:
   /// that spread, not the work class's floor, is the benchmark's (0: never).
-  int calibration_runs = 8;
-  double confidence = 0.95;       ///< level of the interval of the change
-  int replicates = 2000;          ///< bootstrap replicates (samples)
-  std::uint64_t seed = 1;         ///< with the benchmark's name, seeds its bootstrap
+  int calibration_runs = options::calibration_runs.value<int>();
+  double confidence = options::confidence.number / 100;       ///< level of the interval of the change
+  int replicates = 2000;                                      ///< bootstrap replicates (samples)
+  std::uint64_t seed = options::seed.value<std::uint64_t>();  ///< with the benchmark's name, seeds its bootstrap
 };
 
 struct decision {
@@ -96,39 +100,5 @@ struct decision {
 /// (faster) also needs the change within the
 /// levels that both sides reach with two runs: a shift of runs between levels is unsure.
 decision decide(const side& base, const side& next, const decide_options& o, std::string_view name);
-
-/// How the verdicts of many benchmarks compared at once are corrected for their number.
-enum class correction {
-  none,  ///< each benchmark alone at its confidence
-  bh,    ///< Benjamini and Hochberg's step-up over all the benchmarks compared together
-};
-
-struct family_outcome {
-  std::size_t compared = 0;  ///< m: the benchmarks decided together
-  std::size_t kept = 0;      ///< slower or faster after the correction
-  std::size_t demoted = 0;   ///< slower or faster alone, unsure as one of m
-  double level = NAN;        ///< the confidence the kept ones met (1 - kept (1 - confidence) / m)
-};
-
-/// Decides the benchmarks `which` (indices into the family) again under `o`, one decision each.
-using redecider = std::function<std::vector<decision>(const std::vector<std::size_t>& which, const decide_options& o)>;
-
-/// The options that decide at the two-sided level 1 - alpha: its confidence, and bootstrap
-/// replicates enough to put twenty draws in each tail.
-decide_options at_level(const decide_options& o, double alpha);
-
-/// Corrects the verdicts `ds` of one comparison as a family. At 99 % each benchmark alone
-/// is called slower or faster by chance in about one comparison in a hundred, and a gate
-/// over a hundred rows fails when any one is: without a correction, about every other
-/// comparison of two runs of one commit. With q = 1 - confidence, the benchmarks called
-/// slower or faster keep their verdict only if Benjamini and Hochberg's step-up keeps them:
-/// the largest k such that k of them are still slower (faster) when decided again at the
-/// level 1 - k q / m (every condition of decide at that level; a benchmark's p-value is
-/// the least level at which decide calls it). The expected share of false calls among the
-/// calls stays at most q (the benchmarks independent or, as rows of one process, positively
-/// dependent), so a comparison with no change at all calls nothing with probability 1 - q;
-/// when many benchmarks changed, k is large and each needs little more than q itself.
-/// The others become unsure, saying a level that would keep them.
-family_outcome correct_family(std::vector<decision>& ds, const decide_options& o, const redecider& again);
 
 }  // namespace membench::report

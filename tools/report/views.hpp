@@ -10,7 +10,8 @@
 
 #include "document.hpp"
 #include "model.hpp"
-#include "verdict.hpp"
+#include "family.hpp"
+#include "options.hpp"
 
 namespace membench::report {
 
@@ -18,6 +19,9 @@ struct common_options {
   std::string filter = {};  ///< ECMAScript regex searched in benchmark names; empty = all
   std::string value = {};   ///< "time" or a counter; empty: gb_per_s where the rows have it, else time
 };
+
+/// The files as pointers, in their order.
+std::vector<const result_file*> pointers(const std::vector<result_file>& files);
 
 /// What a view over `opt` reads of each row (the counters it shows).
 read_options reads_for(const common_options& opt, bool evidence = false);
@@ -39,27 +43,28 @@ document view_table(const std::vector<result_file>& files, const table_options& 
 document view_builds(const std::vector<result_file>& files, const common_options& opt);
 
 struct gpus_options : common_options {
-  std::string build = "default";  ///< which build's files to compare across GPUs
+  std::string build = std::string(options::gpus_build.text);  ///< which build's files to compare across GPUs
 };
 /// The same benchmarks on several GPUs, absolute and as % of each GPU's own peak. throws input_error
 document view_gpus(const std::vector<result_file>& files, const gpus_options& opt);
 
 struct compare_options {
   std::string filter;
-  double threshold_pct = 5;          ///< changes within this are "same"
-  double margin_pct = 0;             ///< slower (faster) only when the interval clears this
-  double resolution_us = 0.5;        ///< smaller absolute changes are "unsure (too small)"
-  double clock_tolerance_pct = 3;    ///< SM clocks further apart make a verdict unsure
-  double run_spread_pct = 0.5;       ///< assumed run-to-run spread of a run's median (one sd): kernel rows
-  double run_spread_copy_pct = 4;    ///< ... rows that time copy engines
-  double run_spread_host_pct = 15;   ///< ... rows with host or driver work in their samples
-  int calibration_runs = 8;          ///< a side with this many runs measures the run-to-run spread
-  double confidence_pct = 95;        ///< level of the interval of each change
-  std::uint64_t seed = 1;            ///< seeds the bootstraps
-  bool show_all = false;             ///< list "same" rows too (default: only the others)
-  bool allow_missing = false;        ///< a benchmark missing or errored on a side is noted, not unusable
-  bool unsure_fails = false;         ///< --unsure=fail: an unsure benchmark fails like a slower one
-  correction family = correction::bh;  ///< how the benchmarks compared together are corrected for their number
+  /// The test's settings in percent, defaults from the options table (decide() makes them fractions).
+  double threshold_pct = options::threshold.number;                ///< changes within this are "same"
+  double margin_pct = options::margin.number;                      ///< slower (faster) only when the interval clears this
+  double resolution_us = options::resolution.number;               ///< smaller absolute changes are "unsure (too small)"
+  double clock_tolerance_pct = options::clock_tolerance.number;    ///< SM clocks further apart make a verdict unsure
+  double run_spread_pct = options::run_spread.number;              ///< a run's median's spread (one sd): kernel rows
+  double run_spread_copy_pct = options::run_spread_copy.number;    ///< ... rows that time copy engines
+  double run_spread_host_pct = options::run_spread_host.number;    ///< ... rows with host or driver work in their samples
+  int calibration_runs = options::calibration_runs.value<int>();   ///< this many runs a side measure their spread
+  double confidence_pct = options::confidence.number;              ///< level of the interval of each change
+  std::uint64_t seed = options::seed.value<std::uint64_t>();       ///< seeds the bootstraps
+  bool show_all = false;                                           ///< list "same" rows too (default: only the others)
+  bool allow_missing = false;                                      ///< a benchmark missing or errored on a side is noted
+  bool unsure_fails = options::unsure.text == "fail";              ///< an unsure benchmark fails like a slower one
+  correction family = correction_named(options::correction.text);  ///< how the benchmarks together are corrected
 
   decide_options decide() const;
 };

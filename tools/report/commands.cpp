@@ -1,0 +1,160 @@
+#include "commands.hpp"
+
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "cli_options.hpp"
+#include "common/schema.hpp"
+
+namespace membench::report {
+namespace {
+
+namespace o = options;
+
+// The options every view over files shares, in the tables' order.
+void bind_view(option_binder& b, std::vector<std::string>& files, const option_spec& files_spec, common_options& opt,
+               output_options& out) {
+  b(files_spec, files)(o::value, opt.value)(o::filter, opt.filter);
+  b(o::format, out.format)(o::output, out.output)(o::color, out.colour);
+}
+
+// compare's test, shared with history.
+void bind_test(option_binder& b, compare_options& c) {
+  b(o::threshold, c.threshold_pct)(o::margin, c.margin_pct)(o::resolution, c.resolution_us);
+  b(o::clock_tolerance, c.clock_tolerance_pct)(o::run_spread, c.run_spread_pct);
+  b(o::run_spread_copy, c.run_spread_copy_pct)(o::run_spread_host, c.run_spread_host_pct);
+  b(o::calibration_runs, c.calibration_runs)(o::confidence, c.confidence_pct)(o::seed, c.seed);
+  b(o::correction, c.family);
+}
+
+CLI::App* add_compare(CLI::App& app, compare_args& a) {
+  option_binder b(app, "compare");
+  b(o::compare_files, a.files)(o::base_files, a.base)(o::next_files, a.next);
+  bind_test(b, a.opt);
+  b(o::unsure, a.unsure)(o::allow_missing, a.opt.allow_missing)(o::filter, a.opt.filter)(o::show_all, a.opt.show_all);
+  b(o::format, a.out.format)(o::output, a.out.output)(o::color, a.out.colour);
+  return b.done();
+}
+
+CLI::App* add_history(CLI::App& app, history_args& a) {
+  option_binder b(app, "history");
+  bind_view(b, a.files, o::history_files, a.opt, a.out);
+  bind_test(b, a.opt.test);
+  b(o::export_format, a.export_format);
+  return b.done();
+}
+
+}  // namespace
+
+std::vector<command_set::registered> command_set::add_to(CLI::App& app, command_runner step) {
+  std::vector<registered> out;
+  option_binder table(app, "table");
+  bind_view(table, table_.files, o::table_files, table_.opt, table_.out);
+  table(o::rows, table_.opt.rows)(o::cols, table_.opt.cols);
+  out.push_back({table.done(), [this](session& s) { return run_table(table_, s); }});
+  option_binder builds(app, "builds");
+  bind_view(builds, builds_.files, o::builds_files, builds_.opt, builds_.out);
+  out.push_back({builds.done(), [this](session& s) { return run_builds(builds_, s); }});
+  option_binder gpus(app, "gpus");
+  bind_view(gpus, gpus_.files, o::gpus_files, gpus_.opt, gpus_.out);
+  gpus(o::gpus_build, gpus_.opt.build);
+  out.push_back({gpus.done(), [this](session& s) { return run_gpus(gpus_, s); }});
+  out.push_back({add_compare(app, compare_), [this](session& s) { return run_compare(compare_, s); }});
+  out.push_back({add_history(app, history_), [this](session& s) { return run_history(history_, s); }});
+  option_binder views(app, "views");
+  views(o::views_dir, views_.dir)(o::views_file, views_.views_file)(o::views_check, views_.check)(o::views_only, views_.only);
+  out.push_back({views.done(), [this, step](session&) { return run_views(views_, step); }});
+  option_binder schema(app, "schema");
+  out.push_back({schema(o::schema_table, schema_.table).done(), [this](session& s) { return run_schema(schema_, s); }});
+  option_binder opts(app, "options");
+  opts(o::options_command, options_.command)(o::options_format, options_.format);
+  out.push_back({opts.done(), [this](session& s) { return run_options(options_, s); }});
+  return out;
+}
+
+int run_table(const table_args& a, session& s) { return emit(view_table(s.load(a.files, reads_for(a.opt)), a.opt), a.out, s); }
+
+int run_builds(const builds_args& a, session& s) {
+  return emit(view_builds(s.load(a.files, reads_for(a.opt)), a.opt), a.out, s);
+}
+
+int run_gpus(const gpus_args& a, session& s) { return emit(view_gpus(s.load(a.files, reads_for(a.opt)), a.opt), a.out, s); }
+
+int run_history(const history_args& a, session& s) {
+  const std::vector<result_file> files = s.load(a.files, reads_for(a.opt, true));
+  if (a.export_format.empty()) return emit(view_history(files, a.opt), a.out, s);
+  const result_file& newest = *history_order(files).back();
+  return write_text(a.export_format == "bmf" ? export_bmf(newest, a.opt) : export_gab(newest, a.opt), a.out.output, s);
+}
+
+int run_schema(const schema_args& a, session& s) {
+  std::string text;
+  for (const std::string_view name : membench::schema::table_names()) {
+    if (!a.table.empty() && name != a.table) continue;
+    text += a.table.empty() ? fmt::format("### {}\n\n{}\n", name, membench::schema::markdown_table(name))
+                            : membench::schema::markdown_table(name);
+  }
+  if (text.empty()) {
+    std::string names;
+    for (const std::string_view n : membench::schema::table_names()) names += fmt::format(" {}", n);
+    throw input_error(fmt::format("schema: no table '{}' (tables:{})", a.table, names));
+  }
+  return write_text(text, "", s);
+}
+
+namespace {
+
+// Which files are BASE and which NEW: BASE NEW, or --base ... with NEW files as arguments
+// or --new. throws input_error
+void sort_sides(compare_args& a) {
+  if (a.base.empty() && a.next.empty()) {
+    if (a.files.size() != 2) throw input_error("compare takes BASE NEW, or --base FILE... with NEW files");
+    a.base = {a.files[0]};
+    a.next = {a.files[1]};
+    return;
+  }
+  std::vector<std::string>& rest = a.base.empty() ? a.base : a.next;
+  rest.insert(rest.end(), a.files.begin(), a.files.end());
+  if (a.base.empty() || a.next.empty()) throw input_error("compare needs BASE and NEW files");
+}
+
+// compare's exit code, and on standard error why.
+int compare_exit(const compare_outcome& c, const compare_options& opt) {
+  if (c.unusable > 0) {
+    std::fprintf(stderr, "membench-report: %d benchmark(s) missing or errored: unusable for a verdict\n", c.unusable);
+    return exit_unusable;
+  }
+  if (c.slower > 0 || (opt.unsure_fails && c.unsure > 0)) {
+    if (c.slower > 0)
+      std::fprintf(stderr, "membench-report: %d benchmark(s) slower by at least %g %%, beyond the noise\n", c.slower,
+                   opt.threshold_pct);
+    if (opt.unsure_fails && c.unsure > 0)
+      std::fprintf(stderr, "membench-report: %d benchmark(s) unsure (--unsure=fail)\n", c.unsure);
+    return exit_regression;
+  }
+  if (c.unsure > 0) std::fprintf(stderr, "membench-report: %d benchmark(s) unsure (listed)\n", c.unsure);
+  return exit_ok;
+}
+
+}  // namespace
+
+int run_compare(compare_args a, session& s) {
+  sort_sides(a);
+  a.opt.unsure_fails = a.unsure == "fail";
+  const std::vector<result_file> b = s.load(a.base, compare_reads());
+  const std::vector<result_file> n = s.load(a.next, compare_reads());
+  const compare_outcome c = view_compare(pointers(b), pointers(n), a.opt);
+  if (const int rc = emit(c.doc, a.out, s); rc != exit_ok) return rc;
+  return compare_exit(c, a.opt);
+}
+
+int run_options(const options_args& a, session& s) {
+  if (a.format == "md")
+    return write_text(a.command.empty() ? options_document() : options_markdown(command_named(a.command)), "", s);
+  output_options csv;
+  csv.format = "csv";
+  return emit(options_table(a.command), csv, s);
+}
+
+}  // namespace membench::report

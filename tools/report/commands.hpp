@@ -1,0 +1,90 @@
+// membench-report's commands: each one's values (bound to its options table by
+// cli_options), and what it runs once they are parsed.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "session.hpp"
+#include "views.hpp"
+
+namespace membench::report {
+
+/// Runs one membench-report command line in a session (views runs its steps through it).
+using command_runner = int (*)(std::vector<std::string> args, session& s);
+
+struct table_args {
+  std::vector<std::string> files;
+  table_options opt;
+  output_options out;
+};
+struct builds_args {
+  std::vector<std::string> files;
+  common_options opt;
+  output_options out;
+};
+struct gpus_args {
+  std::vector<std::string> files;
+  gpus_options opt;
+  output_options out;
+};
+struct compare_args {
+  std::vector<std::string> files, base, next;
+  compare_options opt;
+  std::string unsure = std::string(options::unsure.text);
+  output_options out;
+};
+struct history_args {
+  std::vector<std::string> files;
+  history_options opt;
+  std::string export_format;
+  output_options out;
+};
+struct views_args {
+  std::string dir, views_file;
+  bool check = false;
+  std::vector<std::string> only;
+};
+struct schema_args {
+  std::string table;
+};
+struct options_args {
+  std::string command;
+  std::string format = std::string(options::options_format.text);
+};
+
+/// The values of every command of one command line, and the runner of each.
+class command_set {
+ public:
+  struct registered {
+    CLI::App* cmd;
+    std::function<int(session&)> run;
+  };
+  /// Adds every command of the options tables to `app`, in their order.
+  std::vector<registered> add_to(CLI::App& app, command_runner step);
+
+ private:
+  table_args table_;
+  builds_args builds_;
+  gpus_args gpus_;
+  compare_args compare_;
+  history_args history_;
+  views_args views_;
+  schema_args schema_;
+  options_args options_;
+};
+
+int run_table(const table_args& a, session& s);
+int run_builds(const builds_args& a, session& s);
+int run_gpus(const gpus_args& a, session& s);
+int run_compare(compare_args a, session& s);
+int run_history(const history_args& a, session& s);
+int run_schema(const schema_args& a, session& s);
+int run_options(const options_args& a, session& s);
+/// Makes (or with `check`, compares) every view of a folder whose inputs it has.
+int run_views(const views_args& a, command_runner step);
+
+}  // namespace membench::report

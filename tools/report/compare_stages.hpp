@@ -1,0 +1,67 @@
+// compare in stages, data flowing one way: the loaded files (session) -> the benchmarks
+// paired across the sides (compare_pairs.cpp) -> a decision per pair (compare.cpp) -> the
+// family correction (family.hpp) -> counts -> a document (compare_render.cpp).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "family.hpp"
+#include "views.hpp"
+
+namespace membench::report {
+
+/// The files of each side: BASE and NEW, several runs each.
+struct compare_sides {
+  const std::vector<const result_file*>& base;
+  const std::vector<const result_file*>& next;
+};
+
+/// What becomes of a benchmark: decided, or why not.
+enum class pair_state {
+  decide,        ///< decided (perhaps from the files that have it, noted in `why`)
+  skipped_both,  ///< skipped on both sides for the same reason: nothing to compare
+  unusable,      ///< missing or errored on a side: no verdict, the input unusable
+  left_out,      ///< --allow-missing, and a side has no usable result: noted, not compared
+};
+
+/// One benchmark of the BASE files and its result in each file of each side (null where
+/// a file lacks it).
+struct benchmark_pair {
+  const std::string* name = nullptr;
+  std::vector<const result*> base, next;
+  pair_state state = pair_state::decide;
+  std::string why;  ///< the problem ("missing in ...", "error row in ...: ..."); "" when none
+};
+
+/// The files' paths, comma-separated.
+std::string files_text(const std::vector<const result_file*>& files);
+
+/// A result that can be decided on: present, not an error row, with a time.
+bool usable(const result* r);
+
+/// Stage 1, pairing: every benchmark of the BASE files the filter keeps, in the first
+/// file's order, then the others'. throws input_error when the sides share none
+std::vector<benchmark_pair> pair_benchmarks(const compare_sides& files, const compare_options& opt);
+/// The benchmarks the filter keeps that only NEW files have ("only in FILE: NAME").
+std::vector<std::string> only_in_new(const compare_sides& files, const name_filter& filter);
+
+/// Stage 2's input and output: the pairs decided, in order, and a decision each.
+struct decided_pairs {
+  std::vector<std::size_t> family;  ///< indices of the pairs decided
+  std::vector<decision> decisions;  ///< one per entry of `family`
+};
+
+/// Stage 4, counting: the verdicts, the unusable benchmarks and the geometric mean.
+struct compare_counts {
+  int compared = 0, slower = 0, faster = 0, same = 0, unsure = 0, unusable = 0;
+  double geomean_ratio = 1;
+};
+compare_counts count_verdicts(const std::vector<benchmark_pair>& pairs, const decided_pairs& d);
+
+/// Stage 5, rendering: the document of a comparison.
+document compare_document(const compare_sides& files, const std::vector<benchmark_pair>& pairs,
+                          const decided_pairs& d, const family_outcome& fam, const compare_counts& counts,
+                          const compare_options& opt);
+
+}  // namespace membench::report

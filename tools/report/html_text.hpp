@@ -1,0 +1,28 @@
+// What the HTML renderer's page and its charts share: escaping, UTF-8 widths, tone classes.
+#pragma once
+
+#include <cstddef>
+#include <iterator>
+#include <string>
+#include <string_view>
+
+#include "document.hpp"
+
+namespace membench::report::html {
+
+using out_it = std::back_insert_iterator<std::string>;
+
+/// Everything shown comes from user files (benchmark names, JSON context), so every string
+/// goes through here, in element content and attribute values alike.
+std::string escape(std::string_view s);
+/// Code points, not bytes: legend widths and truncation must not split a UTF-8 sequence.
+std::size_t code_points(std::string_view s);
+/// At most `max_points` code points, the last an ellipsis when it was cut.
+std::string ellipsize(std::string_view s, std::size_t max_points);
+/// The CSS class of a tone ("" for plain).
+const char* tone_class(tone t);
+
+/// An SVG line chart of `c` in a <figure>.
+void append_chart(std::string& out, const chart& c);
+
+}  // namespace membench::report::html

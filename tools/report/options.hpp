@@ -1,0 +1,227 @@
+// Every membench-report option, one table per command: its name, allowed values, default
+// and help. The command line and its --help (cli_options.cpp), the option structs'
+// defaults (views.hpp, verdict.hpp) and docs/report-options.md (`membench-report options`)
+// are all made from these tables: a default is written here and nowhere else.
+#pragma once
+
+#include <array>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "document.hpp"
+
+namespace membench::report {
+
+enum class option_kind {
+  positional,  ///< an argument without a flag (one text, or a list when `list`)
+  flag,        ///< on when given
+  number,      ///< a double, its default in `number`
+  integer,     ///< an integer, its default in `number`
+  text,        ///< any text, its default in `text`
+  choice,      ///< one of `choices`, its default in `text`
+  list,        ///< several texts
+};
+
+struct option_spec {
+  std::string_view names;  ///< as CLI11 takes them: "--threshold", "-o,--output", "files"
+  option_kind kind = option_kind::text;
+  std::string_view help;                         ///< what it does; values and default are added
+  double number = 0;                             ///< number, integer: the default
+  std::string_view text = {};                    ///< text, choice: the default ("" none)
+  double low = 0, high = 0;                      ///< number, integer: the allowed range (low == high: any)
+  std::array<std::string_view, 4> choices = {};  ///< choice: the values (the unused ones empty)
+  std::string_view default_note = {};            ///< what the default means: "it must exclude no change"
+  bool required = false;
+  bool list = false;          ///< positional: several values
+  bool one_per_flag = false;  ///< list: one value a flag (--base A --base B), so that a flag ends it
+
+  template <class T>
+  constexpr T value() const {
+    return static_cast<T>(number);
+  }
+};
+
+namespace options {
+
+using k = option_kind;
+
+// Output of every view.
+inline constexpr option_spec format{.names = "--format", .kind = k::choice, .help = "output format", .text = "term",
+                                    .choices = {"term", "md", "csv", "html"}};
+inline constexpr option_spec output{.names = "-o,--output", .help = "write here instead of standard output"};
+inline constexpr option_spec color{.names = "--color", .kind = k::choice, .help = "colour in the terminal format",
+                                   .text = "auto", .choices = {"auto", "always", "never"}};
+
+// Views over several files.
+inline constexpr option_spec value{.names = "--value",
+                                   .help = "time or a counter (gb_per_s, pct_peak, noise_pct, ...)",
+                                   .default_note = "gb_per_s where rows have it, else time"};
+inline constexpr option_spec filter{.names = "--filter", .help = "regular expression searched in benchmark names"};
+
+// table, builds, gpus.
+inline constexpr option_spec table_files{.names = "files", .kind = k::positional, .help = "Google Benchmark JSON files",
+                                         .required = true, .list = true};
+inline constexpr option_spec rows{
+    .names = "--rows",
+    .help = "key for the rows (a name key such as bytes, offset, arg0; or build, gpu, file, experiment)",
+    .default_note = "bytes, else the first key that varies"};
+inline constexpr option_spec cols{.names = "--cols", .help = "key for the columns",
+                                  .default_note = "build (membench files), else file or the next key that varies"};
+inline constexpr option_spec builds_files{.names = "files", .kind = k::positional, .help = "one JSON file per build",
+                                          .required = true, .list = true};
+inline constexpr option_spec gpus_files{.names = "files", .kind = k::positional, .help = "one JSON file per GPU",
+                                        .required = true, .list = true};
+inline constexpr option_spec gpus_build{.names = "--build", .help = "which build's files (default, ca or cg)",
+                                        .text = "default"};
+
+// compare's test, shared with history.
+inline constexpr option_spec threshold{.names = "--threshold", .kind = k::number,
+                                       .help = "percent change in time that counts", .number = 5, .low = 0, .high = 1000};
+inline constexpr option_spec margin{.names = "--margin", .kind = k::number,
+                                    .help = "percent the interval of a change must clear to call it slower or faster",
+                                    .number = 0, .low = 0, .high = 100, .default_note = "it must exclude no change"};
+inline constexpr option_spec resolution{.names = "--resolution", .kind = k::number,
+                                        .help = "smallest change in microseconds that can count", .number = 0.5,
+                                        .low = 0, .high = 1e9,
+                                        .default_note = "what the timing resolves for kernels of a few us"};
+inline constexpr option_spec clock_tolerance{
+    .names = "--clock-tolerance", .kind = k::number,
+    .help = "percent the sides' SM clocks may differ before a verdict is unsure", .number = 3, .low = 0, .high = 100};
+inline constexpr option_spec run_spread{
+    .names = "--run-spread", .kind = k::number,
+    .help = "assumed run-to-run spread of a kernel row's median in percent, the least a run counts for",
+    .number = 0.5, .low = 0, .high = 100};
+inline constexpr option_spec run_spread_copy{.names = "--run-spread-copy", .kind = k::number,
+                                             .help = "the same for rows that time copy engines (label work:copy)",
+                                             .number = 4, .low = 0, .high = 100};
+inline constexpr option_spec run_spread_host{
+    .names = "--run-spread-host", .kind = k::number,
+    .help = "the same for rows with host or driver work in their samples (work:host)", .number = 15, .low = 0,
+    .high = 100};
+inline constexpr option_spec calibration_runs{
+    .names = "--calibration-runs", .kind = k::integer,
+    .help = "a side with at least this many runs of a benchmark measures its run-to-run spread, which then replaces "
+            "the floors above (0: never)",
+    .number = 8, .low = 0, .high = 1000000};
+inline constexpr option_spec confidence{.names = "--confidence", .kind = k::number,
+                                        .help = "level of the interval of each change in percent", .number = 95,
+                                        .low = 50, .high = 99.9999};
+inline constexpr option_spec seed{.names = "--seed", .kind = k::integer, .help = "seeds the bootstraps", .number = 1};
+inline constexpr option_spec correction{
+    .names = "--correction", .kind = k::choice,
+    .help = "bh: the benchmarks compared together are one family, Benjamini-Hochberg keeps the false slower/faster "
+            "calls at most 100 - confidence % of the calls (none in a comparison of unchanged code with that "
+            "chance); none: each benchmark alone at --confidence",
+    .text = "bh", .choices = {"bh", "none"}};
+
+// compare.
+inline constexpr option_spec compare_files{.names = "files", .kind = k::positional,
+                                           .help = "BASE NEW; with --base, the NEW files; with --new only, the BASE files",
+                                           .list = true};
+inline constexpr option_spec base_files{.names = "--base", .kind = k::list,
+                                        .help = "a BASE file (repeat for several runs of the baseline)",
+                                        .one_per_flag = true};
+inline constexpr option_spec next_files{.names = "--new", .kind = k::list, .help = "a NEW file (repeat for several runs)",
+                                        .one_per_flag = true};
+inline constexpr option_spec unsure{.names = "--unsure", .kind = k::choice,
+                                    .help = "warn: unsure benchmarks are listed; fail: they fail like slower ones",
+                                    .text = "warn", .choices = {"warn", "fail"}};
+inline constexpr option_spec allow_missing{
+    .names = "--allow-missing", .kind = k::flag,
+    .help = "a benchmark missing or errored on either side is noted instead of making the input unusable"};
+inline constexpr option_spec show_all{.names = "--all", .kind = k::flag, .help = "list unchanged benchmarks too"};
+
+// history.
+inline constexpr option_spec history_files{.names = "files", .kind = k::positional,
+                                           .help = "one JSON file per run (ordered by their context's date and commit)",
+                                           .required = true, .list = true};
+inline constexpr option_spec export_format{
+    .names = "--export", .kind = k::choice,
+    .help = "instead of the trend: the newest run as bmf (Bencher Metric Format) or gab (github-action-benchmark "
+            "customSmallerIsBetter) JSON",
+    .choices = {"bmf", "gab"}};
+
+// views.
+inline constexpr option_spec views_dir{.names = "dir", .kind = k::positional, .help = "the result folder",
+                                       .required = true};
+inline constexpr option_spec views_file{.names = "--views", .help = "the views file",
+                                        .default_note = "views.json in DIR or the nearest parent"};
+inline constexpr option_spec views_check{.names = "--check", .kind = k::flag,
+                                         .help = "write nothing: exit 1 when a view differs from its file"};
+inline constexpr option_spec views_only{.names = "--only", .kind = k::list,
+                                        .help = "make only the view of this name (repeat for several)",
+                                        .one_per_flag = true};
+
+// schema.
+inline constexpr option_spec schema_table{.names = "table", .kind = k::positional,
+                                          .help = "name-keys, counters, labels, context, options or exit-codes",
+                                          .default_note = "all"};
+
+// options.
+inline constexpr option_spec options_command{.names = "command", .kind = k::positional,
+                                             .help = "the command whose options to list",
+                                             .default_note = "every command, as docs/report-options.md has them"};
+inline constexpr option_spec options_format{.names = "--format", .kind = k::choice, .help = "output format",
+                                            .text = "md", .choices = {"md", "csv"}};
+
+}  // namespace options
+
+/// One command: its name, what it does, and its options in the order --help lists them.
+struct command_spec {
+  std::string_view name;
+  std::string_view help;
+  std::span<const option_spec* const> options;
+};
+
+namespace options {
+
+inline constexpr std::array table_command{&table_files, &value, &filter, &format, &output, &color, &rows, &cols};
+inline constexpr std::array builds_command{&builds_files, &value, &filter, &format, &output, &color};
+inline constexpr std::array gpus_command{&gpus_files, &value, &filter, &format, &output, &color, &gpus_build};
+inline constexpr std::array compare_command{
+    &compare_files, &base_files, &next_files, &threshold, &margin, &resolution, &clock_tolerance,
+    &run_spread, &run_spread_copy, &run_spread_host, &calibration_runs, &confidence, &seed, &correction,
+    &unsure, &allow_missing, &filter, &show_all, &format, &output, &color};
+inline constexpr std::array history_command{
+    &history_files, &value, &filter, &format, &output, &color, &threshold, &margin, &resolution,
+    &clock_tolerance, &run_spread, &run_spread_copy, &run_spread_host, &calibration_runs, &confidence, &seed,
+    &correction, &export_format};
+inline constexpr std::array views_command{&views_dir, &views_file, &views_check, &views_only};
+inline constexpr std::array schema_command{&schema_table};
+inline constexpr std::array options_command_list{&options_command, &options_format};
+
+}  // namespace options
+
+/// Every command, in the order --help and the options document list them.
+inline constexpr std::array<command_spec, 8> commands{{
+    {"table", "pivot any files on two keys of the benchmark names", options::table_command},
+    {"builds", "default, ca and cg builds side by side, with ratios", options::builds_command},
+    {"gpus", "several GPUs side by side, absolute and as % of each one's peak", options::gpus_command},
+    {"compare", "BASE against NEW: change, interval and verdict per benchmark; exit 1 on a regression",
+     options::compare_command},
+    {"history", "the same benchmarks over runs in time, changes marked by compare's test", options::history_command},
+    {"views", "the standard views of a result folder, from a views file (reports/views.json)", options::views_command},
+    {"schema", "the JSON schema's tables as Markdown (the README's)", options::schema_command},
+    {"options", "every command's options: names, allowed values, defaults and help", options::options_command_list},
+}};
+
+/// The command of this name. throws std::out_of_range
+const command_spec& command_named(std::string_view name);
+
+/// An option's default as shown ("5", "term"); "" when it has none.
+std::string default_text(const option_spec& o);
+/// Its allowed values as shown ("term, md, csv or html", "0 to 100"); "" when any value goes.
+std::string values_text(const option_spec& o);
+/// The --help line: the help, then the default in parentheses.
+std::string help_text(const option_spec& o);
+
+/// One command's options as a Markdown table between `<!-- options:NAME -->` markers.
+std::string options_markdown(const command_spec& c);
+/// The options of one command (every command when `command` is empty) as a document,
+/// a table each. throws std::out_of_range for a command there is not
+document options_table(std::string_view command);
+/// docs/report-options.md: a heading, then every command's table.
+std::string options_document();
+
+}  // namespace membench::report

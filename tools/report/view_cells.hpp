@@ -1,0 +1,28 @@
+// Pieces the views share: cells of one value, the files as pointers, context lookups.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "common/schema.hpp"
+#include "document.hpp"
+#include "model.hpp"
+#include "views.hpp"
+
+namespace membench::report {
+
+/// A result's value as a cell: "skipped"/"error" for error rows, "-" where it lacks the value.
+cell value_cell(const result& r, const std::string& what);
+
+/// A view's options with --value resolved (resolve_value). throws input_error
+template <class Options>
+Options with_value(const std::vector<result_file>& files, const Options& options) {
+  Options opt = options;
+  opt.value = resolve_value(pointers(files), options);
+  return opt;
+}
+
+/// A file's context value under a schema key ("?" when absent).
+std::string context_of(const result_file& f, const schema::field& key);
+
+}  // namespace membench::report
