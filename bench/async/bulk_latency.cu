@@ -19,12 +19,10 @@
 #include <cuda_runtime_api.h>
 
 #include <array>
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "harness/family/check.hpp"
 #include "harness/family/family.hpp"
 #include "harness/family/latency.hpp"
 #include "kernels/async/bulk_latency.cuh"
@@ -61,54 +59,27 @@ void run_bulk_chase(bench_context& ctx, std::uint64_t span) {
     ctx.require_device_bytes(span + nodes * sizeof(std::uint32_t));
     bulk_chase_workspace w{device_buffer<std::uint64_t>(span / sizeof(std::uint64_t)), device_buffer<bulk_chase_state>(1),
                            chase_successors(static_cast<std::uint32_t>(nodes))};
-    device_buffer<std::uint32_t> succ(nodes);
-    MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(succ.data(), w.succ.data(), nodes * sizeof(std::uint32_t),
-                                        cudaMemcpyHostToDevice, ctx.stream()));
-    bulk_chase_build_kernel<<<static_cast<unsigned>(blocks_for(nodes, build_block)), build_block, 0, ctx.stream()>>>(
-        w.chain.data(), succ.data(), nodes, spacing);
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-    MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));  // before succ is freed
+    build_chain(ctx, w.succ, [&w, nodes](const std::uint32_t* succ, cudaStream_t s) {
+      bulk_chase_build_kernel<<<static_cast<unsigned>(blocks_for(nodes, build_block)), build_block, 0, s>>>(
+          w.chain.data(), succ, nodes, spacing);
+    });
     return w;
   });
   const auto base = reinterpret_cast<std::uint64_t>(ws.chain.data());
-  const std::uint64_t warm = chase_launch_warm_steps(nodes);
-  const std::uint64_t timed = chase_steps_per_launch(nodes);
   auto chase = [&ws](std::uint64_t warm_steps, std::uint64_t steps, cudaStream_t s) {
     bulk_chase_kernel<<<1, 1, 0, s>>>(ws.state.data(), warm_steps, steps);
   };
-  // Walk the whole cycle once (when it is short enough to stay in the L2) so that the timed
-  // launches see its steady state.
-  auto prime = [&] {
-    if (const std::uint64_t steps = chase_prime_steps(nodes); steps > 0) chase(0, (steps + 7) / 8 * 8, ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
+  const chase_row row = resumed_chase_row(nodes, bulk_node_bytes, chase);
+  auto reset = [&ws, start = base + chase_node_offset(0, spacing)](cudaStream_t s) {
+    bulk_chase_reset_kernel<<<1, 1, 0, s>>>(ws.state.data(), start);
   };
-  bulk_chase_reset_kernel<<<1, 1, 0, ctx.stream()>>>(ws.state.data(), base + chase_node_offset(0, spacing));
-  prime();
+  reset(ctx.stream());
+  row.prime(ctx.stream());
 
-  const std::uint64_t expected = base + chase_node_offset(chase_walk(ws.succ, 0, warm + timed), spacing);
-  output_check check{[&ws, base](cudaStream_t s) {
-                       bulk_chase_reset_kernel<<<1, 1, 0, s>>>(ws.state.data(), base + chase_node_offset(0, spacing));
-                     },
-                     [&ctx, &ws, expected] {
-                       verify_device_array(ctx.reader(), reinterpret_cast<const std::uint64_t*>(ws.state.data()), 1,
-                                           [expected](std::size_t) { return expected; }, "chain position");
-                     }};
-  launch_options opt{};
-  opt.l2 = l2_state::warm;  // never flushed: the row is its chain's steady state
-  opt.report_pct_peak = false;
-  opt.budget_scale = chase_budget_scale(nodes);
-  ctx.verify_and_time(opt, chase_bytes(timed, bulk_node_bytes),
-                      [&chase, warm, timed](cudaStream_t s) { chase(warm, timed, s); }, check);
-
-  // The clock ticks of the last timed launch; after a --metrics pass (profiled replays, caches
-  // flushed) those of a fresh launch in the primed steady state instead.
-  if (std::isfinite(ctx.counter(schema::counter("metrics_passes")))) {
-    prime();
-    chase(warm, timed, ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-  }
-  const bulk_chase_state last = read_device_value(ctx.reader(), ws.state.data());
-  report_chase(ctx, last.cycles, timed, nodes);
+  const std::uint64_t walked = chase_walk(ws.succ, 0, chase_launch_warm_steps(nodes) + row.timed_steps);
+  const std::uint64_t expected = base + chase_node_offset(walked, spacing);
+  const auto* position = reinterpret_cast<const std::uint64_t*>(ws.state.data());
+  time_chase(ctx, row, chain_position_check(ctx, position, expected, reset), ws.state.data());
 }
 
 void make_cases(family_builder& f) {

@@ -9,7 +9,6 @@
 #include <cuda_runtime_api.h>
 
 #include <array>
-#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -43,21 +42,10 @@ void run_chase(bench_context& ctx, std::uint64_t span) {
   auto launch = [&ws, warm](cudaStream_t s) { constant_chase_kernel<<<1, 1, 0, s>>>(warm, chase_timed_steps, ws.out.data()); };
   const auto expected =
       static_cast<std::uint32_t>(chase_node_offset(chase_walk(succ, 0, warm + chase_timed_steps), chase_line_bytes));
-  launch_options opt{};
-  opt.l2 = l2_state::warm;
-  opt.report_pct_peak = false;
-  ctx.verify_and_time(opt, chase_bytes(chase_timed_steps, sizeof(std::uint32_t)), launch,
-                      array_check(ctx, reinterpret_cast<const std::uint32_t*>(ws.out.data()), 1,
-                                  [expected](std::size_t) { return expected; }, "chain position",
-                                  poison_bytes(ws.out.data(), sizeof(constant_chase_result), 0xff)));
-  // A --metrics pass replays the launch under the profiler after the samples: read the
-  // clock ticks of a plain launch instead.
-  if (std::isfinite(ctx.counter(schema::counter("metrics_passes")))) {
-    launch(ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-  }
-  const constant_chase_result last = read_device_value(ctx.reader(), ws.out.data());
-  report_chase(ctx, last.cycles, chase_timed_steps, nodes);
+  const auto* position = reinterpret_cast<const std::uint32_t*>(ws.out.data());
+  time_chase(ctx, chase_row{nodes, chase_timed_steps, sizeof(std::uint32_t), launch, {}},
+             chain_position_check(ctx, position, expected, poison_bytes(ws.out.data(), sizeof(constant_chase_result), 0xff)),
+             ws.out.data());
 }
 
 void make_cases(family_builder& f) {

@@ -23,7 +23,6 @@
 // Tiers: quick has cluster:2 target:remote; the default tier has every row.
 #include <cuda_runtime_api.h>
 
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -73,18 +72,8 @@ void run_latency(bench_context& ctx, unsigned cluster, dsm_target target) {
           throw verification_error(why);
         }
       }};
-  launch_options opt{};
-  opt.l2 = l2_state::warm;  // nothing in global memory to flush
-  opt.report_pct_peak = false;
-  ctx.verify_and_time(opt, chase_bytes(chase_timed_steps, sizeof(std::uint64_t)), launch, check);
-  // A --metrics pass replays the launch under the profiler after the samples: read the
-  // clock ticks of a plain launch instead.
-  if (std::isfinite(ctx.counter(schema::counter("metrics_passes")))) {
-    launch(ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-  }
-  const dsm_chase_result last = read_device_value(ctx.reader(), ws.out.data());
-  report_chase(ctx, last.cycles, chase_timed_steps, dsm_chain_nodes);
+  time_chase(ctx, chase_row{dsm_chain_nodes, chase_timed_steps, sizeof(std::uint64_t), launch, {}}, check,
+             ws.out.data());
 }
 
 void make_cases(family_builder& f) {

@@ -22,12 +22,10 @@
 #include <cuda_runtime_api.h>
 
 #include <array>
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "harness/family/check.hpp"
 #include "harness/family/family.hpp"
 #include "harness/family/latency.hpp"
 #include "kernels/common/chase.hpp"
@@ -60,18 +58,13 @@ void run_chase(bench_context& ctx, bool ldg, std::uint64_t spacing, std::uint64_
     ctx.require_device_bytes(span + nodes * sizeof(std::uint32_t));
     chase_workspace w{device_buffer<std::uint64_t>(span / sizeof(std::uint64_t)), device_buffer<chase_state>(1),
                       chase_successors(static_cast<std::uint32_t>(nodes))};
-    device_buffer<std::uint32_t> succ(nodes);
-    MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(succ.data(), w.succ.data(), nodes * sizeof(std::uint32_t),
-                                        cudaMemcpyHostToDevice, ctx.stream()));
-    chase_build_kernel<<<static_cast<unsigned>(blocks_for(nodes, build_block)), build_block, 0, ctx.stream()>>>(
-        w.chain.data(), succ.data(), nodes, spacing);
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-    MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+    build_chain(ctx, w.succ, [&w, nodes, spacing](const std::uint32_t* succ, cudaStream_t s) {
+      chase_build_kernel<<<static_cast<unsigned>(blocks_for(nodes, build_block)), build_block, 0, s>>>(
+          w.chain.data(), succ, nodes, spacing);
+    });
     return w;
   });
   const auto base = reinterpret_cast<std::uint64_t>(ws.chain.data());
-  const std::uint64_t warm = chase_launch_warm_steps(nodes);
-  const std::uint64_t timed = chase_steps_per_launch(nodes);
   auto chase = [&ws, ldg](std::uint64_t warm_steps, std::uint64_t steps, cudaStream_t s) {
     if (ldg) {
       global_chase_kernel<true><<<1, 1, 0, s>>>(ws.state.data(), warm_steps, steps);
@@ -79,44 +72,17 @@ void run_chase(bench_context& ctx, bool ldg, std::uint64_t spacing, std::uint64_
       global_chase_kernel<false><<<1, 1, 0, s>>>(ws.state.data(), warm_steps, steps);
     }
   };
-  // Walk the whole cycle once so that the timed launches see its steady state.
-  auto prime_on = [&](cudaStream_t s) {
-    if (const std::uint64_t steps = chase_prime_steps(nodes); steps > 0) chase(0, (steps + 7) / 8 * 8, s);
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
+  const chase_row row = resumed_chase_row(nodes, sizeof(std::uint64_t), chase);
+  auto reset = [&ws, start = base + chase_node_offset(0, spacing)](cudaStream_t s) {
+    chase_reset_kernel<<<1, 1, 0, s>>>(ws.state.data(), start);
   };
-  auto prime = [&] { prime_on(ctx.stream()); };
-  chase_reset_kernel<<<1, 1, 0, ctx.stream()>>>(ws.state.data(), base + chase_node_offset(0, spacing));
-  prime();
+  reset(ctx.stream());
+  row.prime(ctx.stream());
 
-  const std::uint64_t expected = base + chase_node_offset(chase_walk(ws.succ, 0, warm + timed), spacing);
-  output_check check{[&ws, base, spacing](cudaStream_t s) {
-                       chase_reset_kernel<<<1, 1, 0, s>>>(ws.state.data(), base + chase_node_offset(0, spacing));
-                     },
-                     [&ctx, &ws, expected] {
-                       verify_device_array(ctx.reader(), reinterpret_cast<const std::uint64_t*>(ws.state.data()), 1,
-                                           [expected](std::size_t) { return expected; }, "chain position");
-                     }};
-  launch_options opt{};
-  opt.l2 = l2_state::warm;  // never flushed: the row is its chain's steady state
-  opt.report_pct_peak = false;
-  opt.budget_scale = chase_budget_scale(nodes);
-  opt.profile_prepare = prime_on;
-  ctx.verify_and_time(opt, chase_bytes(timed, sizeof(std::uint64_t)),
-                      [&chase, warm, timed](cudaStream_t s) { chase(warm, timed, s); }, check);
-
-  // The clock ticks of the last timed launch; after a --metrics pass, those of a fresh launch
-  // in the primed steady state instead, and the profiled launch's own ticks beside them: the
-  // counters describe that launch, which need not have seen the timed launches' cache state.
-  if (std::isfinite(ctx.counter(schema::counter("metrics_passes")))) {
-    const chase_state profiled = read_device_value(ctx.reader(), ws.state.data());
-    ctx.set_counter(schema::counter("metrics_cycles_per_load"),
-                    static_cast<double>(profiled.cycles) / static_cast<double>(timed));
-    prime();
-    chase(warm, timed, ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-  }
-  const chase_state last = read_device_value(ctx.reader(), ws.state.data());
-  report_chase(ctx, last.cycles, timed, nodes);
+  const std::uint64_t walked = chase_walk(ws.succ, 0, chase_launch_warm_steps(nodes) + row.timed_steps);
+  const std::uint64_t expected = base + chase_node_offset(walked, spacing);
+  const auto* position = reinterpret_cast<const std::uint64_t*>(ws.state.data());
+  time_chase(ctx, row, chain_position_check(ctx, position, expected, reset), ws.state.data());
 }
 
 constexpr suite_tier tier_of(bool ldg, std::uint64_t spacing, std::uint64_t span) {
