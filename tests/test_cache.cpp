@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "kernels/cache/constant.hpp"
-#include "kernels/cache/l1_bandwidth.cuh"
+#include "kernels/cache/l1_bandwidth.hpp"
 #include "kernels/cache/l1_split.hpp"
-#include "kernels/cache/l2_bandwidth.cuh"
+#include "kernels/cache/l2_bandwidth.hpp"
 #include "kernels/cache/read_only.hpp"
 #include "kernels/cache/stencil.hpp"
 

@@ -14,7 +14,7 @@
 #include "kernels/common/pattern.hpp"
 #include "kernels/common/types.hpp"
 #include "kernels/global/bandwidth.hpp"
-#include "kernels/global/l2_persist.cuh"
+#include "kernels/global/l2_persist.hpp"
 #include "kernels/global/offset.hpp"
 #include "kernels/global/pattern.hpp"
 #include "kernels/global/stride.hpp"
