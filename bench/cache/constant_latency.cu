@@ -32,11 +32,7 @@ void run_chase(bench_context& ctx, std::uint64_t span) {
   auto& ws = ctx.workspace<chase_workspace>({}, [] { return chase_workspace{device_buffer<constant_chase_result>(1)}; });
   // The table is the row's own: write it every time (the rows of other sizes overwrite it).
   const std::vector<std::uint32_t> succ = chase_successors(nodes);
-  std::vector<std::uint32_t> table(span / sizeof(std::uint32_t), 0);
-  for (std::uint32_t i = 0; i < nodes; ++i) {
-    table[chase_node_offset(i, chase_line_bytes) / sizeof(std::uint32_t)] =
-        static_cast<std::uint32_t>(chase_link(0, succ.data(), i, chase_line_bytes));
-  }
+  const std::vector<std::uint32_t> table = constant_chase_table(succ, span);
   MEMBENCH_CUDA_CHECK(cudaMemcpyToSymbol(chase_constant, table.data(), span));
   const std::uint32_t warm = (nodes + 7) / 8 * 8;
   auto launch = [&ws, warm](cudaStream_t s) { constant_chase_kernel<<<1, 1, 0, s>>>(warm, chase_timed_steps, ws.out.data()); };

@@ -1,19 +1,12 @@
 // Pointer chase through global memory: one thread, each load's address the previous load's
-// value (no arithmetic between them), timed with the SM's own clock.
+// value (no arithmetic between them), timed with the SM's own clock. The host part is latency.hpp.
 #pragma once
 
 #include <cstdint>
 
-#include "../common/chase.hpp"
+#include "latency.hpp"
 
 namespace membench::global {
-
-/// Where the chain stands between launches, and what the last launch measured: the chain
-/// goes on from launch to launch, so every row is timed in the steady state of its cycle.
-struct chase_state {
-  std::uint64_t position;  ///< address of the node the next launch starts from
-  std::uint64_t cycles;    ///< clock64 ticks of the last launch's timed loads
-};
 
 /// Node i of a chain at `base` holds the address of its successor (one thread per node).
 __global__ void chase_build_kernel(std::uint64_t* base, const std::uint32_t* succ, std::uint64_t nodes,
