@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster/launch.hpp"
 #include "harness/family/family.hpp"
 #include "harness/family/latency.hpp"
 #include "kernels/cluster/dsm_latency.cuh"
