@@ -4,9 +4,6 @@
 
 namespace membench::cache {
 
-/// Per block: smid, %total_smem_size, %dynamic_smem_size.
-inline constexpr unsigned l1_split_info_words = 3;
-
 /// Block b sums its region s.passes times; lane 0 of each warp stores the warp's sum and
 /// thread 0 records where the block ran and the shared memory it was given. No static
 /// shared memory, so the carveout is the only claim on the SM's shared capacity.
