@@ -23,8 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/family/chain.hpp"
 #include "harness/family/family.hpp"
-#include "harness/family/latency.hpp"
 #include "kernels/async/bulk_latency.cuh"
 #include "kernels/common/chase.hpp"
 #include "kernels/common/types.hpp"
@@ -36,12 +36,6 @@ constexpr std::array<std::uint64_t, 2> spans{std::uint64_t{4} << 20, std::uint64
 constexpr std::uint64_t spacing = chase_line_bytes;
 constexpr unsigned build_block = 256;
 constexpr int needed_arch = 90;
-
-struct bulk_chase_workspace {
-  device_buffer<std::uint64_t> chain;
-  device_buffer<bulk_chase_state> state;
-  std::vector<std::uint32_t> succ;
-};
 
 std::string arch_token(int arch) { return "sm_" + std::to_string(arch); }
 
@@ -55,31 +49,20 @@ void run_bulk_chase(bench_context& ctx, std::uint64_t span) {
     throw infeasible("this build has only " + arch_token(attr.ptxVersion) + " code for the kernel; it needs sm_90");
   }
   const std::uint64_t nodes = chase_nodes(span, spacing);
-  auto& ws = ctx.workspace<bulk_chase_workspace>({"bytes"}, [&] {
-    ctx.require_device_bytes(span + nodes * sizeof(std::uint32_t));
-    bulk_chase_workspace w{device_buffer<std::uint64_t>(span / sizeof(std::uint64_t)), device_buffer<bulk_chase_state>(1),
-                           chase_successors(static_cast<std::uint32_t>(nodes))};
-    build_chain(ctx, w.succ, [&w, nodes](const std::uint32_t* succ, cudaStream_t s) {
-      bulk_chase_build_kernel<<<static_cast<unsigned>(blocks_for(nodes, build_block)), build_block, 0, s>>>(
-          w.chain.data(), succ, nodes, spacing);
-    });
-    return w;
+  auto& ws = ctx.workspace<global_chain<bulk_chase_state>>({"bytes"}, [&] {
+    auto build = [nodes](std::uint64_t* chain, const std::uint32_t* succ, cudaStream_t s) {
+      const auto grid = static_cast<unsigned>(blocks_for(nodes, build_block));
+      bulk_chase_build_kernel<<<grid, build_block, 0, s>>>(chain, succ, nodes, spacing);
+    };
+    return make_global_chain<bulk_chase_state>(ctx, span, spacing, build);
   });
-  const auto base = reinterpret_cast<std::uint64_t>(ws.chain.data());
-  auto chase = [&ws](std::uint64_t warm_steps, std::uint64_t steps, cudaStream_t s) {
-    bulk_chase_kernel<<<1, 1, 0, s>>>(ws.state.data(), warm_steps, steps);
+  auto chase = [&ws](std::uint64_t warm, std::uint64_t steps, cudaStream_t s) {
+    bulk_chase_kernel<<<1, 1, 0, s>>>(ws.state.data(), warm, steps);
   };
-  const chase_row row = resumed_chase_row(nodes, bulk_node_bytes, chase);
-  auto reset = [&ws, start = base + chase_node_offset(0, spacing)](cudaStream_t s) {
-    bulk_chase_reset_kernel<<<1, 1, 0, s>>>(ws.state.data(), start);
-  };
-  reset(ctx.stream());
-  row.prime(ctx.stream());
-
-  const std::uint64_t walked = chase_walk(ws.succ, 0, chase_launch_warm_steps(nodes) + row.timed_steps);
-  const std::uint64_t expected = base + chase_node_offset(walked, spacing);
-  const auto* position = reinterpret_cast<const std::uint64_t*>(ws.state.data());
-  time_chase(ctx, row, chain_position_check(ctx, position, expected, reset), ws.state.data());
+  time_resumed_chase(ctx, resumed_chase_row(nodes, bulk_node_bytes, chase), ws, spacing,
+                     [&ws](std::uint64_t position, cudaStream_t s) {
+                       bulk_chase_reset_kernel<<<1, 1, 0, s>>>(ws.state.data(), position);
+                     });
 }
 
 void make_cases(family_builder& f) {

@@ -26,8 +26,8 @@
 #include <string>
 #include <vector>
 
+#include "harness/family/chain.hpp"
 #include "harness/family/family.hpp"
-#include "harness/family/latency.hpp"
 #include "kernels/common/chase.hpp"
 #include "kernels/common/types.hpp"
 #include "kernels/global/latency.cuh"
@@ -46,43 +46,26 @@ constexpr std::array<std::uint64_t, 16> page_spans{2 * MiB,   4 * MiB,   8 * MiB
                                                    8 * GiB,   16 * GiB,  32 * GiB, 64 * GiB};
 constexpr unsigned build_block = 256;
 
-struct chase_workspace {
-  device_buffer<std::uint64_t> chain;
-  device_buffer<chase_state> state;
-  std::vector<std::uint32_t> succ;
-};
-
 void run_chase(bench_context& ctx, bool ldg, std::uint64_t spacing, std::uint64_t span) {
   const std::uint64_t nodes = chase_nodes(span, spacing);
-  auto& ws = ctx.workspace<chase_workspace>({"spacing", "bytes"}, [&] {
-    ctx.require_device_bytes(span + nodes * sizeof(std::uint32_t));
-    chase_workspace w{device_buffer<std::uint64_t>(span / sizeof(std::uint64_t)), device_buffer<chase_state>(1),
-                      chase_successors(static_cast<std::uint32_t>(nodes))};
-    build_chain(ctx, w.succ, [&w, nodes, spacing](const std::uint32_t* succ, cudaStream_t s) {
-      chase_build_kernel<<<static_cast<unsigned>(blocks_for(nodes, build_block)), build_block, 0, s>>>(
-          w.chain.data(), succ, nodes, spacing);
-    });
-    return w;
+  auto& ws = ctx.workspace<global_chain<chase_state>>({"spacing", "bytes"}, [&] {
+    auto build = [nodes, spacing](std::uint64_t* chain, const std::uint32_t* succ, cudaStream_t s) {
+      const auto grid = static_cast<unsigned>(blocks_for(nodes, build_block));
+      chase_build_kernel<<<grid, build_block, 0, s>>>(chain, succ, nodes, spacing);
+    };
+    return make_global_chain<chase_state>(ctx, span, spacing, build);
   });
-  const auto base = reinterpret_cast<std::uint64_t>(ws.chain.data());
-  auto chase = [&ws, ldg](std::uint64_t warm_steps, std::uint64_t steps, cudaStream_t s) {
+  auto chase = [&ws, ldg](std::uint64_t warm, std::uint64_t steps, cudaStream_t s) {
     if (ldg) {
-      global_chase_kernel<true><<<1, 1, 0, s>>>(ws.state.data(), warm_steps, steps);
+      global_chase_kernel<true><<<1, 1, 0, s>>>(ws.state.data(), warm, steps);
     } else {
-      global_chase_kernel<false><<<1, 1, 0, s>>>(ws.state.data(), warm_steps, steps);
+      global_chase_kernel<false><<<1, 1, 0, s>>>(ws.state.data(), warm, steps);
     }
   };
-  const chase_row row = resumed_chase_row(nodes, sizeof(std::uint64_t), chase);
-  auto reset = [&ws, start = base + chase_node_offset(0, spacing)](cudaStream_t s) {
-    chase_reset_kernel<<<1, 1, 0, s>>>(ws.state.data(), start);
-  };
-  reset(ctx.stream());
-  row.prime(ctx.stream());
-
-  const std::uint64_t walked = chase_walk(ws.succ, 0, chase_launch_warm_steps(nodes) + row.timed_steps);
-  const std::uint64_t expected = base + chase_node_offset(walked, spacing);
-  const auto* position = reinterpret_cast<const std::uint64_t*>(ws.state.data());
-  time_chase(ctx, row, chain_position_check(ctx, position, expected, reset), ws.state.data());
+  time_resumed_chase(ctx, resumed_chase_row(nodes, sizeof(std::uint64_t), chase), ws, spacing,
+                     [&ws](std::uint64_t position, cudaStream_t s) {
+                       chase_reset_kernel<<<1, 1, 0, s>>>(ws.state.data(), position);
+                     });
 }
 
 constexpr suite_tier tier_of(bool ldg, std::uint64_t spacing, std::uint64_t span) {

@@ -6,13 +6,11 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
-#include <vector>
 
 #include <cuda_runtime_api.h>
 
 #include "common/schema.hpp"
 #include "harness/core/check.hpp"
-#include "harness/core/resources.hpp"
 #include "harness/core/verify.hpp"
 #include "harness/session/context.hpp"
 #include "kernels/common/chase.hpp"
@@ -39,24 +37,6 @@ struct chase_row {
   /// from launch to launch, its untimed walk back to the steady state the timed launches see.
   launch_fn prime;
 };
-
-/// Launches `warm` untimed and then `steps` timed dependent loads (multiples of 8) of a chain
-/// that goes on from launch to launch (its position kept on the device).
-using chase_fn = std::function<void(std::uint64_t warm, std::uint64_t steps, cudaStream_t)>;
-
-/// The row of such a chain: each launch walks chase_launch_warm_steps(nodes) untimed and times
-/// chase_steps_per_launch(nodes); the prime walks the whole cycle once (when it is short
-/// enough to stay in a cache) so that the timed launches see its steady state.
-inline chase_row resumed_chase_row(std::uint64_t nodes, std::uint64_t word_bytes, chase_fn chase) {
-  const std::uint64_t warm = chase_launch_warm_steps(nodes);
-  const std::uint64_t timed = chase_steps_per_launch(nodes);
-  auto launch = [chase, warm, timed](cudaStream_t s) { chase(warm, timed, s); };
-  auto prime = [chase, nodes](cudaStream_t s) {
-    if (const std::uint64_t steps = chase_prime_steps(nodes); steps > 0) chase(0, (steps + 7) / 8 * 8, s);
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-  };
-  return {nodes, timed, word_bytes, std::move(launch), std::move(prime)};
-}
 
 /// The node a launch reached (`dev`, after `reset`) against the host walk's `expected`.
 template <class Word>
@@ -90,18 +70,6 @@ void time_chase(bench_context& ctx, const chase_row& row, const output_check& ch
   }
   const Result last = read_device_value(ctx.reader(), result);
   report_chase(ctx, last.cycles, row.timed_steps, row.nodes);
-}
-
-/// A chain in global memory: `succ` copied to the device for `build` (which lays the nodes
-/// out from it on the stream it is given), freed once the build is done. throws cuda_error
-inline void build_chain(bench_context& ctx, const std::vector<std::uint32_t>& succ,
-                        const std::function<void(const std::uint32_t*, cudaStream_t)>& build) {
-  device_buffer<std::uint32_t> dev(succ.size());
-  MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(dev.data(), succ.data(), succ.size() * sizeof(std::uint32_t),
-                                      cudaMemcpyHostToDevice, ctx.stream()));
-  build(dev.data(), ctx.stream());
-  MEMBENCH_CUDA_CHECK(cudaGetLastError());
-  MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));  // before dev is freed
 }
 
 }  // namespace membench
