@@ -267,6 +267,12 @@ std::uint32_t simulate_l1_block(std::uint64_t set_bytes, std::uint32_t smid, std
   return sum;
 }
 
+TEST(L1Bandwidth, SetsLaidOutSlotAfterSlot) {
+  const std::uint64_t set_bytes = 16 << 10;
+  EXPECT_EQ(l1_bw_sets_word(3, set_bytes), l1_bw_word(set_bytes, 0, 3));
+  EXPECT_EQ(l1_bw_sets_word(2 * set_bytes / 4 + 5, set_bytes), l1_bw_word(set_bytes, 2, 5));
+}
+
 TEST(L1Bandwidth, LoadsPerThread) {
   EXPECT_EQ(l1_bw_loads(16 << 10, 16), 1u);
   EXPECT_EQ(l1_bw_loads(64 << 10, 16), 4u);

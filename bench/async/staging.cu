@@ -44,6 +44,7 @@
 #include "harness/family/family.hpp"
 #include "harness/family/grid.hpp"
 #include "kernels/async/staging.cuh"
+#include "kernels/common/fill.cuh"
 
 namespace membench::async {
 namespace {
@@ -108,11 +109,9 @@ staging_kernel_fn kernel_for(staging_method m, int stages) {
   return nullptr;
 }
 
-__global__ void staging_fill_kernel(uint4* in, std::uint64_t slots) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < slots;
-       i += std::uint64_t{gridDim.x} * blockDim.x) {
-    in[i] = make_uint4(staging_word(4 * i), staging_word(4 * i + 1), staging_word(4 * i + 2), staging_word(4 * i + 3));
-  }
+/// The 16 bytes of slot i of the input: words 4i to 4i + 3.
+MEMBENCH_HD uint4 staging_slot(std::uint64_t i) {
+  return make_uint4(staging_word(4 * i), staging_word(4 * i + 1), staging_word(4 * i + 2), staging_word(4 * i + 3));
 }
 
 struct staging_workspace {
@@ -155,7 +154,7 @@ void run_staging(bench_context& ctx, staging_method method, int stages, std::uin
     ctx.require_device_bytes(bytes + max_grid * sizeof(std::uint32_t));
     staging_workspace w{device_buffer<uint4>(bytes / 16), device_buffer<std::uint32_t>(max_grid),
                         std::vector<std::uint32_t>(shape.tiles)};
-    staging_fill_kernel<<<1024, 256, 0, ctx.stream()>>>(w.in.data(), bytes / 16);
+    fill_device<staging_slot>(w.in.data(), bytes / 16, ctx.stream());
     MEMBENCH_CUDA_CHECK(cudaGetLastError());
     parallel_parts(
         shape.tiles,

@@ -32,6 +32,11 @@ MEMBENCH_HD std::uint32_t l1_bw_word(std::uint64_t set_bytes, std::uint32_t slot
   return pattern_word(slot * (set_bytes / 4) + i, l1_bw_seed);
 }
 
+/// Word i of the sets laid out slot after slot, `set_bytes` each: what the device holds.
+MEMBENCH_HD std::uint32_t l1_bw_sets_word(std::uint64_t i, std::uint64_t set_bytes) {
+  return l1_bw_word(set_bytes, static_cast<std::uint32_t>(i / (set_bytes / 4)), i % (set_bytes / 4));
+}
+
 /// The sum (mod 2^32) of a slot's set.
 inline std::uint32_t l1_bw_set_sum(std::uint64_t set_bytes, std::uint32_t slot) {
   std::uint32_t sum = 0;

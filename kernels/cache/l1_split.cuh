@@ -28,10 +28,4 @@ __global__ void __launch_bounds__(l1_split_block) l1_split_kernel(const word16* 
   }
 }
 
-/// in[k] = l1_split_value(k).
-__global__ void l1_split_fill_kernel(word16* in, std::uint64_t n) {
-  for (std::uint64_t k = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; k < n; k += std::uint64_t{gridDim.x} * blockDim.x)
-    in[k] = l1_split_value(k);
-}
-
 }  // namespace membench::cache

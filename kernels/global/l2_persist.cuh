@@ -34,9 +34,4 @@ __global__ void l2_persist_kernel(const word16* hot, const word16* stream, l2_pe
   block_sum_store(acc, partials);
 }
 
-__global__ void l2_persist_fill_kernel(word16* out, std::uint64_t n, std::uint32_t seed) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n; i += std::uint64_t{gridDim.x} * blockDim.x)
-    out[i] = l2_persist_value(i, seed);
-}
-
 }  // namespace membench::global
