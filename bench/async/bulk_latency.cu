@@ -52,7 +52,7 @@ void run_bulk_chase(bench_context& ctx, std::uint64_t span) {
   auto& ws = ctx.workspace<global_chain<bulk_chase_state>>({"bytes"}, [&] {
     auto build = [nodes](std::uint64_t* chain, const std::uint32_t* succ, cudaStream_t s) {
       const auto grid = static_cast<unsigned>(blocks_for(nodes, build_block));
-      bulk_chase_build_kernel<<<grid, build_block, 0, s>>>(chain, succ, nodes, spacing);
+      chase_build_kernel<bulk_node_tag><<<grid, build_block, 0, s>>>(chain, succ, nodes, spacing);
     };
     return make_global_chain<bulk_chase_state>(ctx, span, spacing, build);
   });
@@ -61,7 +61,7 @@ void run_bulk_chase(bench_context& ctx, std::uint64_t span) {
   };
   time_resumed_chase(ctx, resumed_chase_row(nodes, bulk_node_bytes, chase), ws, spacing,
                      [&ws](std::uint64_t position, cudaStream_t s) {
-                       bulk_chase_reset_kernel<<<1, 1, 0, s>>>(ws.state.data(), position);
+                       chase_reset_kernel<<<1, 1, 0, s>>>(ws.state.data(), position);
                      });
 }
 

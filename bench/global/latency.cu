@@ -51,7 +51,7 @@ void run_chase(bench_context& ctx, bool ldg, std::uint64_t spacing, std::uint64_
   auto& ws = ctx.workspace<global_chain<chase_state>>({"spacing", "bytes"}, [&] {
     auto build = [nodes, spacing](std::uint64_t* chain, const std::uint32_t* succ, cudaStream_t s) {
       const auto grid = static_cast<unsigned>(blocks_for(nodes, build_block));
-      chase_build_kernel<<<grid, build_block, 0, s>>>(chain, succ, nodes, spacing);
+      chase_build_kernel<><<<grid, build_block, 0, s>>>(chain, succ, nodes, spacing);
     };
     return make_global_chain<chase_state>(ctx, span, spacing, build);
   });

@@ -1,27 +1,12 @@
-// B3 bulk-copy latency: the build, reset and chase kernels (the host part is bulk_latency.hpp).
+// B3 bulk-copy latency: the chase kernel (the host part is bulk_latency.hpp; the chain's build
+// and reset kernels are kernels/common/chase.cuh).
 #pragma once
 
+#include "../common/chase.cuh"
 #include "bulk_latency.hpp"
 #include "staging.cuh"  // the PTX wrappers
 
 namespace membench::async {
-
-/// Node i of a chain at `base` (`spacing` bytes apart): its successor's address and its tag.
-__global__ void bulk_chase_build_kernel(std::uint64_t* base, const std::uint32_t* succ, std::uint64_t nodes,
-                                        std::uint64_t spacing) {
-  const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
-  if (i < nodes) {
-    std::uint64_t* node = base + chase_node_offset(i, spacing) / sizeof(std::uint64_t);
-    node[0] = chase_link(reinterpret_cast<std::uint64_t>(base), succ, i, spacing);
-    node[1] = bulk_node_tag(i);
-  }
-}
-
-/// Points the chain at `position` and clears the last measurement (before the check).
-__global__ void bulk_chase_reset_kernel(bulk_chase_state* state, std::uint64_t position) {
-  state->position = position;
-  state->cycles = 0;
-}
 
 /// `warm` untimed and then `steps` timed dependent copies (multiples of 8) from
 /// state->position, one thread: arrive.expect_tx, one 16-byte cp.async.bulk into shared
