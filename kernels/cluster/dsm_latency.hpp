@@ -84,7 +84,7 @@ inline std::string dsm_chase_problem(const dsm_chase_result& r, std::uint32_t ex
 }
 
 /// Untimed steps before the timed ones: one walk of the cycle (multiple of 8, the unroll).
-constexpr std::uint32_t dsm_warm_steps(std::uint32_t nodes) { return (nodes + 7) / 8 * 8; }
+constexpr std::uint32_t dsm_warm_steps(std::uint32_t nodes) { return static_cast<std::uint32_t>(chase_cycle_steps(nodes)); }
 
 /// The node a launch stops at: warm + timed steps from node 0.
 inline std::uint32_t dsm_chase_expected_node(const std::vector<std::uint32_t>& succ, std::uint32_t timed_steps) {

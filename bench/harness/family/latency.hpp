@@ -6,12 +6,14 @@
 #include <cmath>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include <cuda_runtime_api.h>
 
 #include "common/schema.hpp"
 #include "harness/core/check.hpp"
 #include "harness/core/verify.hpp"
+#include "harness/family/check.hpp"
 #include "harness/session/context.hpp"
 #include "kernels/common/chase.hpp"
 
@@ -70,6 +72,21 @@ void time_chase(bench_context& ctx, const chase_row& row, const output_check& ch
   }
   const Result last = read_device_value(ctx.reader(), result);
   report_chase(ctx, last.cycles, row.timed_steps, row.nodes);
+}
+
+/// Times a chase whose every launch walks its chain of `succ.size()` nodes from node 0:
+/// chase_cycle_steps untimed, then chase_timed_steps of `word_bytes` each. The check: the byte
+/// offset the launch reached (the first word of *result, poisoned first) against the host walk.
+/// throws cuda_error, verification_error
+template <class Result>
+void time_fresh_chase(bench_context& ctx, const std::vector<std::uint32_t>& succ, std::uint64_t word_bytes,
+                      launch_fn launch, Result* result) {
+  const std::uint64_t nodes = succ.size();
+  const std::uint64_t walked = chase_walk(succ, 0, chase_cycle_steps(nodes) + chase_timed_steps);
+  const auto expected = static_cast<std::uint32_t>(chase_node_offset(walked, chase_line_bytes));
+  const auto* position = reinterpret_cast<const std::uint32_t*>(result);
+  const output_check check = chain_position_check(ctx, position, expected, poison_bytes(result, sizeof(Result), 0xff));
+  time_chase(ctx, chase_row{nodes, chase_timed_steps, word_bytes, std::move(launch), {}}, check, result);
 }
 
 }  // namespace membench
