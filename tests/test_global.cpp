@@ -354,6 +354,9 @@ TEST(Chase, PrimeAndBytes) {
   EXPECT_EQ(chase_prime_steps((std::uint64_t{1} << 20) + 1), 0u);
   EXPECT_EQ(chase_launch_warm_steps(128), 128u);
   EXPECT_EQ(chase_launch_warm_steps(13), 16u);  // the kernels unroll by 8
+  EXPECT_EQ(chase_cycle_steps(128), 128u);
+  EXPECT_EQ(chase_cycle_steps(13), 16u);
+  EXPECT_EQ(chase_cycle_steps(std::uint64_t{1} << 22), std::uint64_t{1} << 22);  // no cap, unlike the launch warm-up
   EXPECT_EQ(chase_launch_warm_steps(4096), 4096u);
   EXPECT_EQ(chase_launch_warm_steps(4097), 0u);  // no L1 holds it: the L2 keeps it between launches
   EXPECT_EQ(chase_bytes(8192, 8), 65536u);

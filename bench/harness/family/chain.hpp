@@ -59,7 +59,7 @@ inline chase_row resumed_chase_row(std::uint64_t nodes, std::uint64_t word_bytes
   const std::uint64_t timed = chase_steps_per_launch(nodes);
   auto launch = [chase, warm, timed](cudaStream_t s) { chase(warm, timed, s); };
   auto prime = [chase, nodes](cudaStream_t s) {
-    if (const std::uint64_t steps = chase_prime_steps(nodes); steps > 0) chase(0, (steps + 7) / 8 * 8, s);
+    if (const std::uint64_t steps = chase_prime_steps(nodes); steps > 0) chase(0, chase_cycle_steps(steps), s);
     MEMBENCH_CUDA_CHECK(cudaGetLastError());
   };
   return {nodes, timed, word_bytes, std::move(launch), std::move(prime)};
