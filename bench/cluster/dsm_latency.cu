@@ -66,9 +66,7 @@ void run_latency(bench_context& ctx, unsigned cluster, dsm_target target) {
   const output_check check{
       [&ws](cudaStream_t s) { MEMBENCH_CUDA_CHECK(cudaMemsetAsync(ws.out.data(), 0xff, sizeof(dsm_chase_result), s)); },
       [&ctx, &ws, expected, target, cluster] {
-        dsm_chase_result r{};
-        MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(&r, ws.out.data(), sizeof r, cudaMemcpyDeviceToHost, ctx.stream()));
-        MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+        const dsm_chase_result r = read_device_value(ctx.reader(), ws.out.data());
         if (const std::string why = dsm_chase_problem(r, expected, target, cluster); !why.empty()) {
           throw verification_error(why);
         }
