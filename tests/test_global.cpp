@@ -15,7 +15,7 @@
 #include "kernels/common/types.hpp"
 #include "kernels/global/atomic.hpp"
 #include "kernels/global/bandwidth.hpp"
-#include "kernels/global/l2_persist.cuh"
+#include "kernels/global/l2_persist.hpp"
 #include "kernels/global/offset.hpp"
 #include "kernels/global/pattern.hpp"
 #include "kernels/global/stride.hpp"
@@ -355,6 +355,9 @@ TEST(Chase, PrimeAndBytes) {
   EXPECT_EQ(chase_prime_steps((std::uint64_t{1} << 20) + 1), 0u);
   EXPECT_EQ(chase_launch_warm_steps(128), 128u);
   EXPECT_EQ(chase_launch_warm_steps(13), 16u);  // the kernels unroll by 8
+  EXPECT_EQ(chase_cycle_steps(128), 128u);
+  EXPECT_EQ(chase_cycle_steps(13), 16u);
+  EXPECT_EQ(chase_cycle_steps(std::uint64_t{1} << 22), std::uint64_t{1} << 22);  // no cap, unlike the launch warm-up
   EXPECT_EQ(chase_launch_warm_steps(4096), 4096u);
   EXPECT_EQ(chase_launch_warm_steps(4097), 0u);  // no L1 holds it: the L2 keeps it between launches
   EXPECT_EQ(chase_bytes(8192, 8), 65536u);
