@@ -26,6 +26,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/naming.hpp"
 #include "common/parallel.hpp"
 #include "common/schema.hpp"
 #include "common/stats.hpp"
@@ -193,13 +194,6 @@ double unit_to_us(std::string_view unit) {
   return NAN;
 }
 
-std::string strip_suffix(std::string n) {
-  for (std::string_view s : {"/manual_time", "/real_time", "/process_time"}) {
-    if (n.size() > s.size() && n.compare(n.size() - s.size(), s.size(), s) == 0) n.resize(n.size() - s.size());
-  }
-  return n;
-}
-
 // The label's tokens that weigh on a verdict.
 void read_label_state(std::string_view label, run& ev) {
   static const std::string throttle = fmt::format("{}:", schema::label("throttle").key);
@@ -230,7 +224,7 @@ std::string check_row(row_fields& f, raw_row& out, bool keep_run) {
   const std::optional<std::string>& name = f.run_name ? f.run_name : f.name;
   if (!name) return "\"name\" missing or not a string";
   result& r = out.named;
-  r.set_name(strip_suffix(*name));
+  r.set_name(strip_framework_suffix(*name, framework_suffix::time_type));
   out.hash = std::hash<std::string_view>{}(r.name);
   if (f.run_type && *f.run_type == "aggregate") {
     if (!f.aggregate_name) return "\"aggregate_name\" missing or not a string";
