@@ -1,6 +1,7 @@
 // compare --pairs: rows named on each side, perhaps differently or in different files (an
 // offset:1 row against the offset:0 row, the cg build's row against the default build's),
 // each pair decided as compare decides one benchmark.
+#include <algorithm>
 #include <deque>
 
 #include <fmt/format.h>
@@ -48,6 +49,10 @@ const result* side_row(const named_row& n, const result_file& f, std::deque<resu
   return &store.emplace_back(scaled(*r, n.scale));
 }
 
+void add_new(std::vector<const result_file*>& files, const result_file* f) {
+  if (std::find(files.begin(), files.end(), f) == files.end()) files.push_back(f);
+}
+
 }  // namespace
 
 std::vector<row_pair> parse_row_pairs(std::string_view text, const std::string& path) {
@@ -85,10 +90,16 @@ compare_outcome view_compare_pairs(const std::vector<row_pair>& given, const std
     p.margin = g.margin_pct / 100;
     classify(p, {p.base_files, p.next_files}, opt.allow_missing);
   }
-  const compare_sides first{pairs.front().base_files, pairs.front().next_files};
+  // Each pair decides on its own files; the document's notes name every file of a side.
+  std::vector<const result_file*> base, next;
+  for (const benchmark_pair& p : pairs) {
+    add_new(base, p.base_files.front());
+    add_new(next, p.next_files.front());
+  }
+  const compare_sides every{base, next};
   family_outcome fam;
-  const decided_pairs decided = decide_pairs(pairs, first, opt, fam);
-  return compare_outcome_of(first, pairs, decided, fam, count_verdicts(pairs, decided), opt);
+  const decided_pairs decided = decide_pairs(pairs, every, opt, fam);
+  return compare_outcome_of(every, pairs, decided, fam, count_verdicts(pairs, decided), opt);
 }
 
 }  // namespace membench::report

@@ -8,7 +8,7 @@
 namespace membench::report {
 namespace {
 
-using json = nlohmann::json;
+using json = nlohmann::ordered_json;  // keys in the order the docs list them
 
 const char* state_name(pair_state s) {
   switch (s) {

@@ -53,6 +53,11 @@ void classify(benchmark_pair& p, const compare_sides& files, bool allow_missing)
   p.state = !allow_missing ? pair_state::unusable : each_side ? pair_state::decide : pair_state::left_out;
 }
 
+std::string pair_name(const benchmark_pair& p) {
+  if (p.new_name == nullptr || *p.new_name == *p.name) return *p.name;
+  return fmt::format("{} vs {}", *p.name, *p.new_name);
+}
+
 compare_sides files_of(const benchmark_pair& p, const compare_sides& files) {
   if (p.base_files.empty()) return files;
   return {p.base_files, p.next_files};

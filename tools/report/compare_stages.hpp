@@ -47,6 +47,8 @@ std::string files_text(const std::vector<const result_file*>& files);
 /// A result that can be decided on: present, not an error row, with a time.
 bool usable(const result* r);
 
+/// The benchmark's name; with --pairs "BASE-ROW vs NEW-ROW" where the rows' names differ.
+std::string pair_name(const benchmark_pair& p);
 /// A pair's own files (--pairs), else the comparison's.
 compare_sides files_of(const benchmark_pair& p, const compare_sides& files);
 /// What keeps a pair from a verdict, if anything: sets its state and why.

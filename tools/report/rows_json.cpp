@@ -12,7 +12,7 @@
 namespace membench::report {
 namespace {
 
-using json = nlohmann::json;
+using json = nlohmann::ordered_json;  // keys in the order the docs list them
 
 // Fewer samples than this make a median whose interval is itself unreliable.
 constexpr double min_samples = 10;
