@@ -7,14 +7,15 @@ by hand, and none is quoted that its row cannot carry.
 
 Template syntax: {{EXPR|FORMAT|FLAG|...}}, FORMAT and FLAGs optional, in any order.
   <!-- alias NAME = <path under reports/> -->        a JSON file, named once
-  {{NAME#<benchmark run_name>@<counter>|<format>}}    one value (counter `time` = real_time)
+  {{NAME#<benchmark run_name>@<counter>|<format>}}    one value (counter `time` = the median, us)
   {{A#row@counter / B#row@counter|<format>}}          the ratio of two values
   {{NAME$<context key>|<format>}}                     a value of the file's context
-  {{cmp X vs Y [by N%]}}                              faster / slower / same within uncertainty
+  {{cmp X vs Y [by N%]}}                              faster / slower / same within N % /
+                                                      unsure (compare's reason)
   {{verdict CLAUSE [and CLAUSE ...]}}                 holds / does not hold /
                                                       undecided (inside uncertainty)
-  {{assert CLAUSE [and CLAUSE ...]|<format>}}         fails the run unless every clause is
-                                                      shown; renders the ratios and intervals
+  {{assert CLAUSE [and CLAUSE ...]|<format>}}         fails the run unless every clause
+                                                      holds; renders the ratios and intervals
   {{best A#<regex>@<counter> [confirm B]|<format>}}   the best of the rows the regex matches
   {{count A WHAT [<regex>]}}                          how many rows: WHAT is rows, errors,
                                                       unconverged, throttled or unrecorded
@@ -52,10 +53,14 @@ parses the template, asks, and formats the answers.
   refused (quote it with `ci`, or compare with cmp).
 - Comparisons: each clause is one pair for compare, X the NEW row and Y the BASE row (times
   scaled by a clause's factor), with threshold and margin both N (`by N%`, `within N%`;
-  0 without), --correction none, and --clock-tolerance 100 (rows of two GPUs or builds are
-  compared on purpose). Compare calls X's time slower, faster, same (|change| < N) or unsure
+  0 without), --correction none (each clause is a claim of its own), --clock-tolerance 100
+  (rows of two GPUs or builds are compared on purpose) and --run-spread* 0 (a finding weighs
+  the rows as measured, by their own intervals: the floors are the gate's allowance for a
+  rerun). The files keep no samples_us, so compare decides from the rows' intervals, as one
+  t interval on the log ratio of the medians. Compare calls X's time slower, faster, same (|change| < N) or unsure
   (the interval of the change does not clear N, too small, throttled, not converged, host
-  work measured once). For rate counters a larger value is a smaller time. The mapping:
+  work measured once). "X smaller" is faster for time counters, slower for rate counters
+  (a larger value is a smaller time). The mapping:
     X < Y by N%:       holds on "X smaller", does not hold on "X larger" or same
     X > Y by N%:       holds on "X larger", does not hold on "X smaller" or same
     X ~ Y within N%:   holds on same, does not hold on "X smaller" or "X larger"
