@@ -189,6 +189,17 @@ class Operand:
         return self.scale * lo, self.scale * hi
 
 
+def time_scales(x, y):
+    """What compare multiplies each row's time by, so that it compares what the clause does.
+    Times: the clause's factors. Rates: time per unit of work (value x time), which is the
+    inverse of the (scaled) rate, in Y's time: rows that move different bytes or flops
+    compare by their rates, not their times."""
+    if x.counter in TIME_LIKE:
+        return x.scale, y.scale
+    work_x, work_y = x.value * x.row.value("time"), y.value * y.row.value("time")
+    return work_y / work_x, 1.0
+
+
 def known(counter):
     """A counter a reference names: `time`, a schema counter, or a profiler metric (`--metrics`
     rows carry CUPTI's names, which have a dot). A misspelt counter fails here, never reads
@@ -222,7 +233,7 @@ class Findings:
         """Asks membench-report for every comparison the first pass collected."""
         pairs = [{"base": {"file": str(self.root / self.files[b][0]), "row": br, "scale": bs},
                   "new": {"file": str(self.root / self.files[n][0]), "row": nr, "scale": ns},
-                  "threshold": m, "margin": m} for (n, nr, ns, b, br, bs, m) in self.asked]
+                  "threshold": m, "margin": m} for (n, nr, ns, bs, b, br, m) in self.asked]
         self.answers = {}
         if pairs:
             answer = ask(self.report, ["compare", "--pairs", "-", "--format", "json", *COMPARE_FLAGS],
@@ -233,7 +244,9 @@ class Findings:
         """compare's record of X (NEW) against Y (BASE) on time, threshold and margin m percent."""
         for op in (x, y):
             carries(op.counter, op.row)
-        key = (x.alias, x.row.name, x.scale, y.alias, y.row.name, y.scale, m)
+        if (x.counter in TIME_LIKE) != (y.counter in TIME_LIKE):
+            raise Bad(f"compare needs two time counters or two rate counters: '{x.counter}', '{y.counter}'")
+        key = (x.alias, x.row.name, *time_scales(x, y), y.alias, y.row.name, m)
         if self.answers is None:
             self.asked.setdefault(key, None)
             return None

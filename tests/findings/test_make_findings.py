@@ -135,6 +135,20 @@ class Findings(unittest.TestCase):
         self.assertEqual(self.ok("{{verdict A#k/slow@time < A#k/fast@time and A#k/fast@time < A#k/near@time}}"),
                          "does not hold")
 
+    def test_rate_clauses_compare_rates_of_rows_that_move_different_bytes(self):
+        # k/half moves half k/fast's bytes in the same time: half the GB/s, the same time.
+        self.assertEqual(self.ok("{{verdict A#k/half@gb_per_s < A#k/fast@gb_per_s by 40%}}"), "holds")
+        self.assertEqual(self.ok("{{verdict A#k/half@time ~ A#k/fast@time within 1%}}"), "holds")
+        self.assertEqual(self.ok("{{cmp A#k/half@gb_per_s vs A#k/fast@gb_per_s|.2f|ci}}"), "slower (0.50x [0.49, 0.51])")
+        self.refused("{{verdict A#k/half@gb_per_s < A#k/fast@time}}", "two time counters or two rate counters")
+
+    def test_within_clauses_hold_on_same_and_fail_on_the_opposite_call(self):
+        # slow / fast = 2: a change of +100 %
+        self.assertEqual(self.ok("{{verdict A#k/slow@time >= A#k/fast@time within 1%}}"), "holds")
+        self.assertEqual(self.ok("{{verdict A#k/slow@time <= A#k/fast@time within 1%}}"), "does not hold")
+        self.assertEqual(self.ok("{{verdict A#k/slow@time ~ A#k/fast@time within 1%}}"), "does not hold")
+        self.assertEqual(self.ok("{{verdict A#k/slow@time < A#k/fast@time by 150%}}"), "does not hold")
+
     def test_a_verdict_on_an_unusable_row_needs_the_marker_and_shows_the_caveat(self):
         self.refused("{{verdict A#k/unconverged@time > A#k/fast@time}}", "'k/unconverged'")
         # compare calls no change on a row that did not converge
