@@ -72,6 +72,7 @@ TEST(ReportJson, PairsCompareRowsOfAnyNameOrFileWithTheirOwnThreshold) {
   EXPECT_EQ(renamed.at("verdict"), "slower") << "offset 1 is about 3 % slower: beyond 1 %, not 5 %";
   EXPECT_DOUBLE_EQ(renamed.at("threshold_pct").get<double>(), 1);
   const json& scaled = j.at("benchmarks").at(1);
+  EXPECT_DOUBLE_EQ(scaled.at("base").at("scale").get<double>(), 2);
   EXPECT_DOUBLE_EQ(scaled.at("base").at("median_us").get<double>(), 2 * files[0].find(off0)->time_us);
   EXPECT_EQ(scaled.at("new").at("files").at(0), "cg");
   EXPECT_EQ(scaled.at("verdict"), "faster") << "half the time of twice the row";

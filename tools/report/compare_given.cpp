@@ -86,6 +86,8 @@ compare_outcome view_compare_pairs(const std::vector<row_pair>& given, const std
     p.next_files = {file_named(files, g.next.file)};
     p.base = {side_row(g.base, *p.base_files[0], store)};
     p.next = {side_row(g.next, *p.next_files[0], store)};
+    p.base_scale = g.base.scale;
+    p.next_scale = g.next.scale;
     p.threshold = g.threshold_pct / 100;
     p.margin = g.margin_pct / 100;
     classify(p, {p.base_files, p.next_files}, opt.allow_missing);

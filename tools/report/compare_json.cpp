@@ -1,6 +1,8 @@
 // compare --format json: what compare decided, for other programs (CI systems, dashboards,
 // reports/make_findings.py): a record per benchmark or pair, and the summary. Numbers in
 // full precision; null where a number is unknown (no interval, a side without a time).
+#include <cmath>
+
 #include <nlohmann/json.hpp>
 
 #include "compare_stages.hpp"
@@ -28,10 +30,15 @@ json paths(const std::vector<const result_file*>& files) {
   return out;
 }
 
-// One side of a record: the row's name, its files, and what the decision measured of it.
-json side_record(const std::string& name, const std::vector<const result_file*>& files, double median_us,
+// One side of a record: the row's name, its files, the factor its times were multiplied by
+// (--pairs), and what the decision measured of it.
+json side_record(const std::string& name, const std::vector<const result_file*>& files, double scale, double median_us,
                  double clock_mhz) {
-  return {{"name", name}, {"files", paths(files)}, {"median_us", number(median_us)}, {"clock_mhz", number(clock_mhz)}};
+  return {{"name", name},
+          {"files", paths(files)},
+          {"scale", scale},
+          {"median_us", number(median_us)},
+          {"clock_mhz", number(clock_mhz)}};
 }
 
 json pair_record(const benchmark_pair& p, const compare_sides& files, const decision* x, const compare_options& opt) {
@@ -39,8 +46,9 @@ json pair_record(const benchmark_pair& p, const compare_sides& files, const deci
   const decision& d = x ? *x : none;
   const double threshold = std::isnan(p.threshold) ? opt.threshold_pct / 100 : p.threshold;
   const double margin = std::isnan(p.margin) ? opt.margin_pct / 100 : p.margin;
-  json r = {{"base", side_record(*p.name, files.base, d.base_us, d.base_clock_mhz)},
-            {"new", side_record(p.new_name ? *p.new_name : *p.name, files.next, d.new_us, d.new_clock_mhz)},
+  json r = {{"base", side_record(*p.name, files.base, p.base_scale, d.base_us, d.base_clock_mhz)},
+            {"new", side_record(p.new_name ? *p.new_name : *p.name, files.next, p.next_scale, d.new_us,
+                                d.new_clock_mhz)},
             {"state", state_name(p.state)},
             {"verdict", x ? json(to_string(d.v)) : json(nullptr)},
             {"change", number(d.change)},

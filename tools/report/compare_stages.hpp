@@ -33,11 +33,12 @@ struct benchmark_pair {
   std::vector<const result*> base, next;
   pair_state state = pair_state::decide;
   std::string why;  ///< the problem ("missing in ...", "error row in ...: ..."); "" when none
-  /// --pairs: NEW's row, its own files on each side, its own threshold and margin
-  /// (fractions); otherwise null, empty and NAN: the benchmark's name, the sides' files,
-  /// --threshold and --margin.
+  /// --pairs: NEW's row, its own files on each side, the factors each side's times were
+  /// multiplied by, its own threshold and margin (fractions); otherwise null, empty, 1 and
+  /// NAN: the benchmark's name, the sides' files, its times, --threshold and --margin.
   const std::string* new_name = nullptr;
   std::vector<const result_file*> base_files, next_files;
+  double base_scale = 1, next_scale = 1;
   double threshold = NAN, margin = NAN;
 };
 
@@ -88,7 +89,6 @@ compare_outcome compare_outcome_of(const compare_sides& files, const std::vector
                                    const compare_options& opt);
 /// Stage 5 for --format json: a record per pair and the summary, numbers in full precision.
 std::string compare_json(const compare_sides& files, const std::vector<benchmark_pair>& pairs, const decided_pairs& d,
-                         const family_outcome& fam,
-                         const compare_counts& counts, const compare_options& opt);
+                         const family_outcome& fam, const compare_counts& counts, const compare_options& opt);
 
 }  // namespace membench::report
