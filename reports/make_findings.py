@@ -3,18 +3,19 @@
 findings is a reference into a JSON file under reports/, resolved here, so none is typed
 by hand, and none is quoted that its row cannot carry.
 
-  python3 reports/make_findings.py reports/findings.md.in > reports/FINDINGS.md
+  python3 reports/make_findings.py [--report PATH] reports/findings.md.in > reports/FINDINGS.md
 
 Template syntax: {{EXPR|FORMAT|FLAG|...}}, FORMAT and FLAGs optional, in any order.
   <!-- alias NAME = <path under reports/> -->        a JSON file, named once
-  {{NAME#<benchmark run_name>@<counter>|<format>}}    one value (counter `time` = real_time)
+  {{NAME#<benchmark run_name>@<counter>|<format>}}    one value (counter `time` = the median, us)
   {{A#row@counter / B#row@counter|<format>}}          the ratio of two values
   {{NAME$<context key>|<format>}}                     a value of the file's context
-  {{cmp X vs Y [by N%]}}                              faster / slower / same within uncertainty
+  {{cmp X vs Y [by N%]}}                              faster / slower / same within N % /
+                                                      unsure (compare's reason)
   {{verdict CLAUSE [and CLAUSE ...]}}                 holds / does not hold /
                                                       undecided (inside uncertainty)
-  {{assert CLAUSE [and CLAUSE ...]|<format>}}         fails the run unless every clause is
-                                                      shown; renders the ratios and intervals
+  {{assert CLAUSE [and CLAUSE ...]|<format>}}         fails the run unless every clause
+                                                      holds; renders the ratios and intervals
   {{best A#<regex>@<counter> [confirm B]|<format>}}   the best of the rows the regex matches
   {{count A WHAT [<regex>]}}                          how many rows: WHAT is rows, errors,
                                                       unconverged, throttled or unrecorded
@@ -29,58 +30,60 @@ intervals follow in parentheses); `unconverged`, `throttled`, `unrecorded` opt i
 quoting a row that is not usable, and render its caveat.
 
 Rules. Any violation is an error (exit 1; each message names the file, the row and why).
-- Usable rows. An error row is refused. A row whose `converged` is 0, whose label says
-  `unconverged:` or that has fewer than 10 `samples` is refused unless the reference says
-  `unconverged` (rendered "(not converged, N samples)"); one whose label says
-  `throttle:<reason>` unless it says `throttled` ("(throttled: <reason>)"); one without a
-  `converged` or `samples` counter (files from before membench recorded them: convergence
-  unknown) unless it says `unrecorded` ("(convergence not recorded)"). A flag that no row
-  of the reference needs is an error too, so caveats do not outlive their data. `best`
+Every fact behind a rule comes from membench-report (`--report PATH`, else $MEMBENCH_REPORT,
+else build/dev/bin/membench-report): `rows` for each row's values, the interval of its median
+time and its usability, `compare --pairs --format json` for every comparison; this script
+parses the template, asks, and formats the answers.
+- Usable rows (`rows`' problems). An error row is refused. A row that did not converge or has
+  fewer than 10 samples is refused unless the reference says `unconverged` (rendered "(not
+  converged, N samples)"); a throttled one unless it says `throttled` ("(throttled:
+  <reason>)"); one without a `converged` or `samples` counter (files from before membench
+  recorded them) unless it says `unrecorded` ("(convergence not recorded)"). A flag that no
+  row of the reference needs is an error too, so caveats do not outlive their data. `best`
   leaves unusable rows out and says how many; `count` refuses nothing.
-- Intervals. A row's interval is that of its median time: `ci_low_us`, `ci_high_us` (at the
-  file's `membench_ci_level_pct`), widened to contain the median where they do not; for a
-  row without them, median * exp(+-z sqrt(pi/2) noise_pct/100 / sqrt(samples)), the normal
-  approximation membench-report uses for such rows, z for the file's level (95 % when the
-  context has none). Time counters (`time`, `us_per_call`) scale with the time, rate
+- Intervals. A row's interval is `rows`' interval of its median time (its ci_low_us and
+  ci_high_us at the file's level, widened to contain the median, or the normal approximation
+  from noise_pct and samples). Time counters (`time`, `us_per_call`) scale with the time, rate
   counters (`gb_per_s`, `bytes_per_second`, `gflop_per_s`, `pct_peak`, `items_per_second`)
-  with its inverse (same bytes or flops); other counters (speedups, shares of another row)
-  carry no interval and are refused wherever one is needed. A ratio X/Y's interval is
-  conservative, [low X / high Y, high X / low Y]; numbers and context values are exact.
+  with its inverse (same bytes or flops); other counters carry no interval and are refused
+  wherever one is needed. The interval of a ratio of two rows is compare's interval of the
+  change of their times (`1 + low`, `1 + high`), inverted for rates; numbers and context
+  values are exact.
 - A ratio of two rows quoted without `ci` must exclude 1: one whose interval contains 1 is
   refused (quote it with `ci`, or compare with cmp).
-- Comparisons, on r = X/Y as an interval [lo, hi] and a minimum relative difference m
-  (`by N%`, default 0; the tolerance of `within N%`). Shown, or its opposite shown:
-    X > Y:  lo > 1 + m,           opposite hi < 1 + m
-    X < Y:  hi < 1 / (1 + m),     opposite lo > 1 / (1 + m)
-    X ~ Y:  [lo, hi] inside [1 / (1 + m), 1 + m],  opposite lo > 1 + m or hi < 1 / (1 + m)
-    X <= Y: hi <= 1 + m,          opposite lo > 1 + m
-    X >= Y: lo >= 1 / (1 + m),    opposite hi < 1 / (1 + m)
-  With m = 0, X > Y and X < Y are shown exactly when the rows' intervals are disjoint.
-  `verdict`: holds when every clause is shown, does not hold when some clause's opposite
-  is, else undecided (inside uncertainty). `assert`: every clause must be shown. `cmp`
-  (two time or two rate counters) compares speeds, s = X/Y for rates and Y/X for times:
-  faster when s > 1 + m is shown, slower when s < 1 / (1 + m) is, else "same within
-  uncertainty" when the interval of s contains 1 and "not shown N % apart" when it does not.
+- Comparisons: each clause is one pair for compare, X the NEW row and Y the BASE row (times
+  scaled by a clause's factor), with threshold and margin both N (`by N%`, `within N%`;
+  0 without), --correction none (each clause is a claim of its own), --clock-tolerance 100
+  (rows of two GPUs or builds are compared on purpose) and --run-spread* 0 (a finding weighs
+  the rows as measured, by their own intervals: the floors are the gate's allowance for a
+  rerun). The files keep no samples_us, so compare decides from the rows' intervals, as one
+  t interval on the log ratio of the medians. Compare calls X's time slower, faster, same (|change| < N) or unsure
+  (the interval of the change does not clear N, too small, throttled, not converged, host
+  work measured once). "X smaller" is faster for time counters, slower for rate counters
+  (a larger value is a smaller time). The mapping:
+    X < Y by N%:       holds on "X smaller", does not hold on "X larger" or same
+    X > Y by N%:       holds on "X larger", does not hold on "X smaller" or same
+    X ~ Y within N%:   holds on same, does not hold on "X smaller" or "X larger"
+    X <= Y within N%:  holds on same or "X smaller", does not hold on "X larger"
+    X >= Y within N%:  holds on same or "X larger", does not hold on "X smaller"
+  and unsure is undecided. `verdict`: holds when every clause holds, does not hold when some
+  clause does not, else undecided (inside uncertainty). `assert`: every clause must hold.
+  `cmp` (two time or two rate counters) says compare's verdict on X's speed against Y's:
+  faster, slower, "same within N %" or "unsure (<compare's reason>)".
 - Best of N. `best` picks the largest value (the smallest for time counters) among the
   usable rows that match, and renders its value, the parts of its name that vary, the
-  number of rows it was picked from, how many of them lie within its uncertainty (their
-  intervals overlap), and "not confirmed on an independent run", unless `confirm B` finds
-  the same row usable in file B and within uncertainty of B's best over the same regex.
+  number of rows it was picked from, how many of them lie within its uncertainty (compare,
+  threshold 0, calls them unsure against it), and "not confirmed on an independent run",
+  unless `confirm B` finds the same row usable in file B and within uncertainty of B's best
+  over the same regex.
 The rendered file ends with the list of files, their context and their unusable rows.
-
-Why these rules live here and not in membench-report: its verdicts (compare) and intervals
-come out only as text, Markdown, CSV (intervals rounded to 0.01 %) or HTML, compare joins a
-benchmark with itself across files and never two different rows, and no command lists a
-row's interval, its usability or the rows within uncertainty of a best. Until it writes
-those as JSON, Row.interval, Row.problems, ratio and shown are the only places they are
-derived.
 """
 import json
-import math
+import os
 import re
+import subprocess
 import sys
 from pathlib import Path
-from statistics import NormalDist
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
 import membench_schema as S  # noqa: E402
@@ -99,66 +102,85 @@ COUNT = re.compile(r"^\s*count\s+(\w+)\s+(rows|errors|unconverged|throttled|unre
 WITHIN = ("~", "<=", ">=")
 MARKERS = ("unconverged", "throttled", "unrecorded")
 CAVEAT = {"unconverged": "not converged", "throttled": "throttled", "unrecorded": "convergence not recorded"}
+# membench-report's problems of a row, and the flag that admits each.
+MARKER_OF = {"unconverged": "unconverged", "few_samples": "unconverged", "throttled": "throttled",
+             "unrecorded": "unrecorded"}
 TIME_LIKE = {"time", C.us_per_call}
 RATE_LIKE = {C.gb_per_s, C.bytes_per_second, C.gflop_per_s, C.pct_peak, R.items_per_second}
-MIN_SAMPLES = 10
-US_PER = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+# How a clause holds on compare's verdict of X's time against Y's, "smaller" and "larger" of
+# X's value: (holds on, does not hold on); any other verdict (unsure) leaves it undecided.
+HOLDS = {"<": ({"smaller"}, {"larger", "same"}), ">": ({"larger"}, {"smaller", "same"}),
+         "~": ({"same"}, {"smaller", "larger"}), "<=": ({"same", "smaller"}, {"larger"}),
+         ">=": ({"same", "larger"}, {"smaller"})}
+COMPARE_FLAGS = ["--correction", "none", "--clock-tolerance", "100", "--run-spread", "0", "--run-spread-copy", "0",
+                 "--run-spread-host", "0"]
 
 
 class Bad(Exception):
     pass
 
 
+class Pending(Exception):
+    """A comparison asked for before membench-report answered it (the first pass)."""
+
+
+def ask(report, args, stdin=None):
+    """membench-report's JSON answer."""
+    done = subprocess.run([report, *args], input=stdin, capture_output=True, text=True)
+    if done.returncode not in (0, 1):
+        raise Bad(f"{report} {' '.join(args[:2])}: {done.stderr.strip()}")
+    return json.loads(done.stdout)
+
+
 class Row:
-    def __init__(self, path, b, ci_level):
-        self.path, self.b, self.ci_level = path, b, ci_level
-        self.name = b[R.run_name].removesuffix("/manual_time")
-        self.label = b.get(R.label, "")
-        self.error = bool(b.get(R.error_occurred))
+    """One row as `membench-report rows` describes it."""
+
+    def __init__(self, path, r):
+        self.path, self.r = path, r
+        self.name, self.label = r["name"], r["label"]
+        self.error = r["error"] is not None
 
     def problems(self):
         """(marker, detail, reason) for each reason this row may not be quoted as it is."""
-        b, out = self.b, []
-        if C.converged not in b or C.samples not in b:
-            out.append(("unrecorded", "", "records no `converged` or `samples` counter"))
-        elif (b[C.converged] == 0 or S.label.values(self.label, S.label.unconverged)
-              or b[C.samples] < MIN_SAMPLES):
-            n = int(b[C.samples])
-            out.append(("unconverged", f"{n} sample{'s' * (n != 1)}",
-                        f"did not converge ({n} samples, noise {b.get(C.noise_pct, math.nan):.1f} %)"))
-        throttle = ",".join(S.label.values(self.label, S.label.throttle))
-        if throttle:
-            out.append(("throttled", throttle, f"was sampled under throttle:{throttle}"))
+        out, n = [], int(self.r["counters"].get(C.samples, 0))
+        noise = self.r["counters"].get(C.noise_pct, float("nan"))
+        for p in self.r["problems"]:
+            if p["kind"] in ("unconverged", "few_samples"):
+                out.append(("unconverged", f"{n} sample{'s' * (n != 1)}",
+                            f"did not converge ({n} samples, noise {noise:.1f} %)"))
+            elif p["kind"] == "throttled":
+                out.append(("throttled", p["detail"], f"was sampled under throttle:{p['detail']}"))
+            elif p["kind"] == "unrecorded":
+                out.append(("unrecorded", "", "records no `converged` or `samples` counter"))
         return out
 
     def value(self, counter):
-        key = R.real_time if counter == "time" else counter
-        if key not in self.b:
+        if counter == "time":
+            return float(self.r["time_us"])
+        if counter not in self.r["counters"]:
             raise Bad(f"{self.path}: '{self.name}' has no counter '{counter}'")
-        return float(self.b[key])
+        return float(self.r["counters"][counter])
 
     def interval(self, counter):
-        """The interval of a counter's value, from the interval of the row's median time."""
-        if counter not in TIME_LIKE | RATE_LIKE:
-            raise Bad(f"{self.path}: counter '{counter}' of '{self.name}' carries no interval")
-        b, v = self.b, self.value(counter)
-        t = float(b[R.real_time]) * US_PER[b.get(R.time_unit, "us")]
-        if b.get(C.ci_low_us, 0) > 0 and b.get(C.ci_high_us, 0) > 0:
-            lo, hi = min(b[C.ci_low_us], t) / t, max(b[C.ci_high_us], t) / t
-        elif C.noise_pct in b and b.get(C.samples, 0) >= 1:
-            z = NormalDist().inv_cdf(0.5 + self.ci_level / 200)
-            h = z * math.sqrt(math.pi / 2) * b[C.noise_pct] / 100 / math.sqrt(b[C.samples])
-            lo, hi = math.exp(-h), math.exp(h)
-        else:
+        """The interval of a counter's value, from membench-report's interval of the median time."""
+        carries(counter, self)
+        iv, v, t = self.r["interval"], self.value(counter), float(self.r["time_us"])
+        if iv is None:
             raise Bad(f"{self.path}: '{self.name}' has neither ci_low_us/ci_high_us nor noise_pct/samples")
+        lo, hi = iv["low_us"] / t, iv["high_us"] / t
         return (v * lo, v * hi) if counter in TIME_LIKE else (v / hi, v / lo)
 
 
-class Operand:
-    """A value with the row and counter it came from (none for numbers) and a scale."""
+def carries(counter, row):
+    if counter not in TIME_LIKE | RATE_LIKE:
+        raise Bad(f"{row.path}: counter '{counter}' of '{row.name}' carries no interval")
 
-    def __init__(self, value, row=None, counter=None, scale=1.0):
-        self.value, self.row, self.counter, self.scale = value, row, counter, scale
+
+class Operand:
+    """A value with the alias, row and counter it came from (none for numbers) and a scale."""
+
+    def __init__(self, value, row=None, counter=None, scale=1.0, alias=None):
+        self.value, self.row, self.counter, self.scale, self.alias = value, row, counter, scale, alias
 
     def interval(self):
         if not self.row:
@@ -167,29 +189,23 @@ class Operand:
         return self.scale * lo, self.scale * hi
 
 
+def time_scales(x, y):
+    """What compare multiplies each row's time by, so that it compares what the clause does.
+    Times: the clause's factors. Rates: time per unit of work (value x time), which is the
+    inverse of the (scaled) rate, in Y's time: rows that move different bytes or flops
+    compare by their rates, not their times."""
+    if x.counter in TIME_LIKE:
+        return x.scale, y.scale
+    work_x, work_y = x.value * x.row.value("time"), y.value * y.row.value("time")
+    return work_y / work_x, 1.0
+
+
 def known(counter):
     """A counter a reference names: `time`, a schema counter, or a profiler metric (`--metrics`
     rows carry CUPTI's names, which have a dot). A misspelt counter fails here, never reads
     as a row without it."""
     if counter != "time" and "." not in counter and counter not in C and counter not in R:
         raise Bad(f"'{counter}' is not a counter of the schema (common/schema.json)")
-
-
-def ratio(x, y):
-    """X/Y and its conservative interval."""
-    (a, b), (c, d) = x.interval(), y.interval()
-    return x.value / y.value, (a / d, b / c)
-
-
-def shown(op, r, m):
-    """True when the ratio interval r shows `X op Y` (by or within m), False when it shows the
-    opposite, None when it shows neither."""
-    lo, hi = r
-    up, down = 1 + m, 1 / (1 + m)
-    yes, no = {">": (lo > up, hi < up), "<": (hi < down, lo > down),
-               "~": (down <= lo and hi <= up, lo > up or hi < down),
-               "<=": (hi <= up, lo > up), ">=": (lo >= down, hi < down)}[op]
-    return True if yes else False if no else None
 
 
 def fmt_iv(r, spec, x=""):
@@ -205,15 +221,45 @@ def varying(names):
 
 
 class Findings:
-    def __init__(self, root, aliases):
-        self.files, self.rows = {}, {}
-        for name, path in aliases.items():
-            j = json.load(open(root / path))
-            ctx = j[S.file.context]
-            level = float(ctx.get(X.membench_ci_level_pct, 95))
-            self.files[name] = (path, ctx)
-            self.rows[name] = {r.name: r for r in (Row(path, b, level) for b in j[S.file.benchmarks]
-                                                   if b.get(R.run_type, "iteration") == "iteration")}
+    def __init__(self, root, aliases, report):
+        self.root, self.report, self.files, self.rows = root, report, {}, {}
+        self.asked, self.answers = {}, None
+        answer = ask(report, ["rows", *[str(root / p) for p in aliases.values()]])
+        for (name, path), f in zip(aliases.items(), answer["files"]):
+            self.files[name] = (path, f["context"])
+            self.rows[name] = {r["name"]: Row(path, r) for r in f["rows"]}
+
+    def decide_all(self):
+        """Asks membench-report for every comparison the first pass collected."""
+        pairs = [{"base": {"file": str(self.root / self.files[b][0]), "row": br, "scale": bs},
+                  "new": {"file": str(self.root / self.files[n][0]), "row": nr, "scale": ns},
+                  "threshold": m, "margin": m} for (n, nr, ns, bs, b, br, m) in self.asked]
+        self.answers = {}
+        if pairs:
+            answer = ask(self.report, ["compare", "--pairs", "-", "--format", "json", *COMPARE_FLAGS],
+                         json.dumps(pairs))
+            self.answers = dict(zip(self.asked, answer["benchmarks"]))
+
+    def compared(self, x, y, m=0.0):
+        """compare's record of X (NEW) against Y (BASE) on time, threshold and margin m percent."""
+        for op in (x, y):
+            carries(op.counter, op.row)
+        if (x.counter in TIME_LIKE) != (y.counter in TIME_LIKE):
+            raise Bad(f"compare needs two time counters or two rate counters: '{x.counter}', '{y.counter}'")
+        key = (x.alias, x.row.name, *time_scales(x, y), y.alias, y.row.name, m)
+        if self.answers is None:
+            self.asked.setdefault(key, None)
+            return None
+        rec = self.answers[key]
+        if rec["state"] != "decided":
+            raise Bad(f"compare could not decide {x.row.name} against {y.row.name}: {rec['problem']}")
+        return rec
+
+    def ratio(self, x, y, rec):
+        """X/Y and compare's interval of it."""
+        t, lo, hi = 1 + rec["change"], 1 + rec["interval"]["low"], 1 + rec["interval"]["high"]
+        v = x.value / y.value
+        return (v, (v * lo / t, v * hi / t)) if x.counter in TIME_LIKE else (v, (v * t / hi, v * t / lo))
 
     def file(self, name):
         if name not in self.files:
@@ -232,7 +278,7 @@ class Findings:
     def operand(self, expr, used):
         if m := SCALED.match(expr):
             x = self.operand(m.group(2), used)
-            return Operand(float(m.group(1)) * x.value, x.row, x.counter, float(m.group(1)))
+            return Operand(float(m.group(1)) * x.value, x.row, x.counter, float(m.group(1)), x.alias)
         if CTX.match(expr):
             return Operand(float(self.context(expr)))
         if NUM.match(expr):
@@ -247,7 +293,7 @@ class Findings:
         if r.error:
             raise Bad(f"{r.path}: '{row}' is an error row")
         used.append(r)
-        return Operand(r.value(counter), r, counter)
+        return Operand(r.value(counter), r, counter, 1.0, name)
 
     def caveats(self, used, flags):
         """The caveat text for the rows a reference uses; refuses what its flags do not admit."""
@@ -278,18 +324,31 @@ class Findings:
             x, y = self.operand(m.group(1), used), self.operand(m.group(3), used)
             if not (x.row and y.row):
                 raise Bad(f"a comparison needs two rows: '{part.strip()}'")
-            out.append((x, m.group(2), y, float(m.group(5) or 0) / 100))
+            out.append((x, m.group(2), y, float(m.group(5) or 0)))
         return out
+
+    def answered(self, asks):
+        """compare's records for (X, Y, m) each; every one asked before any is missed."""
+        recs = [self.compared(*a) for a in asks]
+        if self.answers is None:
+            raise Pending()
+        return recs
 
     def cmp(self, x, y, m, spec, ci):
         kinds = {c in TIME_LIKE for c in (x.counter, y.counter)}
         if len(kinds) != 1 or not {x.counter, y.counter} <= TIME_LIKE | RATE_LIKE:
             raise Bad(f"cmp needs two time counters or two rate counters: '{x.counter}', '{y.counter}'")
-        r = ratio(x, y)
-        lo, hi = (1 / r[1][1], 1 / r[1][0]) if kinds == {True} else r[1]  # X's speed over Y's
-        text = ("faster" if lo > 1 + m else "slower" if hi < 1 / (1 + m) else
-                "same within uncertainty" if lo <= 1 <= hi else f"not shown {m * 100:g} % apart")
-        return text + (f" ({fmt_iv(r, spec, 'x')})" if ci else "")
+        rec = self.answered([(x, y, m)])[0]
+        text = {"same": f"same within {m:g} %", "unsure": f"unsure ({rec['reason']})"}.get(rec["verdict"], rec["verdict"])
+        return text + (f" ({fmt_iv(self.ratio(x, y, rec), spec, 'x')})" if ci else "")
+
+    @staticmethod
+    def holds(op, x, rec):
+        """True, False or None (undecided): the clause `X op Y` on compare's verdict."""
+        larger = "slower" if x.counter in TIME_LIKE else "faster"
+        word = {larger: "larger", "same": "same"}.get(rec["verdict"], "smaller" if rec["verdict"] != "unsure" else None)
+        yes, no = HOLDS[op]
+        return True if word in yes else False if word in no else None
 
     def best(self, m, spec):
         name, pattern, counter, confirm = m.groups()
@@ -303,24 +362,29 @@ class Findings:
             usable.sort(key=lambda r: r.value(counter), reverse=counter not in TIME_LIKE)
             return usable, len(found) - len(usable)
 
-        def near(a, b):  # their intervals overlap
-            lo, hi = ratio(Operand(a.value(counter), a, counter), Operand(b.value(counter), b, counter))[1]
-            return lo <= 1 <= hi
+        def op(alias, r):
+            return Operand(r.value(counter), r, counter, 1.0, alias)
 
         usable, left = pick(name)
-        top, others = usable[0], sum(near(r, usable[0]) for r in usable[1:])
+        top = usable[0]
+        asks = [(op(name, r), op(name, top), 0.0) for r in usable[1:]]
+        there = self.file(confirm).get(top.name) if confirm else None
+        fit = there is not None and not there.error and not there.problems()
+        top2 = pick(confirm)[0][0] if fit else None
+        if fit and top2 is not there:
+            asks.append((op(confirm, there), op(confirm, top2), 0.0))
+        recs = self.answered(asks)
+        others = sum(r["verdict"] == "unsure" for r in recs[:len(usable) - 1])
         text = (f"{format(top.value(counter), spec)} (`{varying([r.name for r in usable])}`, best of {len(usable)} rows"
                 f" in this run{f' and {left} unusable left out' if left else ''}, "
                 f"{others or 'no'} other{'s' * (others > 1)} within its uncertainty; ")
         if not confirm:
             return text + "not confirmed on an independent run)"
-        there = self.file(confirm).get(top.name)
         if there is None:
             return text + f"not confirmed: {confirm} has no such row)"
-        if there.error or there.problems():
+        if not fit:
             return text + f"not confirmed: the row is not usable in {confirm})"
-        top2 = pick(confirm)[0][0]
-        if top2 is there or near(there, top2):
+        if top2 is there or recs[-1]["verdict"] == "unsure":
             return text + f"confirmed in {confirm}, within uncertainty of its best)"
         return text + f"not confirmed in {confirm}: best there `{varying([top2.name, there.name])}`)"
 
@@ -350,23 +414,7 @@ class Findings:
             return self.count(m) if word == "count" else self.best(m, spec)
         used = []
         if word in ("cmp", "assert", "verdict"):
-            cl = self.clauses(expr.split(None, 1)[1] if " " in expr.strip() else "", used,
-                              ("vs",) if word == "cmp" else ("<", ">") + WITHIN)
-            caveat = self.caveats(used, flags)
-            if word == "cmp":
-                if len(cl) != 1:
-                    raise Bad("cmp compares one pair")
-                return self.cmp(cl[0][0], cl[0][2], cl[0][3], spec, "ci" in flags) + caveat
-            results = [(shown(op, ratio(x, y)[1], m), ratio(x, y)) for x, op, y, m in cl]
-            ivs = "; ".join(fmt_iv(r, spec, "x") for _, r in results)
-            if word == "assert":
-                if not all(s is True for s, _ in results):
-                    raise Bad(f"'{expr.strip()}' is not shown by the intervals: {ivs}")
-                return ivs + caveat
-            states = [s for s, _ in results]
-            text = ("does not hold" if False in states else "holds" if all(states) else
-                    "undecided (inside uncertainty)")
-            return text + (f" ({ivs})" if "ci" in flags else "") + caveat
+            return self.claim(word, expr, flags, spec, used)
         sides = [self.operand(e, used) for e in expr.split(" / ")]
         if len(sides) > 2:
             raise Bad("at most one '/' in a reference")
@@ -374,33 +422,79 @@ class Findings:
         if len(sides) == 1:
             x = sides[0]
             return (fmt_iv((x.value, x.interval()), spec) if "ci" in flags else format(x.value, spec)) + caveat
-        two_rows = bool(sides[0].row and sides[1].row)
+        x, y = sides
+        if not (x.row and y.row):
+            if "ci" not in flags:
+                return format(x.value / y.value, spec) + caveat
+            (a, b), (c, d) = x.interval(), y.interval()
+            return fmt_iv((x.value / y.value, (a / d, b / c)), spec) + caveat
+        r = self.ratio(x, y, self.answered([(x, y, 0.0)])[0])
         if "ci" in flags:
-            return fmt_iv(ratio(*sides), spec, "x" if two_rows else "") + caveat
-        if two_rows and (r := ratio(*sides))[1][0] <= 1 <= r[1][1]:
+            return fmt_iv(r, spec, "x") + caveat
+        if r[1][0] <= 1 <= r[1][1]:
             raise Bad(f"ratio {fmt_iv(r, '.4f')} is 1 within uncertainty: quote it with |ci or as a cmp")
-        return format(sides[0].value / sides[1].value, spec) + caveat
+        return format(x.value / y.value, spec) + caveat
+
+    def claim(self, word, expr, flags, spec, used):
+        """cmp, verdict or assert: compare's verdicts on the clauses, as the docstring maps them."""
+        cl = self.clauses(expr.split(None, 1)[1] if " " in expr.strip() else "", used,
+                          ("vs",) if word == "cmp" else ("<", ">") + WITHIN)
+        caveat = self.caveats(used, flags)
+        if word == "cmp":
+            if len(cl) != 1:
+                raise Bad("cmp compares one pair")
+            return self.cmp(cl[0][0], cl[0][2], cl[0][3], spec, "ci" in flags) + caveat
+        recs = self.answered([(x, y, m) for x, _, y, m in cl])
+        states = [self.holds(op, x, rec) for (x, op, y, m), rec in zip(cl, recs)]
+        ivs = "; ".join(fmt_iv(self.ratio(x, y, rec), spec, "x") for (x, _, y, _), rec in zip(cl, recs))
+        if word == "assert":
+            if not all(s is True for s in states):
+                raise Bad(f"'{expr.strip()}' does not hold on compare's verdicts: {ivs}")
+            return ivs + caveat
+        text = ("does not hold" if False in states else "holds" if all(states) else
+                "undecided (inside uncertainty)")
+        return text + (f" ({ivs})" if "ci" in flags else "") + caveat
+
+
+def arguments(argv):
+    """(template, report): the template, and membench-report from --report, $MEMBENCH_REPORT or the dev build."""
+    report = os.environ.get("MEMBENCH_REPORT") or str(Path(__file__).resolve().parents[1] / "build/dev/bin/membench-report")
+    if len(argv) == 3 and argv[0] == "--report":
+        return Path(argv[2]), argv[1]
+    if len(argv) != 1:
+        sys.exit("usage: make_findings.py [--report PATH] TEMPLATE")
+    return Path(argv[0]), report
 
 
 def main():
-    template = Path(sys.argv[1])
+    template, report = arguments(sys.argv[1:])
     text = template.read_text()
     aliases = {name: path for name, path in ALIAS.findall(text)}
     text = ALIAS.sub("", text)
     errors = []
     try:
-        f = Findings(template.parent, aliases)
-    except (OSError, KeyError, ValueError) as e:
+        f = Findings(template.parent, aliases, report)
+    except (OSError, KeyError, ValueError, Bad) as e:
         print(f"make_findings: {e}", file=sys.stderr)
         sys.exit(1)
 
     def render(m):
         try:
             return f.render(m.group(1))
+        except Pending:
+            return ""
         except (Bad, ValueError, ZeroDivisionError, re.error) as e:
             errors.append(f"{{{{{m.group(1)}}}}}: {e}")
             return "??"
 
+    REF.sub(render, text)  # the first pass: what to ask membench-report
+    try:
+        if errors:
+            raise Bad("\nmake_findings: ".join(errors))
+        f.decide_all()
+    except (OSError, ValueError, Bad) as e:
+        print(f"make_findings: {e}", file=sys.stderr)
+        sys.exit(1)
     out = REF.sub(render, text)
     if errors:
         for e in errors:

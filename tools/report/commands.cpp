@@ -1,6 +1,10 @@
 #include "commands.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -32,8 +36,8 @@ CLI::App* add_compare(CLI::App& app, compare_args& a) {
   option_binder b(app, "compare");
   b(o::compare_files, a.files)(o::base_files, a.base)(o::next_files, a.next);
   bind_test(b, a.opt);
-  b(o::unsure, a.unsure)(o::allow_missing, a.opt.allow_missing)(o::filter, a.opt.filter)(o::show_all, a.opt.show_all);
-  b(o::format, a.out.format)(o::output, a.out.output)(o::color, a.out.colour);
+  b(o::unsure, a.unsure)(o::allow_missing, a.opt.allow_missing)(o::pairs, a.pairs)(o::filter, a.opt.filter);
+  b(o::show_all, a.opt.show_all)(o::compare_format, a.out.format)(o::output, a.out.output)(o::color, a.out.colour);
   return b.done();
 }
 
@@ -62,6 +66,9 @@ std::vector<command_set::registered> command_set::add_to(CLI::App& app, command_
   out.push_back({gpus.done(), [this](session& s) { return run_gpus(gpus_, s); }});
   out.push_back({add_compare(app, compare_), [this](session& s) { return run_compare(compare_, s); }});
   out.push_back({add_history(app, history_), [this](session& s) { return run_history(history_, s); }});
+  option_binder rows(app, "rows");
+  rows(o::rows_files, rows_.files)(o::filter, rows_.filter)(o::output, rows_.output);
+  out.push_back({rows.done(), [this](session& s) { return run_rows(rows_, s); }});
   option_binder views(app, "views");
   views(o::views_dir, views_.dir)(o::views_file, views_.views_file)(o::views_check, views_.check)(o::views_only, views_.only);
   out.push_back({views.done(), [this, step](session&) { return run_views(views_, step); }});
@@ -86,6 +93,12 @@ int run_history(const history_args& a, session& s) {
   if (a.export_format.empty()) return emit(view_history(files, a.opt), a.out, s);
   const result_file& newest = *history_order(files).back();
   return write_text(a.export_format == "bmf" ? export_bmf(newest, a.opt) : export_gab(newest, a.opt), a.out.output, s);
+}
+
+int run_rows(const rows_args& a, session& s) {
+  read_options every;
+  every.evidence = true;
+  return write_text(rows_json(s.load(a.files, every), a.filter), a.output, s);
 }
 
 int run_schema(const schema_args& a, session& s) {
@@ -137,16 +150,44 @@ int compare_exit(const compare_outcome& c, const compare_options& opt) {
   return exit_ok;
 }
 
+// compare --pairs: the pairs of the file (or standard input), every file they name read once.
+compare_outcome compare_given_pairs(const compare_args& a, session& s) {
+  if (!a.files.empty() || !a.base.empty() || !a.next.empty())
+    throw input_error("compare --pairs takes no BASE or NEW files: the pairs name theirs");
+  std::string text;
+  if (a.pairs == "-") {
+    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  } else {
+    std::ifstream in(s.locate(a.pairs), std::ios::binary);
+    if (!in) throw input_error(fmt::format("{}: cannot open", a.pairs));
+    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  const std::vector<row_pair> pairs = parse_row_pairs(text, a.pairs);
+  std::vector<std::string> paths;
+  for (const row_pair& p : pairs) {
+    for (const std::string* f : {&p.base.file, &p.next.file}) {
+      if (std::find(paths.begin(), paths.end(), *f) == paths.end()) paths.push_back(*f);
+    }
+  }
+  return view_compare_pairs(pairs, s.load(paths, compare_reads()), a.opt);
+}
+
 }  // namespace
 
 int run_compare(compare_args a, session& s) {
-  sort_sides(a);
   a.opt.unsure_fails = a.unsure == "fail";
-  const std::vector<result_file> b = s.load(a.base, compare_reads());
-  const std::vector<result_file> n = s.load(a.next, compare_reads());
-  const compare_outcome c = view_compare(pointers(b), pointers(n), a.opt);
-  if (const int rc = emit(c.doc, a.out, s); rc != exit_ok) return rc;
-  return compare_exit(c, a.opt);
+  a.opt.as_json = a.out.format == "json";
+  compare_outcome c;
+  if (!a.pairs.empty()) {
+    c = compare_given_pairs(a, s);
+  } else {
+    sort_sides(a);
+    const std::vector<result_file> b = s.load(a.base, compare_reads());
+    const std::vector<result_file> n = s.load(a.next, compare_reads());
+    c = view_compare(pointers(b), pointers(n), a.opt);
+  }
+  const int rc = a.opt.as_json ? write_text(c.json, a.out.output, s) : emit(c.doc, a.out, s);
+  return rc != exit_ok ? rc : compare_exit(c, a.opt);
 }
 
 int run_options(const options_args& a, session& s) {

@@ -33,9 +33,14 @@ struct gpus_args {
 };
 struct compare_args {
   std::vector<std::string> files, base, next;
+  std::string pairs;
   compare_options opt;
   std::string unsure = std::string(options::unsure.text);
   output_options out;
+};
+struct rows_args {
+  std::vector<std::string> files;
+  std::string filter, output;
 };
 struct history_args {
   std::vector<std::string> files;
@@ -72,6 +77,7 @@ class command_set {
   gpus_args gpus_;
   compare_args compare_;
   history_args history_;
+  rows_args rows_;
   views_args views_;
   schema_args schema_;
   options_args options_;
@@ -82,6 +88,7 @@ int run_builds(const builds_args& a, session& s);
 int run_gpus(const gpus_args& a, session& s);
 int run_compare(compare_args a, session& s);
 int run_history(const history_args& a, session& s);
+int run_rows(const rows_args& a, session& s);
 int run_schema(const schema_args& a, session& s);
 int run_options(const options_args& a, session& s);
 /// Makes (or with `check`, compares) every view of a folder whose inputs it has.

@@ -35,7 +35,8 @@ read_options compare_reads() {
 namespace {
 
 // A pair's verdict from the usable results of each side.
-decision decide_pair(const benchmark_pair& p, const compare_sides& files, const decide_options& with) {
+decision decide_pair(const benchmark_pair& p, const compare_sides& all, const decide_options& with) {
+  const compare_sides files = files_of(p, all);
   side sb, sn;
   for (std::size_t k = 0; k < files.base.size(); ++k) {
     if (usable(p.base[k])) add_to_side(sb, *p.base[k], *files.base[k]);
@@ -43,7 +44,10 @@ decision decide_pair(const benchmark_pair& p, const compare_sides& files, const 
   for (std::size_t k = 0; k < files.next.size(); ++k) {
     if (usable(p.next[k])) add_to_side(sn, *p.next[k], *files.next[k]);
   }
-  return decide(sb, sn, with, *p.name);
+  decide_options own = with;
+  if (!std::isnan(p.threshold)) own.threshold = p.threshold;
+  if (!std::isnan(p.margin)) own.margin = p.margin;
+  return decide(sb, sn, own, *p.name);
 }
 
 // Decides the pairs `family[which[j]]` at `with` on every core (a bootstrap per benchmark
@@ -61,7 +65,8 @@ std::vector<decision> decide_some(const std::vector<benchmark_pair>& pairs, cons
   return ds;
 }
 
-// Stages 2 and 3: every pair that can be decided, then the family correction.
+}  // namespace
+
 decided_pairs decide_pairs(const std::vector<benchmark_pair>& pairs, const compare_sides& files,
                            const compare_options& opt, family_outcome& fam) {
   decided_pairs d;
@@ -79,8 +84,6 @@ decided_pairs decide_pairs(const std::vector<benchmark_pair>& pairs, const compa
   if (opt.family == correction::bh) fam = correct_family(d.decisions, o, again);
   return d;
 }
-
-}  // namespace
 
 compare_counts count_verdicts(const std::vector<benchmark_pair>& pairs, const decided_pairs& d) {
   compare_counts c;
@@ -115,8 +118,18 @@ compare_outcome view_compare(const std::vector<const result_file*>& base, const 
   family_outcome fam;
   const decided_pairs decided = decide_pairs(pairs, files, opt, fam);
   const compare_counts counts = count_verdicts(pairs, decided);
+  return compare_outcome_of(files, pairs, decided, fam, counts, opt);
+}
+
+compare_outcome compare_outcome_of(const compare_sides& files, const std::vector<benchmark_pair>& pairs,
+                                   const decided_pairs& decided, const family_outcome& fam, const compare_counts& counts,
+                                   const compare_options& opt) {
   compare_outcome out;
-  out.doc = compare_document(files, pairs, decided, fam, counts, opt);
+  if (opt.as_json) {
+    out.json = compare_json(files, pairs, decided, fam, counts, opt);
+  } else {
+    out.doc = compare_document(files, pairs, decided, fam, counts, opt);
+  }
   out.slower = counts.slower;
   out.faster = counts.faster;
   out.same = counts.same;

@@ -34,7 +34,8 @@ std::string side_problem(const std::vector<const result*>& rs, const std::vector
   return "";
 }
 
-// What keeps a pair from a verdict, if anything.
+}  // namespace
+
 void classify(benchmark_pair& p, const compare_sides& files, bool allow_missing) {
   if (all_skipped(p.base) && all_skipped(p.next)) {
     // Skipped for the same reason on both sides (a size this GPU cannot hold): nothing to compare.
@@ -52,7 +53,15 @@ void classify(benchmark_pair& p, const compare_sides& files, bool allow_missing)
   p.state = !allow_missing ? pair_state::unusable : each_side ? pair_state::decide : pair_state::left_out;
 }
 
-}  // namespace
+std::string pair_name(const benchmark_pair& p) {
+  if (p.new_name == nullptr || *p.new_name == *p.name) return *p.name;
+  return fmt::format("{} vs {}", *p.name, *p.new_name);
+}
+
+compare_sides files_of(const benchmark_pair& p, const compare_sides& files) {
+  if (p.base_files.empty()) return files;
+  return {p.base_files, p.next_files};
+}
 
 std::string files_text(const std::vector<const result_file*>& files) {
   std::string s;

@@ -37,7 +37,7 @@ tone mood_of(verdict v) {
 
 std::vector<cell> change_row(const benchmark_pair& p, const decision& x) {
   const tone mood = mood_of(x.v);
-  std::vector<cell> line{{*p.name, NAN, tone::plain}};
+  std::vector<cell> line{{pair_name(p), NAN, tone::plain}};
   line.push_back({format_value(x.base_us), x.base_us});
   line.push_back({format_value(x.new_us), x.new_us});
   line.push_back({pct(x.change), 100 * x.change, mood});
@@ -79,18 +79,18 @@ table compare_table(const std::vector<benchmark_pair>& pairs, const decided_pair
   std::size_t j = 0;  // the next decision, in the order of the pairs decided
   for (const benchmark_pair& p : pairs) {
     switch (p.state) {
-      case pair_state::skipped_both: notes.skipped.push_back(fmt::format("skipped in both: {}", *p.name)); continue;
-      case pair_state::left_out: notes.allowed.push_back(fmt::format("{}: {} (not compared)", *p.name, p.why)); continue;
+      case pair_state::skipped_both: notes.skipped.push_back(fmt::format("skipped in both: {}", pair_name(p))); continue;
+      case pair_state::left_out: notes.allowed.push_back(fmt::format("{}: {} (not compared)", pair_name(p), p.why)); continue;
       case pair_state::unusable: {
-        notes.unusable.push_back(fmt::format("{}: {}", *p.name, p.why));
-        std::vector<cell> line{{*p.name, NAN, tone::plain}, {p.why, NAN, tone::bad}};
+        notes.unusable.push_back(fmt::format("{}: {}", pair_name(p), p.why));
+        std::vector<cell> line{{pair_name(p), NAN, tone::plain}, {p.why, NAN, tone::bad}};
         for (std::size_t k = 2; k < t.header.size(); ++k) line.push_back({"", NAN, tone::muted});
         t.rows.push_back(std::move(line));
         continue;
       }
       case pair_state::decide: break;
     }
-    if (!p.why.empty()) notes.allowed.push_back(fmt::format("{}: {}", *p.name, p.why));
+    if (!p.why.empty()) notes.allowed.push_back(fmt::format("{}: {}", pair_name(p), p.why));
     const decision& x = d.decisions[j++];
     if (x.v != verdict::same || opt.show_all) t.rows.push_back(change_row(p, x));
   }
@@ -153,7 +153,11 @@ document compare_document(const compare_sides& files, const std::vector<benchmar
   table t = compare_table(pairs, d, opt, notes);
   doc.notes = head_notes(files, fam, counts, opt);
   doc.notes.insert(doc.notes.end(), notes.skipped.begin(), notes.skipped.end());
-  for (std::string& only : only_in_new(files, name_filter(opt.filter))) doc.notes.push_back(std::move(only));
+  // --pairs names its rows: the others of its files are not missing from a comparison.
+  const bool named_rows = !pairs.empty() && !pairs.front().base_files.empty();
+  if (!named_rows) {
+    for (std::string& only : only_in_new(files, name_filter(opt.filter))) doc.notes.push_back(std::move(only));
+  }
   add_mismatch_notes(doc, files);
   for (const auto& p : notes.unusable) doc.notes.push_back("unusable: " + p);
   for (const auto& p : notes.allowed) doc.notes.push_back("--allow-missing: " + p);

@@ -3,6 +3,7 @@
 // family correction (family.hpp) -> counts -> a document (compare_render.cpp).
 #pragma once
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,13 @@ struct benchmark_pair {
   std::vector<const result*> base, next;
   pair_state state = pair_state::decide;
   std::string why;  ///< the problem ("missing in ...", "error row in ...: ..."); "" when none
+  /// --pairs: NEW's row, its own files on each side, the factors each side's times were
+  /// multiplied by, its own threshold and margin (fractions); otherwise null, empty, 1 and
+  /// NAN: the benchmark's name, the sides' files, its times, --threshold and --margin.
+  const std::string* new_name = nullptr;
+  std::vector<const result_file*> base_files, next_files;
+  double base_scale = 1, next_scale = 1;
+  double threshold = NAN, margin = NAN;
 };
 
 /// The files' paths, comma-separated.
@@ -39,6 +47,13 @@ std::string files_text(const std::vector<const result_file*>& files);
 
 /// A result that can be decided on: present, not an error row, with a time.
 bool usable(const result* r);
+
+/// The benchmark's name; with --pairs "BASE-ROW vs NEW-ROW" where the rows' names differ.
+std::string pair_name(const benchmark_pair& p);
+/// A pair's own files (--pairs), else the comparison's.
+compare_sides files_of(const benchmark_pair& p, const compare_sides& files);
+/// What keeps a pair from a verdict, if anything: sets its state and why.
+void classify(benchmark_pair& p, const compare_sides& files, bool allow_missing);
 
 /// Stage 1, pairing: every benchmark of the BASE files the filter keeps, in the first
 /// file's order, then the others'. throws input_error when the sides share none
@@ -59,9 +74,21 @@ struct compare_counts {
 };
 compare_counts count_verdicts(const std::vector<benchmark_pair>& pairs, const decided_pairs& d);
 
+/// Stages 2 and 3: every pair that can be decided, then the family correction.
+decided_pairs decide_pairs(const std::vector<benchmark_pair>& pairs, const compare_sides& files,
+                           const compare_options& opt, family_outcome& fam);
+
 /// Stage 5, rendering: the document of a comparison.
 document compare_document(const compare_sides& files, const std::vector<benchmark_pair>& pairs,
                           const decided_pairs& d, const family_outcome& fam, const compare_counts& counts,
                           const compare_options& opt);
+
+/// Stage 5 and the counts as compare's outcome: its document, or its JSON when opt.as_json.
+compare_outcome compare_outcome_of(const compare_sides& files, const std::vector<benchmark_pair>& pairs,
+                                   const decided_pairs& decided, const family_outcome& fam, const compare_counts& counts,
+                                   const compare_options& opt);
+/// Stage 5 for --format json: a record per pair and the summary, numbers in full precision.
+std::string compare_json(const compare_sides& files, const std::vector<benchmark_pair>& pairs, const decided_pairs& d,
+                         const family_outcome& fam, const compare_counts& counts, const compare_options& opt);
 
 }  // namespace membench::report

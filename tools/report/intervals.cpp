@@ -125,9 +125,6 @@ evidence shared_evidence(const side& base, const side& next) {
   return run_count(base) >= 2 || run_count(next) >= 2 ? evidence::repetitions : evidence::none;
 }
 
-namespace {
-
-// The within-run variance of a run's log median, by the evidence both sides share.
 double within_variance(const run& r, evidence e, double ci_level) {
   switch (e) {
     case evidence::intervals: {
@@ -143,6 +140,8 @@ double within_variance(const run& r, evidence e, double ci_level) {
     default: return 0;
   }
 }
+
+namespace {
 
 struct side_spread {
   double variance = 0;            // of the side's log centre

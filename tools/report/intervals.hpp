@@ -19,6 +19,10 @@ evidence shared_evidence(const side& base, const side& next);
 /// The noisiest kind of work any run of either side times.
 run::work_kind work_of(const side& base, const side& next);
 
+/// The variance of a run's log median from its own interval (intervals, at `ci_level`) or
+/// its noise and sample count (noise); 0 for other evidence.
+double within_variance(const run& r, evidence e, double ci_level);
+
 /// The t interval of the log ratio `d` (all evidence but samples).
 std::pair<double, double> normal_interval(const side& base, const side& next, evidence e, const decide_options& o,
                                           double d);

@@ -30,7 +30,7 @@ struct option_spec {
   double number = 0;                             ///< number, integer: the default
   std::string_view text = {};                    ///< text, choice: the default ("" none)
   double low = 0, high = 0;                      ///< number, integer: the allowed range (low == high: any)
-  std::array<std::string_view, 4> choices = {};  ///< choice: the values (the unused ones empty)
+  std::array<std::string_view, 5> choices = {};  ///< choice: the values (the unused ones empty)
   std::string_view default_note = {};            ///< what the default means: "it must exclude no change"
   bool required = false;
   bool list = false;          ///< positional: several values
@@ -130,6 +130,14 @@ inline constexpr option_spec unsure{.names = "--unsure", .kind = k::choice,
 inline constexpr option_spec allow_missing{
     .names = "--allow-missing", .kind = k::flag,
     .help = "a benchmark missing or errored on either side is noted instead of making the input unusable"};
+inline constexpr option_spec pairs{
+    .names = "--pairs",
+    .help = "instead of BASE NEW: a JSON file (- reads standard input) of rows to compare, perhaps of different names "
+            "or files: [{\"base\": {\"file\", \"row\", \"scale\"}, \"new\": {...}, \"threshold\"}], scale "
+            "(multiplies the row's times) and threshold (percent) optional"};
+inline constexpr option_spec compare_format{.names = "--format", .kind = k::choice,
+                                            .help = "output format (json: a record per benchmark, for programs)",
+                                            .text = "term", .choices = {"term", "md", "csv", "html", "json"}};
 inline constexpr option_spec show_all{.names = "--all", .kind = k::flag, .help = "list unchanged benchmarks too"};
 
 // history.
@@ -152,6 +160,10 @@ inline constexpr option_spec views_check{.names = "--check", .kind = k::flag,
 inline constexpr option_spec views_only{.names = "--only", .kind = k::list,
                                         .help = "make only the view of this name (repeat for several)",
                                         .one_per_flag = true};
+
+// rows.
+inline constexpr option_spec rows_files{.names = "files", .kind = k::positional, .help = "Google Benchmark JSON files",
+                                        .required = true, .list = true};
 
 // schema.
 inline constexpr option_spec schema_table{.names = "table", .kind = k::positional,
@@ -182,11 +194,12 @@ inline constexpr std::array gpus_command{&gpus_files, &value, &filter, &format, 
 inline constexpr std::array compare_command{
     &compare_files, &base_files, &next_files, &threshold, &margin, &resolution, &clock_tolerance,
     &run_spread, &run_spread_copy, &run_spread_host, &calibration_runs, &confidence, &seed, &correction,
-    &unsure, &allow_missing, &filter, &show_all, &format, &output, &color};
+    &unsure, &allow_missing, &pairs, &filter, &show_all, &compare_format, &output, &color};
 inline constexpr std::array history_command{
     &history_files, &value, &filter, &format, &output, &color, &threshold, &margin, &resolution,
     &clock_tolerance, &run_spread, &run_spread_copy, &run_spread_host, &calibration_runs, &confidence, &seed,
     &correction, &export_format};
+inline constexpr std::array rows_command{&rows_files, &filter, &output};
 inline constexpr std::array views_command{&views_dir, &views_file, &views_check, &views_only};
 inline constexpr std::array schema_command{&schema_table};
 inline constexpr std::array options_command_list{&options_command, &options_format};
@@ -194,13 +207,14 @@ inline constexpr std::array options_command_list{&options_command, &options_form
 }  // namespace options
 
 /// Every command, in the order --help and the options document list them.
-inline constexpr std::array<command_spec, 8> commands{{
+inline constexpr std::array<command_spec, 9> commands{{
     {"table", "pivot any files on two keys of the benchmark names", options::table_command},
     {"builds", "default, ca and cg builds side by side, with ratios", options::builds_command},
     {"gpus", "several GPUs side by side, absolute and as % of each one's peak", options::gpus_command},
     {"compare", "BASE against NEW: change, interval and verdict per benchmark; exit 1 on a regression",
      options::compare_command},
     {"history", "the same benchmarks over runs in time, changes marked by compare's test", options::history_command},
+    {"rows", "each row's values, the interval of its median time and its usability, as JSON", options::rows_command},
     {"views", "the standard views of a result folder, from a views file (reports/views.json)", options::views_command},
     {"schema", "the JSON schema's tables as Markdown (the README's)", options::schema_command},
     {"options", "every command's options: names, allowed values, defaults and help", options::options_command_list},

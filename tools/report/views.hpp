@@ -6,6 +6,7 @@
 #include <memory>
 #include <regex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "document.hpp"
@@ -65,11 +66,13 @@ struct compare_options {
   bool allow_missing = false;                                      ///< a benchmark missing or errored on a side is noted
   bool unsure_fails = options::unsure.text == "fail";              ///< an unsure benchmark fails like a slower one
   correction family = correction_named(options::correction.text);  ///< how the benchmarks together are corrected
+  bool as_json = false;                                            ///< the outcome as JSON instead of a document
 
   decide_options decide() const;
 };
 struct compare_outcome {
   document doc;
+  std::string json;          ///< instead of `doc` with as_json: a record per benchmark and the summary
   int slower = 0, faster = 0, same = 0, unsure = 0;
   int unusable = 0;          ///< missing or errored on a side (unless allow_missing)
   double geomean_ratio = 1;  ///< geometric mean of new/base time
@@ -81,6 +84,30 @@ struct compare_outcome {
 compare_outcome view_compare(const std::vector<const result_file*>& base, const std::vector<const result_file*>& next,
                              const compare_options& opt);
 compare_outcome view_compare(const result_file& base, const result_file& next, const compare_options& opt);
+/// One row of one file, its time scaled (`2*` a row: is X twice Y's time?).
+struct named_row {
+  std::string file, row;
+  double scale = 1;
+};
+/// Two rows to compare, perhaps of different names or files, with their own threshold and
+/// margin (percent; NAN: --threshold, --margin).
+struct row_pair {
+  named_row base, next;
+  double threshold_pct = NAN, margin_pct = NAN;
+};
+/// compare --pairs: the pairs of a JSON file, `[{"base": {"file", "row", "scale"}, "new": {...},
+/// "threshold", "margin"}]` (scale, threshold and margin optional). throws input_error
+std::vector<row_pair> parse_row_pairs(std::string_view text, const std::string& path);
+/// Each pair decided as compare decides a benchmark; `files` holds every file the pairs name,
+/// in the order they first name them. throws input_error for a file not among them
+compare_outcome view_compare_pairs(const std::vector<row_pair>& pairs, const std::vector<result_file>& files,
+                                   const compare_options& opt);
+
+/// rows: per file its path, level and context, and per row its name, error, label, time,
+/// counters, the interval of its median time at the file's level, and its problems
+/// (error, unrecorded, unconverged, few_samples, throttled); as JSON.
+std::string rows_json(const std::vector<result_file>& files, const std::string& filter);
+
 /// What compare reads of each row.
 read_options compare_reads();
 
