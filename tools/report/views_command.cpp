@@ -95,6 +95,8 @@ int run_views(const views_args& a, command_runner step) {
   const std::vector<view_spec> specs = parse_view_specs(read_file(file), file);
   session s;
   s.dir = a.dir;
+  s.in_views = true;
+  s.inputs.push_back(file);
   int made = 0, differ = 0;
   for (const view_spec& v : specs) {
     if (!a.only.empty() && std::find(a.only.begin(), a.only.end(), v.name) == a.only.end()) continue;
