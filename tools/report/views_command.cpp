@@ -4,7 +4,6 @@
 #include <cstdio>
 #include <fstream>
 #include <optional>
-#include <regex>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -41,11 +40,10 @@ std::optional<input_files> view_inputs(const view_spec& v, const std::string& di
 // Whether the view's inputs hold a benchmark its if_rows finds (and a note when not).
 bool has_rows(const view_spec& v, const input_files& inputs, session& s) {
   if (v.if_rows.empty()) return true;
-  const std::regex rows(v.if_rows);
+  const name_filter rows(v.if_rows, fmt::format("{}: if_rows", v.name));
   for (const auto& [name, files] : inputs) {
     for (const result_file& f : s.load(files, {})) {
-      if (std::any_of(f.results.begin(), f.results.end(), [&](const result& r) { return std::regex_search(r.name, rows); }))
-        return true;
+      if (std::any_of(f.results.begin(), f.results.end(), [&](const result& r) { return rows(r.name); })) return true;
     }
   }
   std::fprintf(stderr, "views: %s: skipped (no benchmark matches %s)\n", v.name.c_str(), v.if_rows.c_str());
