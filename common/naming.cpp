@@ -37,15 +37,37 @@ void check_param(const name_param& p) {
   if (!ok) throw std::invalid_argument(fmt::format("bad value '{}' for key '{}'", p.value, p.key));
 }
 
-// Google Benchmark appends these to the names we register.
-bool is_framework_segment(std::string_view seg) {
-  for (std::string_view prefix : {"repeats:", "threads:", "iterations:", "min_time:", "min_warmup_time:"}) {
-    if (seg.substr(0, prefix.size()) == prefix) return true;
+enum class segment_kind { own, setting, time_type };
+
+// Google Benchmark's BenchmarkName::str() writes these after a benchmark's own arguments.
+segment_kind classify_segment(std::string_view seg) {
+  if (seg == "manual_time" || seg == "real_time" || seg == "process_time") return segment_kind::time_type;
+  // Each with a number as Google Benchmark formats it (%d, %lu or %0.3f).
+  const auto colon = seg.find(':');
+  if (colon == std::string_view::npos || colon + 1 == seg.size()) return segment_kind::own;
+  const std::string_view key = seg.substr(0, colon), value = seg.substr(colon + 1);
+  const bool number = std::all_of(value.begin(), value.end(), [](char c) { return (c >= '0' && c <= '9') || c == '.'; });
+  for (std::string_view setting : {"min_time", "min_warmup_time", "iterations", "repeats", "threads"}) {
+    if (number && key == setting) return segment_kind::setting;
   }
-  return seg == "manual_time" || seg == "real_time" || seg == "process_time";
+  return segment_kind::own;
 }
 
 }  // namespace
+
+std::string strip_framework_suffix(std::string_view name, framework_suffix what) {
+  std::string out(name);
+  // Backwards over the appended segments; a slash at 0 would leave no name of its own.
+  for (std::size_t end = out.size(); end > 0;) {
+    const auto slash = out.rfind('/', end - 1);
+    if (slash == std::string::npos || slash == 0) break;
+    const segment_kind kind = classify_segment(std::string_view(out).substr(slash + 1, end - slash - 1));
+    if (kind == segment_kind::own) break;
+    if (kind == segment_kind::time_type || what == framework_suffix::all) out.erase(slash, end - slash);
+    end = slash;
+  }
+  return out;
+}
 
 std::string format_size(std::uint64_t bytes) {
   if (bytes != 0) {
@@ -103,6 +125,8 @@ bench_name parse_name(std::string_view text) {
       break;
     }
   }
+  const std::string own = strip_framework_suffix(text, framework_suffix::all);
+  text = own;
   std::vector<std::string_view> segs;
   while (true) {
     auto slash = text.find('/');
@@ -110,7 +134,6 @@ bench_name parse_name(std::string_view text) {
     if (slash == std::string_view::npos) break;
     text.remove_prefix(slash + 1);
   }
-  while (!segs.empty() && is_framework_segment(segs.back())) segs.pop_back();
   if (segs.size() < 2) throw std::invalid_argument("name needs <space>/<experiment>");
   bench_name name{std::string(segs[0]), std::string(segs[1]), {}};
   for (std::size_t i = 2; i < segs.size(); ++i) {
@@ -125,13 +148,14 @@ bench_name parse_name(std::string_view text) {
   return name;
 }
 
-
 bench_name parse_any_name(std::string_view text) {
   try {
     return parse_name(text);
   } catch (const std::invalid_argument&) {
     // Not a membench name: read it as Google Benchmark writes any benchmark's name.
   }
+  const std::string own = strip_framework_suffix(text, framework_suffix::time_type);
+  text = own;
   bench_name name;
   std::size_t positional = 0;
   for (bool first = true;; first = false) {
@@ -140,8 +164,6 @@ bench_name parse_any_name(std::string_view text) {
     const auto colon = seg.find(':');
     if (first) {
       name.experiment = seg;
-    } else if (seg == "manual_time" || seg == "real_time" || seg == "process_time") {
-      // how Google Benchmark timed it, not which benchmark it is
     } else if (colon != std::string_view::npos && colon > 0) {
       name.params.push_back({std::string(seg.substr(0, colon)), std::string(seg.substr(colon + 1))});
     } else {

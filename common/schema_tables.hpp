@@ -153,7 +153,7 @@ inline constexpr field counter_table[] = {
     {"cycles_per_load", "cycles", "SM clock ticks per dependent load: clock64 around the timed chain of the row's last launch (B1)"},
     {"ns_per_load", "ns", "`cycles_per_load` at the row's measured SM clock `sm_clock_mhz` (B1)"},
     {"chain_nodes", "nodes", "nodes in the chase's cycle (B1)"},
-    {"metrics_cycles_per_load", "cycles", "`cycles_per_load` of the last launch `--metrics` profiled: whether its counters saw the timed launches' cache state (B1)"},
+    {"metrics_cycles_per_load", "cycles", "`cycles_per_load` of the last launch `--metrics` profiled: whether its counters saw the timed launches' cache state (the chase families: B1, B3, B4)"},
     {"setaside_bytes", "bytes", "`cudaLimitPersistingL2CacheSize` granted for the row, read back; 0 without a window (B5)"},
     {"max_setaside_bytes", "bytes", "`cudaDevAttrMaxPersistingL2CacheSize`: the most L2 persisting lines may hold (B5)"},
     {"max_window_bytes", "bytes", "`cudaDevAttrMaxAccessPolicyWindowSize`: the largest window (B5)"},

@@ -9,8 +9,8 @@
 #include <set>
 #include <vector>
 
-#include "kernels/async/bulk_latency.cuh"
-#include "kernels/async/staging.cuh"
+#include "kernels/async/bulk_latency.hpp"
+#include "kernels/async/staging.hpp"
 
 namespace membench::async {
 namespace {

@@ -9,9 +9,10 @@
 #include <vector>
 
 #include "kernels/cache/constant.hpp"
-#include "kernels/cache/l1_bandwidth.cuh"
+#include "kernels/cache/constant_latency.hpp"
+#include "kernels/cache/l1_bandwidth.hpp"
 #include "kernels/cache/l1_split.hpp"
-#include "kernels/cache/l2_bandwidth.cuh"
+#include "kernels/cache/l2_bandwidth.hpp"
 #include "kernels/cache/read_only.hpp"
 #include "kernels/cache/stencil.hpp"
 
@@ -266,6 +267,12 @@ std::uint32_t simulate_l1_block(std::uint64_t set_bytes, std::uint32_t smid, std
   return sum;
 }
 
+TEST(L1Bandwidth, SetsLaidOutSlotAfterSlot) {
+  const std::uint64_t set_bytes = 16 << 10;
+  EXPECT_EQ(l1_bw_sets_word(3, set_bytes), l1_bw_word(set_bytes, 0, 3));
+  EXPECT_EQ(l1_bw_sets_word(2 * set_bytes / 4 + 5, set_bytes), l1_bw_word(set_bytes, 2, 5));
+}
+
 TEST(L1Bandwidth, LoadsPerThread) {
   EXPECT_EQ(l1_bw_loads(16 << 10, 16), 1u);
   EXPECT_EQ(l1_bw_loads(64 << 10, 16), 4u);
@@ -366,6 +373,19 @@ TEST(L2Bandwidth, Bytes) {
   const l2_bw_shape s = make_l2_bw_shape(8 << 20, 528 * 512);
   EXPECT_EQ(l2_bw_bytes(s, 528, 512), 528ull * (512ull * s.loads * 16 + 4));
   EXPECT_EQ(l2_bw_bytes(l2_bw_shape{64, 0, 8}, 1, 32), 32u * 8 * 16 + 4);
+}
+
+TEST(ConstantLatency, TableWalkIsTheHostWalk) {
+  // Following the table's offsets from offset 0, as the kernel does, reaches the node the
+  // host walk reaches; the bytes between nodes stay zero.
+  const std::uint64_t span = 4 << 10;
+  const auto succ = chase_successors(static_cast<std::uint32_t>(chase_nodes(span, chase_line_bytes)));
+  const auto table = constant_chase_table(succ, span);
+  ASSERT_EQ(table.size(), span / 4);
+  std::uint32_t offset = 0;
+  for (std::uint64_t k = 0; k < 100; ++k) offset = table[offset / 4];
+  EXPECT_EQ(offset, chase_node_offset(chase_walk(succ, 0, 100), chase_line_bytes));
+  EXPECT_EQ(table[1], 0u);
 }
 
 }  // namespace

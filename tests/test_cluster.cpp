@@ -11,6 +11,8 @@
 
 #include "common/naming.hpp"
 #include "kernels/cluster/dsm.hpp"
+#include "kernels/cluster/dsm_bandwidth.hpp"
+#include "kernels/cluster/dsm_latency.hpp"
 
 namespace membench::cluster {
 namespace {

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <vector>
 
+#include <fmt/format.h>
+
 #include "common/naming.hpp"
 #include "common/schema.hpp"
 #include "common/stats.hpp"
@@ -50,6 +52,34 @@ TEST(BenchName, RoundTripsThroughGoogleBenchmarkSuffixes) {
   EXPECT_EQ(parse_name(s + "/manual_time"), n);
   EXPECT_EQ(parse_name(s + "/manual_time_mean"), n);
   EXPECT_EQ(parse_name(s + "/repeats:10/manual_time_cv"), n);
+  // Every segment Google Benchmark may append, in the order its BenchmarkName writes them.
+  EXPECT_EQ(parse_name(s + "/min_time:0.500/min_warmup_time:0.100/iterations:7/repeats:3/process_time/real_time/threads:2"),
+            n);
+}
+
+TEST(BenchName, StripsTheTimeTypeOrEveryAppendedSegment) {
+  using enum framework_suffix;
+  for (const char* time : {"manual_time", "real_time", "process_time", "process_time/manual_time"}) {
+    EXPECT_EQ(strip_framework_suffix(fmt::format("BM_x/8/{}", time), time_type), "BM_x/8") << time;
+    EXPECT_EQ(strip_framework_suffix(fmt::format("BM_x/8/repeats:3/{}/threads:2", time), time_type),
+              "BM_x/8/repeats:3/threads:2")
+        << "the settings tell benchmarks apart: " << time;
+    EXPECT_EQ(strip_framework_suffix(fmt::format("BM_x/8/min_time:0.500/iterations:9/repeats:3/{}/threads:2", time), all),
+              "BM_x/8")
+        << time;
+  }
+  EXPECT_EQ(strip_framework_suffix("BM_x/manual_time/8", time_type), "BM_x/manual_time/8") << "only at the end";
+  EXPECT_EQ(strip_framework_suffix("manual_time", all), "manual_time") << "the first segment is the name";
+  EXPECT_EQ(strip_framework_suffix("/manual_time", all), "/manual_time");
+  EXPECT_EQ(strip_framework_suffix("", all), "");
+  EXPECT_EQ(strip_framework_suffix("BM_x/8/threads:2_mean", all), "BM_x/8/threads:2_mean")
+      << "an aggregate's suffix is not a segment";
+}
+
+TEST(BenchName, AnyNameDropsOnlyTheTimeType) {
+  const bench_name n = parse_any_name("BM_x/1024/repeats:3/process_time/manual_time/threads:8");
+  EXPECT_EQ(n.experiment, "BM_x");
+  EXPECT_EQ(n.params, (std::vector<name_param>{{"arg0", "1024"}, {"repeats", "3"}, {"threads", "8"}}));
 }
 
 TEST(BenchName, RejectsUnknownKeysAndBadTokens) {

@@ -13,8 +13,9 @@
 #include "kernels/common/chase.hpp"
 #include "kernels/common/pattern.hpp"
 #include "kernels/common/types.hpp"
+#include "kernels/global/atomic.hpp"
 #include "kernels/global/bandwidth.hpp"
-#include "kernels/global/l2_persist.cuh"
+#include "kernels/global/l2_persist.hpp"
 #include "kernels/global/offset.hpp"
 #include "kernels/global/pattern.hpp"
 #include "kernels/global/stride.hpp"
@@ -354,6 +355,9 @@ TEST(Chase, PrimeAndBytes) {
   EXPECT_EQ(chase_prime_steps((std::uint64_t{1} << 20) + 1), 0u);
   EXPECT_EQ(chase_launch_warm_steps(128), 128u);
   EXPECT_EQ(chase_launch_warm_steps(13), 16u);  // the kernels unroll by 8
+  EXPECT_EQ(chase_cycle_steps(128), 128u);
+  EXPECT_EQ(chase_cycle_steps(13), 16u);
+  EXPECT_EQ(chase_cycle_steps(std::uint64_t{1} << 22), std::uint64_t{1} << 22);  // no cap, unlike the launch warm-up
   EXPECT_EQ(chase_launch_warm_steps(4096), 4096u);
   EXPECT_EQ(chase_launch_warm_steps(4097), 0u);  // no L1 holds it: the L2 keeps it between launches
   EXPECT_EQ(chase_bytes(8192, 8), 65536u);
@@ -512,6 +516,44 @@ TEST(L2Persist, SetasideAndHitRatio) {
   EXPECT_FLOAT_EQ(l2_persist_hit_ratio(h100_max, 64 * l2p_mib), 37.5f / 64);
   EXPECT_EQ(l2_persist_hit_ratio(h100_max, 0), 0.0f);
 }
+
+TEST(Atomic, ElementsMatchReference) {
+  const auto host_add = [](float* address, float value) { *address += value; };
+  for (atomic_pattern p : {atomic_pattern::coalesced, atomic_pattern::uniform, atomic_pattern::scattered}) {
+    for (std::size_t n : {std::size_t{1}, std::size_t{32}, std::size_t{1000}, std::size_t{1} << 16}) {
+      const std::uint64_t threads = 5000;
+      std::vector<float> counters(n, 0.0f);
+      for (std::uint64_t t = 0; t < threads; ++t) atomic_add_element(t, counters.data(), n, 3, p, host_add);
+      const auto counts = atomic_expected_counts(p, threads, n, 3);
+      for (std::size_t i = 0; i < n; ++i) ASSERT_EQ(counters[i], static_cast<float>(counts[i])) << "n=" << n << " i=" << i;
+    }
+  }
+}
+
+TEST(Atomic, PatternsSpreadTheAddsAsNamed) {
+  const std::size_t n = 1 << 20;
+  for (std::uint64_t t = 0; t < 64; ++t) {
+    EXPECT_EQ(atomic_target(atomic_pattern::coalesced, t, n), t) << "consecutive lanes, consecutive words";
+    EXPECT_EQ(atomic_target(atomic_pattern::uniform, t, n), t / 32) << "one address per warp";
+  }
+  std::set<std::size_t> warp;
+  for (std::uint64_t t = 0; t < 32; ++t) warp.insert(atomic_target(atomic_pattern::scattered, t, n));
+  EXPECT_GE(warp.size(), 31u) << "a scattered warp touches (almost) 32 lines";
+}
+
+// The family's grid (2^21 threads, 8 adds) on its smallest array (32 counters) keeps every
+// count, hence every float sum of ones, exact.
+TEST(Atomic, FamilyCountsStayExactInFloat) {
+  for (atomic_pattern p : {atomic_pattern::coalesced, atomic_pattern::uniform, atomic_pattern::scattered}) {
+    const auto counts = atomic_expected_counts(p, std::uint64_t{1} << 21, 32, 8);
+    EXPECT_LT(*std::max_element(counts.begin(), counts.end()), std::uint64_t{1} << 24);
+    std::uint64_t sum = 0;
+    for (auto c : counts) sum += c;
+    EXPECT_EQ(sum, (std::uint64_t{1} << 21) * 8);
+  }
+}
+
+TEST(Atomic, Bytes) { EXPECT_EQ(atomic_bytes(1 << 21, 8, 4), (std::uint64_t{1} << 21) * 8 * 8); }
 
 }  // namespace
 }  // namespace membench::global

@@ -4,9 +4,12 @@
 #include <cstdio>
 
 #include <algorithm>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "common/stats.hpp"
+#include "harness/core/driver_api.hpp"
 #include "harness/core/harness_kernels.hpp"
 #include "harness/core/resources.hpp"
 #include "harness/core/verify.hpp"
@@ -15,6 +18,8 @@
 #include "harness/measure/device_timers.hpp"
 #include "harness/measure/measurement.hpp"
 #include "harness/session/session.hpp"
+#include "kernels/common/chase.cuh"
+#include "kernels/common/fill.cuh"
 #include "kernels/common/pattern.hpp"
 
 namespace membench {
@@ -241,6 +246,59 @@ TEST(GpuDeviceScope, RestoresTheDevice) {
   { device_scope scope(0); }
   MEMBENCH_CUDA_CHECK(cudaGetDevice(&after));
   EXPECT_EQ(before, after);
+}
+
+TEST(GpuFamilyKernels, FillWritesTheElementFunction) {
+  stream s;
+  const std::size_t n = 100000;
+  device_buffer<std::uint32_t> v(n);
+  fill_device<pattern_word>(v.data(), n, s.get(), std::uint32_t{7});
+  MEMBENCH_CUDA_CHECK(cudaGetLastError());
+  std::vector<std::uint32_t> host(n);
+  MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(host.data(), v.data(), n * 4, cudaMemcpyDeviceToHost, s.get()));
+  s.synchronize();
+  for (std::size_t i = 0; i < n; i += 997) ASSERT_EQ(host[i], pattern_word(i, 7)) << i;
+  EXPECT_EQ(host[n - 1], pattern_word(n - 1, 7));
+}
+
+MEMBENCH_HD std::uint64_t test_tag(std::uint64_t i) { return i * 3 + 1; }
+
+struct test_chase_state {
+  std::uint64_t position, cycles;
+};
+
+TEST(GpuFamilyKernels, ChainBuildLaysOutTheHostWalkAndResetStartsIt) {
+  // A chain laid out on the device, followed on the host from the reset position, visits the
+  // nodes the host walk visits; the tag lands in the word after each link.
+  stream s;
+  const std::uint64_t spacing = 256, nodes = 300;
+  const auto succ = chase_successors(static_cast<std::uint32_t>(nodes));
+  device_buffer<std::uint64_t> chain(nodes * spacing / 8);
+  device_buffer<std::uint32_t> dev_succ(nodes);
+  device_buffer<test_chase_state> state(1);
+  MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(dev_succ.data(), succ.data(), nodes * 4, cudaMemcpyHostToDevice, s.get()));
+  chase_build_kernel<test_tag><<<2, 256, 0, s.get()>>>(chain.data(), dev_succ.data(), nodes, spacing);
+  const auto base = reinterpret_cast<std::uint64_t>(chain.data());
+  chase_reset_kernel<<<1, 1, 0, s.get()>>>(state.data(), base + chase_node_offset(5, spacing));
+  MEMBENCH_CUDA_CHECK(cudaGetLastError());
+  std::vector<std::uint64_t> host(chain.size());
+  test_chase_state st{};
+  MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(host.data(), chain.data(), chain.bytes(), cudaMemcpyDeviceToHost, s.get()));
+  MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(&st, state.data(), sizeof st, cudaMemcpyDeviceToHost, s.get()));
+  s.synchronize();
+  EXPECT_EQ(st.cycles, 0u);
+  std::uint64_t p = st.position;
+  for (std::uint64_t k = 0; k < 2 * nodes; ++k) p = host[(p - base) / 8];
+  EXPECT_EQ(p, base + chase_node_offset(chase_walk(succ, 5, 2 * nodes), spacing));
+  EXPECT_EQ(host[chase_node_offset(7, spacing) / 8 + 1], test_tag(7));
+}
+
+TEST(GpuDriverApi, FindsEntryPointsAndNamesResults) {
+  MEMBENCH_CUDA_CHECK(cudaFree(nullptr));  // a context
+  EXPECT_NE(driver_entry<PFN_cuGetErrorName_v6000>("cuGetErrorName", 6000), nullptr);
+  EXPECT_THROW(driver_symbol("cuNoSuchEntryPoint", 12000), std::runtime_error);
+  const std::string why = driver_failure(CUDA_ERROR_INVALID_VALUE, "cuMemsetD8Async");
+  EXPECT_NE(why.find("cuMemsetD8Async failed: CUDA_ERROR_INVALID_VALUE"), std::string::npos) << why;
 }
 
 }  // namespace

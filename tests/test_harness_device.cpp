@@ -127,6 +127,10 @@ TEST(Identity, NvLinkCeilingIsLinksUpTimesTheLinkRate) {
   EXPECT_DOUBLE_EQ(h100.peak_gbps(), 478.125);
   EXPECT_EQ(describe_nvlink({0, 18, 0, 0}), "none up of 18");
   EXPECT_EQ(describe_nvlink({}), "none");
+  EXPECT_EQ(describe_nvlink({18, 18, 6, 0}), "18 up (NVML gives no link rate)") << "never 0 GB/s";
+  gpu_identity no_rate;
+  no_rate.nvlink = nvlink_links{18, 18, 6, 0};
+  for (const auto& [k, v] : identity_context(no_rate)) EXPECT_NE(k, "nvlink_peak_gbps") << "no ceiling of 0";
 }
 
 TEST(Identity, ContextHoldsWhatNvmlAnsweredAndNothingElse) {

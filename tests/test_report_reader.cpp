@@ -1,6 +1,6 @@
-// membench-report's JSON reader: the fast path (rows split over the cores, numbers no view
-// reads skipped) against the plain one, the counters a view asks for, runs and samples,
-// and names of any Google Benchmark program.
+// membench-report's JSON reader: the split read (rows cut into parts over the cores and
+// blocks at guessed boundaries) against the whole one, the counters a view asks for, runs
+// and samples, and names of any Google Benchmark program.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -47,9 +47,17 @@ void expect_same(const result_file& a, const result_file& b) {
   }
 }
 
+// How labels and messages look in a synthetic file.
+enum class strings {
+  plain,
+  row_like,  // they hold "}, {" and row-like text, but no guessed boundary
+  boundary,  // most labels end in "}, {": a boundary the split read guesses inside a string
+};
+
 // A synthetic file of `rows` rows: membench-like counters, a few repetitions with samples,
-// an error row, and labels and messages that look like row boundaries.
-std::string synthetic(int rows, bool tricky) {
+// an error row, and labels and messages as `kind` says.
+std::string synthetic(int rows, strings kind) {
+  const bool tricky = kind != strings::plain;
   std::string s = R"({"context": {"date": "2026-11-22T10:00:00+00:00", "membench_cache_mode": "default",
     "caches": [{"type": "Data", "level": 1}], "num_cpus": 16, "membench_ci_level_pct": "95"},
   "benchmarks": [)";
@@ -74,57 +82,98 @@ std::string synthetic(int rows, bool tricky) {
           R"( "sm_clock_mhz": 1980.0{9}, "label": "{10}"}})",
           name, i, reps, r, 10.0 + i * 0.01 + r, (i + 1) * 1024, 10.1 + i * 0.01 + r, 9.9 + i * 0.01 + r,
           1e-3 * (i + 1), r == 1 ? R"(, "samples_us": [10.5, 1.05e+01, 10.49, 10.51, 10.5])" : "",
-          !tricky ? "timing:blocking"
+          !tricky        ? "timing:blocking"
           : i % 101 == 7 ? R"(timing:blocking }, {\"name\": \"z\" throttle:sw_power_cap)"
-                         : "timing:blocking }, {} x");
+          : kind == strings::boundary ? "timing:blocking }, {} x }, {"
+                                      : "timing:blocking }, {} x");
     }
   }
   s += "\n  ]\n}\n";
   return s;
 }
 
-TEST(ReportReader, TheFastPathReadsMembenchFilesAndAgreesWithThePlainOne) {
+// The split read's default (one part of one block for small files), and several parts
+// of small blocks.
+const split_options small_blocks{3, 4096};
+
+TEST(ReportReader, TheSplitReadReadsMembenchFilesAndAgreesWithTheWholeOne) {
   for (const char* file : {"h200_default.json", "h200_cg.json", "plain_gbench.json", "aggregates_only.json",
-                           "mixed_units_errors.json"}) {
+                           "mixed_units_errors.json", "samples_a.json"}) {
     const std::string text = slurp(data + file);
     for (const read_options& what : {read_options{}, compare_reads(), reads_for({})}) {
-      const result_file plain = read_results(text, file, what, reader_path::plain);
-      const result_file fast = read_results(text, file, what, reader_path::fast_only);  // throws if it gave up
-      expect_same(plain, fast);
+      const result_file whole = read_results(text, file, what, read_schedule::whole);
+      for (const split_options& split : {split_options{}, small_blocks, split_options{2, 16}}) {
+        // read_schedule::split throws if it gave up
+        expect_same(whole, read_results(text, file, what, read_schedule::split, split));
+      }
     }
   }
 }
 
 TEST(ReportReader, LargeFilesSplitAtRowBoundaries) {
-  const std::string text = synthetic(6000, false);
-  ASSERT_GT(text.size(), std::size_t{2} << 20) << "large enough for several parts and blocks";
-  const result_file plain = read_results(text, "big.json", compare_reads(), reader_path::plain);
-  const result_file fast = read_results(text, "big.json", compare_reads(), reader_path::fast_only);
-  expect_same(plain, fast);
-  ASSERT_EQ(fast.results.size(), 6000u);
-  const result* r = fast.find("global/read/width:8/bytes:4K");
-  ASSERT_NE(r, nullptr);
-  ASSERT_EQ(r->runs.size(), 3u) << "three repetitions";
-  EXPECT_DOUBLE_EQ(r->time_us, 11.03);
-  EXPECT_EQ(r->runs[1].samples_us, (std::vector<double>{10.5, 10.5, 10.49, 10.51, 10.5}));
-  EXPECT_DOUBLE_EQ(r->runs[0].ci_low_us, 9.93);
-  EXPECT_DOUBLE_EQ(r->runs[0].sm_clock_mhz, 1980);
-  EXPECT_TRUE(fast.results[500].skipped);
+  for (const strings kind : {strings::plain, strings::row_like}) {
+    const std::string text = synthetic(6000, kind);
+    ASSERT_GT(text.size(), std::size_t{2} << 20) << "large enough for several parts and blocks";
+    const result_file whole = read_results(text, "big.json", compare_reads(), read_schedule::whole);
+    const result_file split = read_results(text, "big.json", compare_reads(), read_schedule::split);
+    expect_same(whole, split);
+    expect_same(whole, read_results(text, "big.json", compare_reads(), read_schedule::split, {5, 1000}));
+    ASSERT_EQ(split.results.size(), 6000u);
+    const result* r = split.find("global/read/width:8/bytes:4K");
+    ASSERT_NE(r, nullptr);
+    ASSERT_EQ(r->runs.size(), 3u) << "three repetitions";
+    EXPECT_DOUBLE_EQ(r->time_us, 11.03);
+    EXPECT_EQ(r->runs[1].samples_us, (std::vector<double>{10.5, 10.5, 10.49, 10.51, 10.5}));
+    EXPECT_DOUBLE_EQ(r->runs[0].ci_low_us, 9.93);
+    EXPECT_DOUBLE_EQ(r->runs[0].sm_clock_mhz, 1980);
+    EXPECT_TRUE(split.results[500].skipped);
+    EXPECT_EQ(split.find("global/read/width:4/bytes:8K")->runs.at(0).throttle,
+              kind == strings::plain ? "" : "sw_power_cap");
+  }
 }
 
-TEST(ReportReader, BoundariesGuessedInsideStringsFallBackToThePlainPath) {
-  const std::string text = synthetic(6000, true);
-  const result_file plain = read_results(text, "tricky.json", {}, reader_path::plain);
-  expect_same(plain, parse_results(text, "tricky.json"));
-  // Every label holds "}, {}": the boundary guessed after the middle lands in one.
-  EXPECT_THROW((void)read_results(text, "tricky.json", {}, reader_path::fast_only), input_error);
-  const result* r = plain.find("global/read/width:4/bytes:8K");
+TEST(ReportReader, FilesAreReadInBlocksOnEveryCore) {
+  const std::string text = synthetic(6000, strings::plain);
+  const std::string path = (std::filesystem::temp_directory_path() / "membench_reader_big.json").string();
+  std::ofstream(path, std::ios::binary) << text;
+  expect_same(read_results(text, path, {}, read_schedule::whole), load_results(path));
+  std::filesystem::remove(path);
+}
+
+TEST(ReportReader, BoundariesGuessedInsideStringsGoToTheWholeRead) {
+  const std::string text = synthetic(6000, strings::boundary);
+  const result_file whole = read_results(text, "tricky.json", {}, read_schedule::whole);
+  expect_same(whole, parse_results(text, "tricky.json"));
+  // Labels ending in "}, {" hold a guessed boundary: the block cut there does not parse.
+  EXPECT_THROW((void)read_results(text, "tricky.json", {}, read_schedule::split), input_error);
+  EXPECT_THROW((void)read_results(text, "tricky.json", {}, read_schedule::split, small_blocks), input_error);
+  const result* r = whole.find("global/read/width:4/bytes:8K");
   ASSERT_NE(r, nullptr);
   EXPECT_EQ(r->runs.at(0).throttle, "sw_power_cap");
 }
 
+// The split read takes the members before the benchmarks array through the parser, and
+// needs the array last; anything else is read whole, to the same result.
+TEST(ReportReader, DocumentsWithTheArrayElsewhereAreReadWhole) {
+  const std::string rows = R"([{"name": "a/manual_time", "real_time": 2, "time_unit": "us"}])";
+  for (const std::string& text : {R"({"benchmarks": )" + rows + R"(, "context": {"date": "x"}})",
+                                 R"({"context": {"benchmarks": []}, "benchmarks": )" + rows + "}",
+                                 R"({"context": {"note": "\"benchmarks\": ["}, "benchmarks": )" + rows + "}",
+                                 R"({"benchmarks": [{"name": "b", "real_time": 1, "time_unit": "us"}], "benchmarks": )" +
+                                     rows + "}",
+                                 R"({"\u0062enchmarks": [{"name": "b", "real_time": 1, "time_unit": "us"}], "benchmarks": )" +
+                                     rows + "}"}) {
+    const result_file whole = read_results(text, "elsewhere.json", {}, read_schedule::whole);
+    expect_same(whole, parse_results(text, "elsewhere.json"));
+    ASSERT_NE(whole.find("a"), nullptr) << text;
+  }
+  const std::string last = R"({"context": {"benchmarks": "none"}, "benchmarks": )" + rows + "}";
+  expect_same(read_results(last, "last.json", {}, read_schedule::whole),
+              read_results(last, "last.json", {}, read_schedule::split, {2, 16}));
+}
+
 TEST(ReportReader, ErrorsAfterTheFirstPartNameTheirRow) {
-  std::string text = synthetic(6000, false);
+  std::string text = synthetic(6000, strings::plain);
   const auto at = text.find("\"family_index\": 4000,");
   ASSERT_NE(at, std::string::npos);
   std::size_t row = 0;  // its index in the benchmarks array (repetitions are rows too)
@@ -142,10 +191,10 @@ TEST(ReportReader, ErrorsAfterTheFirstPartNameTheirRow) {
   }
 }
 
-// A member given twice leaves the row's meaning open (the fast path drops some numbers
-// unread, the plain one reads them all): both paths refuse it, naming the row and the key.
+// A member given twice leaves the row's meaning open: both reads refuse it, the whole one
+// naming the row and the key.
 TEST(ReportReader, ARowGivingAMemberTwiceIsBadInput) {
-  const std::string good = synthetic(6000, false);
+  const std::string good = synthetic(6000, strings::plain);
   for (const auto& [member, twice] :
        std::vector<std::pair<std::string, std::string>>{{"\"repetition_index\": 0,", "\"repetition_index\": 2, "},
                                                         {"\"iterations\": ", "\"iterations\": 7, "},
@@ -157,9 +206,9 @@ TEST(ReportReader, ARowGivingAMemberTwiceIsBadInput) {
     ASSERT_NE(m, std::string::npos) << member;
     text.insert(m, twice);
     for (const read_options& what : {read_options{}, compare_reads()}) {
-      EXPECT_THROW((void)read_results(text, "twice.json", what, reader_path::fast_only), input_error) << member;
+      EXPECT_THROW((void)read_results(text, "twice.json", what, read_schedule::split), input_error) << member;
       try {
-        (void)read_results(text, "twice.json", what, reader_path::plain);
+        (void)read_results(text, "twice.json", what, read_schedule::whole);
         FAIL() << "expected an input_error for " << member;
       } catch (const input_error& e) {
         const std::string key = member.substr(1, member.find('"', 1) - 1);
@@ -168,12 +217,12 @@ TEST(ReportReader, ARowGivingAMemberTwiceIsBadInput) {
       }
     }
   }
-  // The same key escaped is the same key: the fast path leaves escaped keys to the plain one.
+  // The same key escaped is the same key.
   std::string text = good;
   const auto at = text.find("\"family_index\": 4000,");
   text.insert(at, R"("\u0066amily_index": 4000, )");
-  EXPECT_THROW((void)read_results(text, "escaped.json", {}, reader_path::fast_only), input_error);
-  EXPECT_THROW((void)read_results(text, "escaped.json", {}, reader_path::plain), input_error);
+  EXPECT_THROW((void)read_results(text, "escaped.json", {}, read_schedule::split), input_error);
+  EXPECT_THROW((void)read_results(text, "escaped.json", {}, read_schedule::whole), input_error);
 }
 
 TEST(ReportReader, KeepsOnlyTheCountersAViewAsksForButNamesThemAll) {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "kernels/shared/bank_conflict.hpp"
-#include "kernels/shared/bandwidth.cuh"
+#include "kernels/shared/bandwidth.hpp"
 
 namespace membench::shared {
 namespace {

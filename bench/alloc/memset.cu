@@ -36,6 +36,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/core/driver_api.hpp"
 #include "harness/family/check.hpp"
 #include "harness/family/family.hpp"
 #include "harness/family/grid.hpp"
@@ -53,22 +54,7 @@ struct driver_memset {
   PFN_cuMemsetD2D8Async_v3020 d2d8 = nullptr;
   PFN_cuMemsetD2D16Async_v3020 d2d16 = nullptr;
   PFN_cuMemsetD2D32Async_v3020 d2d32 = nullptr;
-  PFN_cuGetErrorName_v6000 error_name = nullptr;
 };
-
-/// The driver's `symbol` in the ABI of CUDA `version` (the version its typedef names).
-/// throws cuda_error, std::runtime_error
-template <class Fn>
-Fn driver_entry(const char* symbol, unsigned version) {
-  void* fn = nullptr;
-  cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
-  MEMBENCH_CUDA_CHECK(cudaGetDriverEntryPointByVersion(symbol, &fn, version, cudaEnableDefault, &status));
-  if (status != cudaDriverEntryPointSuccess || fn == nullptr) {
-    throw std::runtime_error(std::string("the driver has no ") + symbol + " for CUDA " + std::to_string(version) +
-                             " (cudaDriverEntryPointQueryResult " + std::to_string(static_cast<int>(status)) + ")");
-  }
-  return reinterpret_cast<Fn>(fn);
-}
 
 /// Looked up on first use (a CUDA context exists by then), once per process.
 const driver_memset& driver() {
@@ -80,7 +66,6 @@ const driver_memset& driver() {
     d.d2d8 = driver_entry<PFN_cuMemsetD2D8Async_v3020>("cuMemsetD2D8Async", 3020);
     d.d2d16 = driver_entry<PFN_cuMemsetD2D16Async_v3020>("cuMemsetD2D16Async", 3020);
     d.d2d32 = driver_entry<PFN_cuMemsetD2D32Async_v3020>("cuMemsetD2D32Async", 3020);
-    d.error_name = driver_entry<PFN_cuGetErrorName_v6000>("cuGetErrorName", 6000);
     return d;
   }();
   return fns;
@@ -89,11 +74,7 @@ const driver_memset& driver() {
 /// Driver results become cuda_error (the codes of the two APIs agree for the errors that
 /// poison a context, so the runner's poisoning check still works). throws cuda_error
 void check_cu(CUresult r, const char* call) {
-  if (r == CUDA_SUCCESS) return;
-  const char* name = nullptr;
-  if (driver().error_name(r, &name) != CUDA_SUCCESS || name == nullptr) name = "unknown CUresult";
-  throw cuda_error(static_cast<cudaError_t>(r),
-                   std::string(call) + " failed: " + name + " (CUresult " + std::to_string(static_cast<int>(r)) + ")");
+  if (r != CUDA_SUCCESS) throw cuda_error(static_cast<cudaError_t>(r), driver_failure(r, call));
 }
 
 // ---- buffers -------------------------------------------------------------------------------

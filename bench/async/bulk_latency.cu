@@ -19,14 +19,12 @@
 #include <cuda_runtime_api.h>
 
 #include <array>
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "harness/family/check.hpp"
+#include "harness/family/chain.hpp"
 #include "harness/family/family.hpp"
-#include "harness/family/latency.hpp"
 #include "kernels/async/bulk_latency.cuh"
 #include "kernels/common/chase.hpp"
 #include "kernels/common/types.hpp"
@@ -38,12 +36,6 @@ constexpr std::array<std::uint64_t, 2> spans{std::uint64_t{4} << 20, std::uint64
 constexpr std::uint64_t spacing = chase_line_bytes;
 constexpr unsigned build_block = 256;
 constexpr int needed_arch = 90;
-
-struct bulk_chase_workspace {
-  device_buffer<std::uint64_t> chain;
-  device_buffer<bulk_chase_state> state;
-  std::vector<std::uint32_t> succ;
-};
 
 std::string arch_token(int arch) { return "sm_" + std::to_string(arch); }
 
@@ -57,58 +49,20 @@ void run_bulk_chase(bench_context& ctx, std::uint64_t span) {
     throw infeasible("this build has only " + arch_token(attr.ptxVersion) + " code for the kernel; it needs sm_90");
   }
   const std::uint64_t nodes = chase_nodes(span, spacing);
-  auto& ws = ctx.workspace<bulk_chase_workspace>({"bytes"}, [&] {
-    ctx.require_device_bytes(span + nodes * sizeof(std::uint32_t));
-    bulk_chase_workspace w{device_buffer<std::uint64_t>(span / sizeof(std::uint64_t)), device_buffer<bulk_chase_state>(1),
-                           chase_successors(static_cast<std::uint32_t>(nodes))};
-    device_buffer<std::uint32_t> succ(nodes);
-    MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(succ.data(), w.succ.data(), nodes * sizeof(std::uint32_t),
-                                        cudaMemcpyHostToDevice, ctx.stream()));
-    bulk_chase_build_kernel<<<static_cast<unsigned>(blocks_for(nodes, build_block)), build_block, 0, ctx.stream()>>>(
-        w.chain.data(), succ.data(), nodes, spacing);
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-    MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));  // before succ is freed
-    return w;
+  auto& ws = ctx.workspace<global_chain<bulk_chase_state>>({"bytes"}, [&] {
+    auto build = [nodes](std::uint64_t* chain, const std::uint32_t* succ, cudaStream_t s) {
+      const auto grid = static_cast<unsigned>(blocks_for(nodes, build_block));
+      chase_build_kernel<bulk_node_tag><<<grid, build_block, 0, s>>>(chain, succ, nodes, spacing);
+    };
+    return make_global_chain<bulk_chase_state>(ctx, span, spacing, build);
   });
-  const auto base = reinterpret_cast<std::uint64_t>(ws.chain.data());
-  const std::uint64_t warm = chase_launch_warm_steps(nodes);
-  const std::uint64_t timed = chase_steps_per_launch(nodes);
-  auto chase = [&ws](std::uint64_t warm_steps, std::uint64_t steps, cudaStream_t s) {
-    bulk_chase_kernel<<<1, 1, 0, s>>>(ws.state.data(), warm_steps, steps);
+  auto chase = [&ws](std::uint64_t warm, std::uint64_t steps, cudaStream_t s) {
+    bulk_chase_kernel<<<1, 1, 0, s>>>(ws.state.data(), warm, steps);
   };
-  // Walk the whole cycle once (when it is short enough to stay in the L2) so that the timed
-  // launches see its steady state.
-  auto prime = [&] {
-    if (const std::uint64_t steps = chase_prime_steps(nodes); steps > 0) chase(0, (steps + 7) / 8 * 8, ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-  };
-  bulk_chase_reset_kernel<<<1, 1, 0, ctx.stream()>>>(ws.state.data(), base + chase_node_offset(0, spacing));
-  prime();
-
-  const std::uint64_t expected = base + chase_node_offset(chase_walk(ws.succ, 0, warm + timed), spacing);
-  output_check check{[&ws, base](cudaStream_t s) {
-                       bulk_chase_reset_kernel<<<1, 1, 0, s>>>(ws.state.data(), base + chase_node_offset(0, spacing));
-                     },
-                     [&ctx, &ws, expected] {
-                       verify_device_array(ctx.reader(), reinterpret_cast<const std::uint64_t*>(ws.state.data()), 1,
-                                           [expected](std::size_t) { return expected; }, "chain position");
-                     }};
-  launch_options opt{};
-  opt.l2 = l2_state::warm;  // never flushed: the row is its chain's steady state
-  opt.report_pct_peak = false;
-  opt.budget_scale = chase_budget_scale(nodes);
-  ctx.verify_and_time(opt, chase_bytes(timed, bulk_node_bytes),
-                      [&chase, warm, timed](cudaStream_t s) { chase(warm, timed, s); }, check);
-
-  // The clock ticks of the last timed launch; after a --metrics pass (profiled replays, caches
-  // flushed) those of a fresh launch in the primed steady state instead.
-  if (std::isfinite(ctx.counter(schema::counter("metrics_passes")))) {
-    prime();
-    chase(warm, timed, ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-  }
-  const bulk_chase_state last = read_device_value(ctx.reader(), ws.state.data());
-  report_chase(ctx, last.cycles, timed, nodes);
+  time_resumed_chase(ctx, resumed_chase_row(nodes, bulk_node_bytes, chase), ws, spacing,
+                     [&ws](std::uint64_t position, cudaStream_t s) {
+                       chase_reset_kernel<<<1, 1, 0, s>>>(ws.state.data(), position);
+                     });
 }
 
 void make_cases(family_builder& f) {

@@ -39,10 +39,12 @@
 #include <vector>
 
 #include "common/parallel.hpp"
+#include "harness/core/driver_api.hpp"
 #include "harness/family/check.hpp"
 #include "harness/family/family.hpp"
 #include "harness/family/grid.hpp"
 #include "kernels/async/staging.cuh"
+#include "kernels/common/fill.cuh"
 
 namespace membench::async {
 namespace {
@@ -56,27 +58,13 @@ constexpr std::array<int, 3> stage_counts{1, 2, 4};
 
 struct driver_tensor_map {
   PFN_cuTensorMapEncodeTiled_v12000 encode_tiled = nullptr;
-  PFN_cuGetErrorName_v6000 error_name = nullptr;
 };
-
-template <class Fn>
-Fn driver_entry(const char* symbol, unsigned version) {
-  void* fn = nullptr;
-  cudaDriverEntryPointQueryResult status = cudaDriverEntryPointSymbolNotFound;
-  MEMBENCH_CUDA_CHECK(cudaGetDriverEntryPointByVersion(symbol, &fn, version, cudaEnableDefault, &status));
-  if (status != cudaDriverEntryPointSuccess || fn == nullptr) {
-    throw std::runtime_error(std::string("the driver has no ") + symbol + " for CUDA " + std::to_string(version) +
-                             " (cudaDriverEntryPointQueryResult " + std::to_string(static_cast<int>(status)) + ")");
-  }
-  return reinterpret_cast<Fn>(fn);
-}
 
 /// Looked up on first use (a CUDA context exists by then), once per process.
 const driver_tensor_map& driver() {
   static const driver_tensor_map fns = [] {
     driver_tensor_map d;
     d.encode_tiled = driver_entry<PFN_cuTensorMapEncodeTiled_v12000>("cuTensorMapEncodeTiled", 12000);
-    d.error_name = driver_entry<PFN_cuGetErrorName_v6000>("cuGetErrorName", 6000);
     return d;
   }();
   return fns;
@@ -94,12 +82,7 @@ CUtensorMap encode_tensor_map(void* base, std::uint64_t bytes) {
   const CUresult r = driver().encode_tiled(&map, CU_TENSOR_MAP_DATA_TYPE_UINT32, 2, base, dims, strides, box,
                                            element_strides, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_NONE,
                                            CU_TENSOR_MAP_L2_PROMOTION_L2_256B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS) {
-    const char* name = nullptr;
-    if (driver().error_name(r, &name) != CUDA_SUCCESS || name == nullptr) name = "unknown CUresult";
-    throw std::runtime_error(std::string("cuTensorMapEncodeTiled failed: ") + name + " (CUresult " +
-                             std::to_string(static_cast<int>(r)) + ")");
-  }
+  if (r != CUDA_SUCCESS) throw std::runtime_error(driver_failure(r, "cuTensorMapEncodeTiled"));
   return map;
 }
 
@@ -126,11 +109,9 @@ staging_kernel_fn kernel_for(staging_method m, int stages) {
   return nullptr;
 }
 
-__global__ void staging_fill_kernel(uint4* in, std::uint64_t slots) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < slots;
-       i += std::uint64_t{gridDim.x} * blockDim.x) {
-    in[i] = make_uint4(staging_word(4 * i), staging_word(4 * i + 1), staging_word(4 * i + 2), staging_word(4 * i + 3));
-  }
+/// The 16 bytes of slot i of the input: words 4i to 4i + 3.
+MEMBENCH_HD uint4 staging_slot(std::uint64_t i) {
+  return make_uint4(staging_word(4 * i), staging_word(4 * i + 1), staging_word(4 * i + 2), staging_word(4 * i + 3));
 }
 
 struct staging_workspace {
@@ -173,7 +154,7 @@ void run_staging(bench_context& ctx, staging_method method, int stages, std::uin
     ctx.require_device_bytes(bytes + max_grid * sizeof(std::uint32_t));
     staging_workspace w{device_buffer<uint4>(bytes / 16), device_buffer<std::uint32_t>(max_grid),
                         std::vector<std::uint32_t>(shape.tiles)};
-    staging_fill_kernel<<<1024, 256, 0, ctx.stream()>>>(w.in.data(), bytes / 16);
+    fill_device<staging_slot>(w.in.data(), bytes / 16, ctx.stream());
     MEMBENCH_CUDA_CHECK(cudaGetLastError());
     parallel_parts(
         shape.tiles,

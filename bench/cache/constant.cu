@@ -23,6 +23,7 @@
 
 #include "harness/family/check.hpp"
 #include "harness/family/family.hpp"
+#include "harness/family/speedup.hpp"
 #include "kernels/cache/constant.cuh"
 
 namespace membench::cache {
@@ -83,13 +84,11 @@ void run_constant(bench_context& ctx, table_load l, std::uint64_t bytes, const s
   launch_options opt;
   opt.l2 = l2_state::warm;
   opt.report_pct_peak = false;  // a table in the constant and L1 caches: no DRAM figure
-  const double median =
-      ctx.verify_and_time(opt, constant_bytes(constant_threads), launch_of(l),
-                          array_check(ctx, ws.out.data(), constant_threads,
-                                      [n](std::size_t t) { return constant_expected<PerLane>(t, n); }, "out",
-                                      poison_values(ws.out.data(), constant_threads)));
-  const double plain = ctx.reference_seconds(plain_name, opt, launch_of(table_load::plain));
-  ctx.set_counter(schema::counter("speedup_vs_plain"), plain / median);
+  const output_check check =
+      array_check(ctx, ws.out.data(), constant_threads, [n](std::size_t t) { return constant_expected<PerLane>(t, n); },
+                  "out", poison_values(ws.out.data(), constant_threads));
+  time_against_plain(ctx, opt, constant_bytes(constant_threads), launch_of(l), check, plain_name,
+                     launch_of(table_load::plain));
 }
 
 // Quick: the 1 KiB table (no constant-cache misses) read plain and from the constant bank.
@@ -103,11 +102,7 @@ void make_cases(family_builder& f) {
       for (std::uint64_t bytes : table_sizes) {
         const std::string plain = f.name(constant_params(per_lane, table_load::plain, bytes));
         f.add(constant_params(per_lane, l, bytes), tier_of(l, bytes), [=](bench_context& ctx) {
-          if (per_lane) {
-            run_constant<true>(ctx, l, bytes, plain);
-          } else {
-            run_constant<false>(ctx, l, bytes, plain);
-          }
+          with_flag(per_lane, [&](auto lanes) { run_constant<decltype(lanes)::value>(ctx, l, bytes, plain); });
         });
       }
     }

@@ -9,11 +9,9 @@
 #include <cuda_runtime_api.h>
 
 #include <array>
-#include <cmath>
 #include <cstdint>
 #include <vector>
 
-#include "harness/family/check.hpp"
 #include "harness/family/family.hpp"
 #include "harness/family/latency.hpp"
 #include "kernels/cache/constant_latency.cuh"
@@ -33,31 +31,11 @@ void run_chase(bench_context& ctx, std::uint64_t span) {
   auto& ws = ctx.workspace<chase_workspace>({}, [] { return chase_workspace{device_buffer<constant_chase_result>(1)}; });
   // The table is the row's own: write it every time (the rows of other sizes overwrite it).
   const std::vector<std::uint32_t> succ = chase_successors(nodes);
-  std::vector<std::uint32_t> table(span / sizeof(std::uint32_t), 0);
-  for (std::uint32_t i = 0; i < nodes; ++i) {
-    table[chase_node_offset(i, chase_line_bytes) / sizeof(std::uint32_t)] =
-        static_cast<std::uint32_t>(chase_link(0, succ.data(), i, chase_line_bytes));
-  }
+  const std::vector<std::uint32_t> table = constant_chase_table(succ, span);
   MEMBENCH_CUDA_CHECK(cudaMemcpyToSymbol(chase_constant, table.data(), span));
-  const std::uint32_t warm = (nodes + 7) / 8 * 8;
+  const auto warm = static_cast<std::uint32_t>(chase_cycle_steps(nodes));
   auto launch = [&ws, warm](cudaStream_t s) { constant_chase_kernel<<<1, 1, 0, s>>>(warm, chase_timed_steps, ws.out.data()); };
-  const auto expected =
-      static_cast<std::uint32_t>(chase_node_offset(chase_walk(succ, 0, warm + chase_timed_steps), chase_line_bytes));
-  launch_options opt{};
-  opt.l2 = l2_state::warm;
-  opt.report_pct_peak = false;
-  ctx.verify_and_time(opt, chase_bytes(chase_timed_steps, sizeof(std::uint32_t)), launch,
-                      array_check(ctx, reinterpret_cast<const std::uint32_t*>(ws.out.data()), 1,
-                                  [expected](std::size_t) { return expected; }, "chain position",
-                                  poison_bytes(ws.out.data(), sizeof(constant_chase_result), 0xff)));
-  // A --metrics pass replays the launch under the profiler after the samples: read the
-  // clock ticks of a plain launch instead.
-  if (std::isfinite(ctx.counter(schema::counter("metrics_passes")))) {
-    launch(ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-  }
-  const constant_chase_result last = read_device_value(ctx.reader(), ws.out.data());
-  report_chase(ctx, last.cycles, chase_timed_steps, nodes);
+  time_fresh_chase(ctx, succ, sizeof(std::uint32_t), launch, ws.out.data());
 }
 
 void make_cases(family_builder& f) {

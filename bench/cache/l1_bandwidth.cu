@@ -28,6 +28,7 @@
 #include "harness/family/family.hpp"
 #include "harness/family/grid.hpp"
 #include "kernels/cache/l1_bandwidth.cuh"
+#include "kernels/common/fill.cuh"
 
 namespace membench::cache {
 namespace {
@@ -36,11 +37,6 @@ struct l1_bw_workspace {
   device_buffer<std::uint32_t> sets;
   device_buffer<std::uint32_t> partials, smids;
 };
-
-__global__ void l1_bandwidth_fill_kernel(std::uint32_t* sets, std::uint64_t set_bytes, std::uint64_t words) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < words; i += std::uint64_t{gridDim.x} * blockDim.x)
-    sets[i] = l1_bw_word(set_bytes, static_cast<std::uint32_t>(i / (set_bytes / 4)), i % (set_bytes / 4));
-}
 
 std::vector<std::uint32_t> read_smids(bench_context& ctx, const l1_bw_workspace& ws, unsigned blocks) {
   std::vector<std::uint32_t> smids(blocks);
@@ -67,7 +63,7 @@ void run_l1_bandwidth(bench_context& ctx) {
     ctx.require_device_bytes(words * 4 + std::uint64_t{blocks} * 8);
     l1_bw_workspace w{device_buffer<std::uint32_t>(words), device_buffer<std::uint32_t>(blocks),
                       device_buffer<std::uint32_t>(blocks)};
-    l1_bandwidth_fill_kernel<<<1024, 256, 0, ctx.stream()>>>(w.sets.data(), Bytes, words);
+    fill_device<l1_bw_sets_word>(w.sets.data(), words, ctx.stream(), Bytes);
     MEMBENCH_CUDA_CHECK(cudaGetLastError());
     return w;
   });

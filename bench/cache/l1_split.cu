@@ -39,6 +39,7 @@
 #include "common/parallel.hpp"
 #include "harness/family/family.hpp"
 #include "kernels/cache/l1_split.cuh"
+#include "kernels/common/fill.cuh"
 
 namespace membench::cache {
 namespace {
@@ -95,7 +96,7 @@ void run_l1_split(bench_context& ctx, split_setting setting, std::uint64_t block
     ctx.require_device_bytes(n * sizeof(word16) + blocks * (l1_split_warps + l1_split_info_words) * 4);
     l1_split_workspace w{device_buffer<word16>(n), device_buffer<std::uint32_t>(blocks * l1_split_warps),
                          device_buffer<std::uint32_t>(blocks * l1_split_info_words)};
-    l1_split_fill_kernel<<<1024, 256, 0, ctx.stream()>>>(w.in.data(), n);
+    fill_device<l1_split_value>(w.in.data(), n, ctx.stream());
     MEMBENCH_CUDA_CHECK(cudaGetLastError());
     return w;
   });

@@ -27,6 +27,7 @@
 #include "harness/family/family.hpp"
 #include "harness/family/grid.hpp"
 #include "kernels/cache/l2_bandwidth.cuh"
+#include "kernels/common/fill.cuh"
 
 namespace membench::cache {
 namespace {
@@ -38,11 +39,6 @@ struct l2_bw_workspace {
   device_buffer<std::uint32_t> partials;
 };
 
-__global__ void l2_bandwidth_fill_kernel(word16* set, std::uint32_t n) {
-  for (std::uint64_t e = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; e < n; e += std::uint64_t{gridDim.x} * blockDim.x)
-    set[e] = l2_bw_value(e);
-}
-
 void run_l2_bandwidth(bench_context& ctx, std::uint64_t set_bytes) {
   const int per_sm = resident_blocks_per_sm(l2_bandwidth_kernel, l2_bw_block);
   if (per_sm < 1) throw infeasible("l2_bandwidth_kernel cannot be resident");
@@ -52,7 +48,7 @@ void run_l2_bandwidth(bench_context& ctx, std::uint64_t set_bytes) {
   auto& ws = ctx.workspace<l2_bw_workspace>({"bytes"}, [&] {
     ctx.require_device_bytes(set_bytes + std::uint64_t{blocks} * 4);
     l2_bw_workspace w{device_buffer<word16>(shape.n), device_buffer<std::uint32_t>(blocks)};
-    l2_bandwidth_fill_kernel<<<1024, 256, 0, ctx.stream()>>>(w.set.data(), shape.n);
+    fill_device<l2_bw_value>(w.set.data(), shape.n, ctx.stream());
     MEMBENCH_CUDA_CHECK(cudaGetLastError());
     return w;
   });

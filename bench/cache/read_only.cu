@@ -27,6 +27,7 @@
 
 #include "harness/family/check.hpp"
 #include "harness/family/family.hpp"
+#include "harness/family/speedup.hpp"
 #include "kernels/cache/read_only.cuh"
 
 namespace membench::cache {
@@ -79,13 +80,12 @@ void run_read_only(bench_context& ctx, load_path l, std::uint64_t bytes, const s
   launch_options opt;
   opt.l2 = l2_state::warm;
   opt.report_pct_peak = bytes > 2 * ctx.device().l2_bytes;  // only the DRAM table is a DRAM figure
-  const double median =
-      ctx.verify_and_time(opt, read_only_bytes(read_only_threads), launch_of(l),
-                          array_check(ctx, ws.out.data(), read_only_threads,
-                                      [n](std::size_t t) { return read_only_expected<Scattered>(t, n, read_only_threads); },
-                                      "out", poison_values(ws.out.data(), read_only_threads)));
-  const double plain = ctx.reference_seconds(plain_name, opt, launch_of(load_path::plain));
-  ctx.set_counter(schema::counter("speedup_vs_plain"), plain / median);
+  const output_check check = array_check(
+      ctx, ws.out.data(), read_only_threads,
+      [n](std::size_t t) { return read_only_expected<Scattered>(t, n, read_only_threads); }, "out",
+      poison_values(ws.out.data(), read_only_threads));
+  time_against_plain(ctx, opt, read_only_bytes(read_only_threads), launch_of(l), check, plain_name,
+                     launch_of(load_path::plain));
 }
 
 // Quick: the L1-resident table through the plain and the read-only path.
@@ -99,11 +99,7 @@ void make_cases(family_builder& f) {
       for (std::uint64_t bytes : table_sizes) {
         const std::string plain = f.name(read_only_params(scattered, load_path::plain, bytes));
         f.add(read_only_params(scattered, l, bytes), tier_of(l, bytes), [=](bench_context& ctx) {
-          if (scattered) {
-            run_read_only<true>(ctx, l, bytes, plain);
-          } else {
-            run_read_only<false>(ctx, l, bytes, plain);
-          }
+          with_flag(scattered, [&](auto scatter) { run_read_only<decltype(scatter)::value>(ctx, l, bytes, plain); });
         });
       }
     }

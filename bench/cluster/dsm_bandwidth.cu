@@ -27,6 +27,7 @@
 #include <string>
 #include <vector>
 
+#include "cluster/launch.hpp"
 #include "harness/family/check.hpp"
 #include "harness/family/family.hpp"
 #include "kernels/cluster/dsm_bandwidth.cuh"

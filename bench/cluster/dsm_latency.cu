@@ -23,11 +23,11 @@
 // Tiers: quick has cluster:2 target:remote; the default tier has every row.
 #include <cuda_runtime_api.h>
 
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
+#include "cluster/launch.hpp"
 #include "harness/family/family.hpp"
 #include "harness/family/latency.hpp"
 #include "kernels/cluster/dsm_latency.cuh"
@@ -66,25 +66,13 @@ void run_latency(bench_context& ctx, unsigned cluster, dsm_target target) {
   const output_check check{
       [&ws](cudaStream_t s) { MEMBENCH_CUDA_CHECK(cudaMemsetAsync(ws.out.data(), 0xff, sizeof(dsm_chase_result), s)); },
       [&ctx, &ws, expected, target, cluster] {
-        dsm_chase_result r{};
-        MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(&r, ws.out.data(), sizeof r, cudaMemcpyDeviceToHost, ctx.stream()));
-        MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+        const dsm_chase_result r = read_device_value(ctx.reader(), ws.out.data());
         if (const std::string why = dsm_chase_problem(r, expected, target, cluster); !why.empty()) {
           throw verification_error(why);
         }
       }};
-  launch_options opt{};
-  opt.l2 = l2_state::warm;  // nothing in global memory to flush
-  opt.report_pct_peak = false;
-  ctx.verify_and_time(opt, chase_bytes(chase_timed_steps, sizeof(std::uint64_t)), launch, check);
-  // A --metrics pass replays the launch under the profiler after the samples: read the
-  // clock ticks of a plain launch instead.
-  if (std::isfinite(ctx.counter(schema::counter("metrics_passes")))) {
-    launch(ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-  }
-  const dsm_chase_result last = read_device_value(ctx.reader(), ws.out.data());
-  report_chase(ctx, last.cycles, chase_timed_steps, dsm_chain_nodes);
+  time_chase(ctx, chase_row{dsm_chain_nodes, chase_timed_steps, sizeof(std::uint64_t), launch, {}}, check,
+             ws.out.data());
 }
 
 void make_cases(family_builder& f) {

@@ -7,3 +7,4 @@
 
 #define MEMBENCH_MATH_NS math_fast
 #include "kernels/compute/vector_math.cuh"
+#include "compute/math_launch.cuh"

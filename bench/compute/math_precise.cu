@@ -4,3 +4,4 @@
 
 #define MEMBENCH_MATH_NS math_precise
 #include "kernels/compute/vector_math.cuh"
+#include "compute/math_launch.cuh"

@@ -55,6 +55,7 @@
 #include "common/parallel.hpp"
 #include "harness/core/cublas.hpp"
 #include "harness/family/family.hpp"
+#include "kernels/common/fill.cuh"
 #include "kernels/compute/matmul.cuh"
 
 namespace membench::compute {
@@ -90,7 +91,7 @@ struct matmul_references {
 };
 
 void fill_operand(float* v, std::uint64_t count, std::uint32_t seed, cudaStream_t s) {
-  matmul_fill_kernel<<<1024, 256, 0, s>>>(v, count, seed);
+  fill_device<matmul_value>(v, count, s, seed);
   MEMBENCH_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -40,6 +40,7 @@
 #include "harness/family/check.hpp"
 #include "harness/family/family.hpp"
 #include "harness/family/grid.hpp"
+#include "kernels/common/fill.cuh"
 #include "kernels/global/l2_persist.cuh"
 
 namespace membench::global {
@@ -125,8 +126,8 @@ l2_persist_workspace& get_workspace(bench_context& ctx, std::uint64_t blocks) {
     l2_persist_workspace w{device_buffer<word16>(l2_persist_max_hot_bytes / sizeof(word16)),
                            device_buffer<word16>(l2_persist_stream_bytes / sizeof(word16)),
                            device_buffer<std::uint32_t>(blocks), {}, {}};
-    l2_persist_fill_kernel<<<1024, 256, 0, ctx.stream()>>>(w.hot.data(), w.hot.size(), l2_persist_hot_seed);
-    l2_persist_fill_kernel<<<1024, 256, 0, ctx.stream()>>>(w.stream.data(), w.stream.size(), l2_persist_stream_seed);
+    fill_device<l2_persist_value>(w.hot.data(), w.hot.size(), ctx.stream(), l2_persist_hot_seed);
+    fill_device<l2_persist_value>(w.stream.data(), w.stream.size(), ctx.stream(), l2_persist_stream_seed);
     MEMBENCH_CUDA_CHECK(cudaGetLastError());
     return w;
   });

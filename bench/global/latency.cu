@@ -22,14 +22,12 @@
 #include <cuda_runtime_api.h>
 
 #include <array>
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "harness/family/check.hpp"
+#include "harness/family/chain.hpp"
 #include "harness/family/family.hpp"
-#include "harness/family/latency.hpp"
 #include "kernels/common/chase.hpp"
 #include "kernels/common/types.hpp"
 #include "kernels/global/latency.cuh"
@@ -48,75 +46,26 @@ constexpr std::array<std::uint64_t, 16> page_spans{2 * MiB,   4 * MiB,   8 * MiB
                                                    8 * GiB,   16 * GiB,  32 * GiB, 64 * GiB};
 constexpr unsigned build_block = 256;
 
-struct chase_workspace {
-  device_buffer<std::uint64_t> chain;
-  device_buffer<chase_state> state;
-  std::vector<std::uint32_t> succ;
-};
-
 void run_chase(bench_context& ctx, bool ldg, std::uint64_t spacing, std::uint64_t span) {
   const std::uint64_t nodes = chase_nodes(span, spacing);
-  auto& ws = ctx.workspace<chase_workspace>({"spacing", "bytes"}, [&] {
-    ctx.require_device_bytes(span + nodes * sizeof(std::uint32_t));
-    chase_workspace w{device_buffer<std::uint64_t>(span / sizeof(std::uint64_t)), device_buffer<chase_state>(1),
-                      chase_successors(static_cast<std::uint32_t>(nodes))};
-    device_buffer<std::uint32_t> succ(nodes);
-    MEMBENCH_CUDA_CHECK(cudaMemcpyAsync(succ.data(), w.succ.data(), nodes * sizeof(std::uint32_t),
-                                        cudaMemcpyHostToDevice, ctx.stream()));
-    chase_build_kernel<<<static_cast<unsigned>(blocks_for(nodes, build_block)), build_block, 0, ctx.stream()>>>(
-        w.chain.data(), succ.data(), nodes, spacing);
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-    MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
-    return w;
+  auto& ws = ctx.workspace<global_chain<chase_state>>({"spacing", "bytes"}, [&] {
+    auto build = [nodes, spacing](std::uint64_t* chain, const std::uint32_t* succ, cudaStream_t s) {
+      const auto grid = static_cast<unsigned>(blocks_for(nodes, build_block));
+      chase_build_kernel<><<<grid, build_block, 0, s>>>(chain, succ, nodes, spacing);
+    };
+    return make_global_chain<chase_state>(ctx, span, spacing, build);
   });
-  const auto base = reinterpret_cast<std::uint64_t>(ws.chain.data());
-  const std::uint64_t warm = chase_launch_warm_steps(nodes);
-  const std::uint64_t timed = chase_steps_per_launch(nodes);
-  auto chase = [&ws, ldg](std::uint64_t warm_steps, std::uint64_t steps, cudaStream_t s) {
+  auto chase = [&ws, ldg](std::uint64_t warm, std::uint64_t steps, cudaStream_t s) {
     if (ldg) {
-      global_chase_kernel<true><<<1, 1, 0, s>>>(ws.state.data(), warm_steps, steps);
+      global_chase_kernel<true><<<1, 1, 0, s>>>(ws.state.data(), warm, steps);
     } else {
-      global_chase_kernel<false><<<1, 1, 0, s>>>(ws.state.data(), warm_steps, steps);
+      global_chase_kernel<false><<<1, 1, 0, s>>>(ws.state.data(), warm, steps);
     }
   };
-  // Walk the whole cycle once so that the timed launches see its steady state.
-  auto prime_on = [&](cudaStream_t s) {
-    if (const std::uint64_t steps = chase_prime_steps(nodes); steps > 0) chase(0, (steps + 7) / 8 * 8, s);
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-  };
-  auto prime = [&] { prime_on(ctx.stream()); };
-  chase_reset_kernel<<<1, 1, 0, ctx.stream()>>>(ws.state.data(), base + chase_node_offset(0, spacing));
-  prime();
-
-  const std::uint64_t expected = base + chase_node_offset(chase_walk(ws.succ, 0, warm + timed), spacing);
-  output_check check{[&ws, base, spacing](cudaStream_t s) {
-                       chase_reset_kernel<<<1, 1, 0, s>>>(ws.state.data(), base + chase_node_offset(0, spacing));
-                     },
-                     [&ctx, &ws, expected] {
-                       verify_device_array(ctx.reader(), reinterpret_cast<const std::uint64_t*>(ws.state.data()), 1,
-                                           [expected](std::size_t) { return expected; }, "chain position");
-                     }};
-  launch_options opt{};
-  opt.l2 = l2_state::warm;  // never flushed: the row is its chain's steady state
-  opt.report_pct_peak = false;
-  opt.budget_scale = chase_budget_scale(nodes);
-  opt.profile_prepare = prime_on;
-  ctx.verify_and_time(opt, chase_bytes(timed, sizeof(std::uint64_t)),
-                      [&chase, warm, timed](cudaStream_t s) { chase(warm, timed, s); }, check);
-
-  // The clock ticks of the last timed launch; after a --metrics pass, those of a fresh launch
-  // in the primed steady state instead, and the profiled launch's own ticks beside them: the
-  // counters describe that launch, which need not have seen the timed launches' cache state.
-  if (std::isfinite(ctx.counter(schema::counter("metrics_passes")))) {
-    const chase_state profiled = read_device_value(ctx.reader(), ws.state.data());
-    ctx.set_counter(schema::counter("metrics_cycles_per_load"),
-                    static_cast<double>(profiled.cycles) / static_cast<double>(timed));
-    prime();
-    chase(warm, timed, ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-  }
-  const chase_state last = read_device_value(ctx.reader(), ws.state.data());
-  report_chase(ctx, last.cycles, timed, nodes);
+  time_resumed_chase(ctx, resumed_chase_row(nodes, sizeof(std::uint64_t), chase), ws, spacing,
+                     [&ws](std::uint64_t position, cudaStream_t s) {
+                       chase_reset_kernel<<<1, 1, 0, s>>>(ws.state.data(), position);
+                     });
 }
 
 constexpr suite_tier tier_of(bool ldg, std::uint64_t spacing, std::uint64_t span) {

@@ -24,6 +24,7 @@
 #include "harness/family/check.hpp"
 #include "harness/family/family.hpp"
 #include "harness/family/grid.hpp"
+#include "kernels/common/fill.cuh"
 #include "kernels/global/working_set.cuh"
 
 namespace membench::global {
@@ -50,11 +51,6 @@ struct working_set_workspace {
   device_buffer<word16> in;
   device_buffer<std::uint32_t> partials;
 };
-
-__global__ void fill_working_set_kernel(word16* in, std::uint64_t n) {
-  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < n; i += std::uint64_t{gridDim.x} * blockDim.x)
-    in[i] = working_set_value(i);
-}
 
 // Reference per block: the sum of what each of its threads loads.
 output_check partial_sums_check(bench_context& ctx, const working_set_workspace& ws, const working_set_shape& shape,
@@ -87,7 +83,7 @@ void run_working_set(bench_context& ctx, bool rotate, std::uint64_t bytes) {
   auto& ws = ctx.workspace<working_set_workspace>({"bytes"}, [&] {
     ctx.require_device_bytes(bytes + blocks * 4);
     working_set_workspace w{device_buffer<word16>(shape.n), device_buffer<std::uint32_t>(blocks)};
-    fill_working_set_kernel<<<1024, 256, 0, ctx.stream()>>>(w.in.data(), shape.n);
+    fill_device<working_set_value>(w.in.data(), shape.n, ctx.stream());
     MEMBENCH_CUDA_CHECK(cudaGetLastError());
     return w;
   });

@@ -10,12 +10,10 @@
 #include <cuda_runtime_api.h>
 
 #include <array>
-#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "harness/family/check.hpp"
 #include "harness/family/family.hpp"
 #include "harness/family/latency.hpp"
 #include "kernels/common/chase.hpp"
@@ -48,26 +46,11 @@ void run_chase(bench_context& ctx, std::uint64_t span) {
   MEMBENCH_CUDA_CHECK(cudaFuncSetAttribute(shared_chase_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(span)));
   auto launch = [&ws, nodes, span](cudaStream_t s) {
-    shared_chase_kernel<<<1, copy_block, span, s>>>(ws.succ.data(), nodes, chase_line_bytes, (nodes + 7) / 8 * 8,
-                                                    chase_timed_steps, ws.out.data());
+    const auto warm = static_cast<std::uint32_t>(chase_cycle_steps(nodes));
+    shared_chase_kernel<<<1, copy_block, span, s>>>(ws.succ.data(), nodes, chase_line_bytes, warm, chase_timed_steps,
+                                                    ws.out.data());
   };
-  const auto walked = chase_walk(ws.host_succ, 0, (nodes + 7) / 8 * 8 + chase_timed_steps);
-  const auto expected = static_cast<std::uint32_t>(chase_node_offset(walked, chase_line_bytes));
-  launch_options opt{};
-  opt.l2 = l2_state::warm;
-  opt.report_pct_peak = false;
-  ctx.verify_and_time(opt, chase_bytes(chase_timed_steps, sizeof(std::uint32_t)), launch,
-                      array_check(ctx, reinterpret_cast<const std::uint32_t*>(ws.out.data()), 1,
-                                  [expected](std::size_t) { return expected; }, "chain position",
-                                  poison_bytes(ws.out.data(), sizeof(chase_result), 0xff)));
-  // A --metrics pass replays the launch under the profiler after the samples: read the
-  // clock ticks of a plain launch instead.
-  if (std::isfinite(ctx.counter(schema::counter("metrics_passes")))) {
-    launch(ctx.stream());
-    MEMBENCH_CUDA_CHECK(cudaGetLastError());
-  }
-  const chase_result last = read_device_value(ctx.reader(), ws.out.data());
-  report_chase(ctx, last.cycles, chase_timed_steps, nodes);
+  time_fresh_chase(ctx, ws.host_succ, sizeof(std::uint32_t), launch, ws.out.data());
 }
 
 void make_cases(family_builder& f) {

@@ -1,55 +1,12 @@
-// B3 bulk-copy latency: one thread chases a random cycle with cp.async.bulk, each copy's
-// source address read from the node the previous copy brought into shared memory. The host
-// part (above the __CUDACC__ guard) compiles with g++ for the unit tests.
+// B3 bulk-copy latency: the chase kernel (the host part is bulk_latency.hpp; the chain's build
+// and reset kernels are kernels/common/chase.cuh).
 #pragma once
 
-#include <cstdint>
-
-#include "../common/chase.hpp"
-#include "../common/pattern.hpp"
-
-namespace membench::async {
-
-/// One node per copy: the smallest bulk copy (16 bytes, 16-byte aligned). Its first word is
-/// the successor's address, its second a tag the chase never reads (the data is not zeros).
-inline constexpr std::uint32_t bulk_node_bytes = 16;
-inline constexpr std::uint32_t bulk_node_seed = 59;
-
-/// The second word of node i.
-MEMBENCH_HD std::uint64_t bulk_node_tag(std::uint64_t i) {
-  return (static_cast<std::uint64_t>(pattern_word(i, bulk_node_seed)) << 32) | (i & 0xffffffffu);
-}
-
-/// Where the chain stands between launches (it goes on from launch to launch), and the
-/// clock ticks of the last launch's timed copies.
-struct bulk_chase_state {
-  std::uint64_t position;  ///< address of the node the next launch starts from
-  std::uint64_t cycles;
-};
-
-}  // namespace membench::async
-
-#if defined(__CUDACC__)
+#include "../common/chase.cuh"
+#include "bulk_latency.hpp"
 #include "staging.cuh"  // the PTX wrappers
 
 namespace membench::async {
-
-/// Node i of a chain at `base` (`spacing` bytes apart): its successor's address and its tag.
-__global__ void bulk_chase_build_kernel(std::uint64_t* base, const std::uint32_t* succ, std::uint64_t nodes,
-                                        std::uint64_t spacing) {
-  const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
-  if (i < nodes) {
-    std::uint64_t* node = base + chase_node_offset(i, spacing) / sizeof(std::uint64_t);
-    node[0] = chase_link(reinterpret_cast<std::uint64_t>(base), succ, i, spacing);
-    node[1] = bulk_node_tag(i);
-  }
-}
-
-/// Points the chain at `position` and clears the last measurement (before the check).
-__global__ void bulk_chase_reset_kernel(bulk_chase_state* state, std::uint64_t position) {
-  state->position = position;
-  state->cycles = 0;
-}
 
 /// `warm` untimed and then `steps` timed dependent copies (multiples of 8) from
 /// state->position, one thread: arrive.expect_tx, one 16-byte cp.async.bulk into shared
@@ -96,4 +53,3 @@ __global__ void bulk_chase_kernel(bulk_chase_state* state, std::uint64_t warm, s
 }
 
 }  // namespace membench::async
-#endif  // __CUDACC__

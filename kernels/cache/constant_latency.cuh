@@ -1,21 +1,15 @@
 // Pointer chase through the constant cache: each node of a __constant__ table holds the
-// byte offset of the next, so every LDC's address is the previous LDC's value.
+// byte offset of the next, so every LDC's address is the previous LDC's value. The host
+// part is constant_latency.hpp.
 #pragma once
 
 #include <cstdint>
 
-#include "../common/chase.hpp"
+#include "constant_latency.hpp"
 
 namespace membench::cache {
 
-inline constexpr std::uint32_t chase_constant_bytes = 64 << 10;  // the whole constant bank a module may use
 __constant__ std::uint32_t chase_constant[chase_constant_bytes / sizeof(std::uint32_t)];
-
-struct constant_chase_result {
-  std::uint32_t node_offset;  ///< byte offset of the last node reached
-  std::uint32_t pad;
-  std::uint64_t cycles;
-};
 
 __device__ __forceinline__ std::uint32_t constant_load(std::uint32_t offset) {
   return *reinterpret_cast<const std::uint32_t*>(reinterpret_cast<const char*>(chase_constant) + offset);

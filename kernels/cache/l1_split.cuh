@@ -4,9 +4,6 @@
 
 namespace membench::cache {
 
-/// Per block: smid, %total_smem_size, %dynamic_smem_size.
-inline constexpr unsigned l1_split_info_words = 3;
-
 /// Block b sums its region s.passes times; lane 0 of each warp stores the warp's sum and
 /// thread 0 records where the block ran and the shared memory it was given. No static
 /// shared memory, so the carveout is the only claim on the SM's shared capacity.
@@ -29,12 +26,6 @@ __global__ void __launch_bounds__(l1_split_block) l1_split_kernel(const word16* 
     info[blockIdx.x * l1_split_info_words + 1] = total;
     info[blockIdx.x * l1_split_info_words + 2] = dynamic;
   }
-}
-
-/// in[k] = l1_split_value(k).
-__global__ void l1_split_fill_kernel(word16* in, std::uint64_t n) {
-  for (std::uint64_t k = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; k < n; k += std::uint64_t{gridDim.x} * blockDim.x)
-    in[k] = l1_split_value(k);
 }
 
 }  // namespace membench::cache

@@ -17,6 +17,8 @@ inline constexpr std::uint32_t l1_split_seed = 111;
 /// One block per SM, 1024 threads (32 warps) to keep many loads in flight.
 inline constexpr unsigned l1_split_block = 1024;
 inline constexpr unsigned l1_split_warps = l1_split_block / 32;
+/// Per block: smid, %total_smem_size, %dynamic_smem_size.
+inline constexpr unsigned l1_split_info_words = 3;
 /// Bytes each block loads per launch at least: ~40 us from L1, ~3x that from L2.
 inline constexpr std::uint64_t l1_split_target = std::uint64_t{8} << 20;
 

@@ -4,8 +4,6 @@
 
 namespace membench::cache {
 
-enum class stencil_source { constant, ldg, global };
-
 /// Coefficients c_1..c_radius in the constant bank (read as a warp-uniform broadcast).
 __constant__ float stencil_coef_constant[stencil_radius];
 

@@ -13,6 +13,9 @@
 
 namespace membench::cache {
 
+/// Where the kernel reads the coefficients: the constant bank, __ldg, or plain global loads.
+enum class stencil_source { constant, ldg, global };
+
 inline constexpr std::uint32_t stencil_seed = 101;
 inline constexpr unsigned stencil_radius = 4;
 inline constexpr unsigned stencil_block = 256;

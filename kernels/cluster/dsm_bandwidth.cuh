@@ -6,6 +6,7 @@
 
 #include "../common/reduce.cuh"
 #include "dsm.cuh"
+#include "dsm_bandwidth.hpp"
 
 namespace membench::cluster {
 

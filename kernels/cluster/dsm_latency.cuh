@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "dsm.cuh"
+#include "dsm_latency.hpp"
 
 namespace membench::cluster {
 

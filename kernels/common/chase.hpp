@@ -99,6 +99,10 @@ constexpr std::uint64_t chase_prime_steps(std::uint64_t nodes) { return nodes <=
 /// L1 starts empty at each launch; the L2 and TLBs keep their contents), else none.
 constexpr std::uint64_t chase_launch_warm_steps(std::uint64_t nodes) { return nodes <= 4096 ? (nodes + 7) / 8 * 8 : 0; }
 
+/// Steps of one walk of a cycle of `nodes` nodes, rounded up to the kernels' unroll (8): the
+/// untimed walk of a chain that each launch builds or walks from node 0 itself.
+constexpr std::uint64_t chase_cycle_steps(std::uint64_t nodes) { return (nodes + 7) / 8 * 8; }
+
 /// Bytes a launch loads: one pointer-sized word per step.
 constexpr std::uint64_t chase_bytes(std::uint64_t steps, std::uint64_t word_bytes) { return steps * word_bytes; }
 

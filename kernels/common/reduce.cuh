@@ -19,4 +19,14 @@ __device__ __forceinline__ void block_sum_store(std::uint32_t v, std::uint32_t* 
   }
 }
 
+/// out[t] = load(0) + ... + load(Loads - 1) in that order: the loads unrolled, none waiting
+/// for another, the store after the last.
+template <unsigned Loads, class Load>
+__device__ __forceinline__ void store_load_sum(float* out, std::uint64_t t, Load load) {
+  float acc = 0;
+#pragma unroll
+  for (unsigned k = 0; k < Loads; ++k) acc += load(k);
+  out[t] = acc;
+}
+
 }  // namespace membench

@@ -4,12 +4,6 @@
 
 namespace membench::compute {
 
-/// v[i] = matmul_value(i, seed), i < count (operands in (-1, 1), never 0).
-__global__ void matmul_fill_kernel(float* v, std::uint64_t count, std::uint32_t seed) {
-  const std::uint64_t stride = std::uint64_t{gridDim.x} * blockDim.x;
-  for (std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x; i < count; i += stride) v[i] = matmul_value(i, seed);
-}
-
 /// The lesson's kernel: thread (tx, ty) of block (bx, by) computes C[bx*32 + tx][by*32 + ty]
 /// straight from global memory; lanes walk rows (uncoalesced A reads and C writes).
 __global__ void __launch_bounds__(matmul_simple_block * matmul_simple_block)

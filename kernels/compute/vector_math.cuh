@@ -1,9 +1,9 @@
 // H5 kernels, one source for two builds. Included once by bench/compute/math_precise.cu and
 // once by bench/compute/math_fast.cu (compiled with --use_fast_math), each defining
-// MEMBENCH_MATH_NS (math_precise / math_fast) first: the kernels and the launchers declared
-// in bench/compute/math_variants.hpp (which the including file includes first) land in that
-// namespace, so the two device builds of the same functions have different symbols
-// (ncu: membench::compute::math_fast::transcendental_kernel).
+// MEMBENCH_MATH_NS (math_precise / math_fast) first: the kernels land in that namespace, so the
+// two device builds of the same functions have different symbols
+// (ncu: membench::compute::math_fast::transcendental_kernel). Their launchers are
+// bench/compute/math_launch.cuh.
 #pragma once
 
 #ifndef MEMBENCH_MATH_NS
@@ -12,9 +12,6 @@
 
 #include <cstddef>
 
-#include <cuda_runtime_api.h>
-
-#include "kernels/common/types.hpp"
 #include "vector_math.hpp"
 
 namespace membench::compute::MEMBENCH_MATH_NS {
@@ -32,16 +29,6 @@ __global__ void __launch_bounds__(vector_math_block) transcendental_kernel(const
                                                                            float* __restrict__ c, std::size_t n) {
   const std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x;
   if (i < n) c[i] = transcendental_element(a[i], b[i]);
-}
-
-void launch_vector_add(const float* a, const float* b, float* c, std::size_t n, cudaStream_t s) {
-  const auto grid = static_cast<unsigned>(blocks_for(n, vector_math_block));
-  vector_add_kernel<<<grid, vector_math_block, 0, s>>>(a, b, c, n);
-}
-
-void launch_transcendental(const float* a, const float* b, float* c, std::size_t n, cudaStream_t s) {
-  const auto grid = static_cast<unsigned>(blocks_for(n, vector_math_block));
-  transcendental_kernel<<<grid, vector_math_block, 0, s>>>(a, b, c, n);
 }
 
 }  // namespace membench::compute::MEMBENCH_MATH_NS

@@ -1,35 +1,14 @@
 // Pointer chase through global memory: one thread, each load's address the previous load's
-// value (no arithmetic between them), timed with the SM's own clock.
+// value (no arithmetic between them), timed with the SM's own clock. The host part is latency.hpp;
+// the chain's build and reset kernels are kernels/common/chase.cuh.
 #pragma once
 
 #include <cstdint>
 
-#include "../common/chase.hpp"
+#include "../common/chase.cuh"
+#include "latency.hpp"
 
 namespace membench::global {
-
-/// Where the chain stands between launches, and what the last launch measured: the chain
-/// goes on from launch to launch, so every row is timed in the steady state of its cycle.
-struct chase_state {
-  std::uint64_t position;  ///< address of the node the next launch starts from
-  std::uint64_t cycles;    ///< clock64 ticks of the last launch's timed loads
-};
-
-/// Node i of a chain at `base` holds the address of its successor (one thread per node).
-__global__ void chase_build_kernel(std::uint64_t* base, const std::uint32_t* succ, std::uint64_t nodes,
-                                   std::uint64_t spacing) {
-  const std::uint64_t i = blockIdx.x * std::uint64_t{blockDim.x} + threadIdx.x;
-  if (i < nodes) {
-    base[chase_node_offset(i, spacing) / sizeof(std::uint64_t)] =
-        chase_link(reinterpret_cast<std::uint64_t>(base), succ, i, spacing);
-  }
-}
-
-/// Points the chain at `position` and clears the last measurement (before the check).
-__global__ void chase_reset_kernel(chase_state* state, std::uint64_t position) {
-  state->position = position;
-  state->cycles = 0;
-}
 
 template <bool Ldg>
 __device__ __forceinline__ std::uint64_t chase_load(std::uint64_t address) {

@@ -1,19 +1,13 @@
 // Pointer chase through shared memory: the block copies a chain into its shared memory,
 // then one thread walks it with ld.shared on the values themselves (no address arithmetic).
+// The host part is latency.hpp.
 #pragma once
 
 #include <cstdint>
 
-#include "../common/chase.hpp"
+#include "latency.hpp"
 
 namespace membench::shared {
-
-/// What a launch measured: the node it stopped at and the clock ticks of the timed steps.
-struct chase_result {
-  std::uint32_t node_offset;  ///< byte offset of the last node reached
-  std::uint32_t pad;
-  std::uint64_t cycles;
-};
 
 /// Builds the chain (`nodes` nodes, `spacing` bytes apart) in dynamic shared memory, walks
 /// `warm` steps untimed and `steps` timed (multiples of 8) from node 0.

@@ -1,7 +1,7 @@
 // libFuzzer target: any bytes through the JSON reader and the views must end in a result
-// or an input_error, never a crash, a hang or a sanitizer report; and the reader's fast
-// path (rows split over the cores, numbers no view reads skipped) must agree with the
-// plain one wherever it does not give up.
+// or an input_error, never a crash, a hang or a sanitizer report; and the split read (rows
+// cut into parts and blocks at guessed boundaries) must agree with the whole one wherever
+// it does not give up.
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
@@ -35,27 +35,30 @@ void expect_same(const result_file& a, const result_file& b) {
            std::equal(x.counters.begin(), x.counters.end(), y.counters.begin(), y.counters.end()) &&
            (x.time_us == y.time_us || (std::isnan(x.time_us) && std::isnan(y.time_us)));
   }
-  if (!same) std::abort();  // the two paths disagree
+  if (!same) std::abort();  // the two reads disagree
 }
 
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(bytes), size);
+  // Small inputs in several parts of small blocks: every cut the split read can make.
   for (const read_options& what : {read_options{}, compare_reads()}) {
-    bool plain_ok = true;
-    result_file plain;
+    bool whole_ok = true;
+    result_file whole;
     try {
-      plain = read_results(text, "fuzz", what, reader_path::plain);
+      whole = read_results(text, "fuzz", what, read_schedule::whole);
     } catch (const input_error&) {
-      plain_ok = false;
+      whole_ok = false;
     }
-    try {
-      const result_file fast = read_results(text, "fuzz", what, reader_path::fast_only);
-      if (!plain_ok) std::abort();  // the fast path accepted what the plain one rejects
-      expect_same(plain, fast);
-    } catch (const input_error&) {
-      // the fast path gave up: fine
+    for (const split_options& split : {split_options{}, split_options{3, 64}}) {
+      try {
+        const result_file cut = read_results(text, "fuzz", what, read_schedule::split, split);
+        if (!whole_ok) std::abort();  // the split read accepted what the whole one rejects
+        expect_same(whole, cut);
+      } catch (const input_error&) {
+        // the split read gave up: fine
+      }
     }
   }
   try {

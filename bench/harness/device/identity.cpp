@@ -17,6 +17,7 @@ std::string format_gpu_uuid(const std::array<unsigned char, 16>& b) {
 
 std::string describe_nvlink(const nvlink_links& l) {
   if (l.up == 0) return l.present > 0 ? fmt::format("none up of {}", l.present) : "none";
+  if (l.link_gbps <= 0) return fmt::format("{} up (NVML gives no link rate)", l.up);
   return fmt::format("{} x {:.1f} GB/s ({:.1f} GB/s per direction)", l.up, l.link_gbps, l.peak_gbps());
 }
 
@@ -60,8 +61,10 @@ context_list identity_context(const gpu_identity& id) {
   if (id.nvlink) {
     add(out, context_key("nvlink_links"), fmt::format("{}", id.nvlink->up));
     add(out, context_key("nvlink_version_code"), fmt::format("{}", id.nvlink->version_code));
-    add(out, context_key("nvlink_link_gbps"), fmt::format("{:.3f}", id.nvlink->link_gbps));
-    add(out, context_key("nvlink_peak_gbps"), fmt::format("{:.1f}", id.nvlink->peak_gbps()));
+    if (id.nvlink->link_gbps > 0) {  // a ceiling of 0 would make every peer row look infinitely fast
+      add(out, context_key("nvlink_link_gbps"), fmt::format("{:.3f}", id.nvlink->link_gbps));
+      add(out, context_key("nvlink_peak_gbps"), fmt::format("{:.1f}", id.nvlink->peak_gbps()));
+    }
   }
   return out;
 }

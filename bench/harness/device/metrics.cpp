@@ -15,6 +15,7 @@
 
 #include "harness/core/check.hpp"
 #include "harness/core/cuda_library.hpp"
+#include "harness/core/driver_api.hpp"
 
 namespace membench {
 namespace {
@@ -89,13 +90,9 @@ P params(std::size_t size) {
 
 // The device's primary context, without linking the driver library (CI machines have none).
 CUcontext current_context() {
-  using get_current_fn = CUresult (*)(CUcontext*);
-  void* fn = nullptr;
-  cudaDriverEntryPointQueryResult found{};
-  MEMBENCH_CUDA_CHECK(cudaGetDriverEntryPointByVersion("cuCtxGetCurrent", &fn, 12000, cudaEnableDefault, &found));
-  if (found != cudaDriverEntryPointSuccess || fn == nullptr) throw std::runtime_error("cuCtxGetCurrent not found");
+  const auto get_current = driver_entry<PFN_cuCtxGetCurrent_v4000>("cuCtxGetCurrent", 12000);
   CUcontext ctx = nullptr;
-  if (reinterpret_cast<get_current_fn>(fn)(&ctx) != CUDA_SUCCESS || ctx == nullptr)
+  if (get_current(&ctx) != CUDA_SUCCESS || ctx == nullptr)
     throw std::runtime_error("no current CUDA context");
   return ctx;
 }

@@ -84,6 +84,7 @@ struct nvml_device::api {
   static constexpr int ecc_corrected = 0, ecc_uncorrected = 1, ecc_volatile = 0, ecc_aggregate = 1;
   static constexpr unsigned max_nvlinks = 18;                    // NVML_NVLINK_MAX_LINKS
   static constexpr unsigned field_nvlink_speed_common = 90;     // NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON
+  static constexpr unsigned field_nvlink_speed = 164;           // NVML_FI_DEV_NVLINK_GET_SPEED (scope: the link)
   static constexpr int value_unsigned_int = 1;                   // NVML_VALUE_TYPE_UNSIGNED_INT
 
   template <class F>
@@ -241,17 +242,25 @@ std::optional<nvlink_links> nvml_device::nvlink() const {
   const api& a = *api_;
   if (a.nvlink_state == nullptr) return std::nullopt;
   nvlink_links l;
+  unsigned first_up = 0;
   for (unsigned link = 0; link < api::max_nvlinks; ++link) {
     int active = 0;
     if (a.nvlink_state(a.dev, link, &active) != 0) continue;  // not present (or not supported)
     ++l.present;
     if (active == 0) continue;
-    if (l.up++ == 0 && a.nvlink_version != nullptr) a.nvlink_version(a.dev, link, &l.version_code);
+    if (l.up++ == 0) first_up = link;
   }
   if (l.present == 0) return std::nullopt;
-  api::field_value speed{api::field_nvlink_speed_common, 0, 0, 0, 0, 0, 0};
-  if (a.field_values != nullptr && a.field_values(a.dev, 1, &speed) == 0 && speed.result == 0)
-    l.link_gbps = static_cast<double>(speed.value & 0xFFFFFFFFull) / 1000.0;  // MB/s
+  if (l.up > 0 && a.nvlink_version != nullptr) a.nvlink_version(a.dev, first_up, &l.version_code);
+  // The per-link speed first; some drivers answer the common speed field with 0.
+  for (const auto& [field, scope] : {std::pair{api::field_nvlink_speed, first_up}, std::pair{api::field_nvlink_speed_common, 0u}}) {
+    api::field_value speed{field, scope, 0, 0, 0, 0, 0};
+    if (l.up == 0 || a.field_values == nullptr || a.field_values(a.dev, 1, &speed) != 0 || speed.result != 0) continue;
+    const auto mb_per_s = speed.value_type == api::value_unsigned_int ? speed.value & 0xFFFFFFFFull : speed.value;
+    if (mb_per_s == 0) continue;
+    l.link_gbps = static_cast<double>(mb_per_s) / 1000.0;
+    break;
+  }
   return l;
 }
 

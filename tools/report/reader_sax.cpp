@@ -1,0 +1,288 @@
+// The SAX handler: events into rows and, for a whole document, its context. Problems are
+// recorded, not thrown: a syntax error later in the file takes precedence, as a parser
+// that reads the whole document first would have it.
+#include "reader_sax.hpp"
+
+#include <limits>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+namespace membench::report {
+namespace {
+
+using json = nlohmann::json;
+
+// Minified JSON text of a non-string context value, built from its events.
+class minifier {
+ public:
+  void open(char c) {
+    separate();
+    text_ += c;
+    fresh_.push_back(true);
+  }
+  void close(char c) {
+    text_ += c;
+    fresh_.pop_back();
+  }
+  void key(const std::string& k) {
+    separate();
+    text_ += json(k).dump();
+    text_ += ':';
+    after_key_ = true;
+  }
+  void scalar(std::string_view s) {
+    separate();
+    text_ += s;
+  }
+  bool done() const { return fresh_.empty(); }
+  std::string take() {
+    std::string t = std::move(text_);
+    text_.clear();
+    return t;
+  }
+
+ private:
+  void separate() {
+    if (after_key_) {
+      after_key_ = false;
+      return;
+    }
+    if (!fresh_.empty() && !fresh_.back()) text_ += ',';
+    if (!fresh_.empty()) fresh_.back() = false;
+  }
+  std::string text_;
+  std::vector<bool> fresh_;
+  bool after_key_ = false;
+};
+
+}  // namespace
+
+class sax_rows::handler {
+ public:
+  using number_integer_t = json::number_integer_t;
+  using number_unsigned_t = json::number_unsigned_t;
+  using number_float_t = json::number_float_t;
+  using string_t = json::string_t;
+  using binary_t = json::binary_t;
+
+  handler(const read_options& what, mode m, std::vector<raw_row>& rows, std::vector<std::string_view>& names)
+      : what_(what), mode_(m), rows_(rows), names_(names), keys_(what) {}
+
+  std::map<std::string, std::string> context;
+  std::string syntax_error;   // from the parser
+  std::string context_error;  // context not an object
+  std::string row_error;      // the first bad row ("benchmarks[i]: ...")
+  bool saw_benchmarks = false, bad_benchmarks = false, bad_top = false;
+  std::size_t row_count = 0;  // rows started
+
+  // --- SAX interface
+  bool null() {
+    return scalar([] { return std::string("null"); }, [&] { f_.wrong(*plan_); });
+  }
+  bool boolean(bool v) {
+    return scalar([v] { return std::string(v ? "true" : "false"); }, [&] { f_.boolean(*plan_, v); });
+  }
+  bool number_integer(number_integer_t v) {
+    const auto d = static_cast<double>(v);
+    return scalar([v] { return std::to_string(v); }, [&] { f_.number(*plan_, d, true, v); }, d);
+  }
+  bool number_unsigned(number_unsigned_t v) {
+    const bool fits = v <= static_cast<number_unsigned_t>(std::numeric_limits<std::int64_t>::max());
+    const auto d = static_cast<double>(v);
+    return scalar([v] { return std::to_string(v); },
+                  [&] { f_.number(*plan_, d, fits, fits ? static_cast<std::int64_t>(v) : 0); }, d);
+  }
+  bool number_float(number_float_t v, const string_t& text) {
+    return scalar([&text] { return text; }, [&] { f_.number(*plan_, v, false, 0); }, v);
+  }
+  bool string(string_t& v) {
+    if (!frames_.empty() && frames_.back() == frame::context) {
+      context[context_key_] = v;
+      return true;
+    }
+    return scalar([&v] { return json(v).dump(); }, [&] { f_.text(*plan_, v); });
+  }
+  bool binary(binary_t&) {
+    return scalar([] { return std::string("null"); }, [&] { f_.wrong(*plan_); });
+  }
+  bool start_object(std::size_t) { return open('{'); }
+  bool start_array(std::size_t) { return open('['); }
+  bool end_object() { return close('}'); }
+  bool end_array() { return close(']'); }
+  bool key(string_t& k) {
+    switch (frames_.empty() ? frame::skip : frames_.back()) {
+      case frame::top: top_key_ = k; break;
+      case frame::context: context_key_ = k; break;
+      case frame::context_value: min_.key(k); break;
+      case frame::row: {
+        bool fresh = false;
+        plan_ = &keys_.at(member_++, k, fresh);
+        if (fresh && plan_->kind == field::counter) names_.push_back(plan_->counter);
+        break;
+      }
+      default: break;
+    }
+    return true;
+  }
+  bool parse_error(std::size_t, const std::string&, const json::exception& e) {
+    syntax_error = e.what();
+    return false;
+  }
+
+ private:
+  enum class frame : std::uint8_t { top, context, context_value, benchmarks, row, samples, skip };
+
+  // A number, string, boolean or null wherever it is: `as_text` gives it as minified JSON
+  // (context values), `on_row` reads it as a row's member; `number` is its value, if any.
+  template <class AsText, class OnRow>
+  bool scalar(AsText&& as_text, OnRow&& on_row, std::optional<double> number = std::nullopt) {
+    if (frames_.empty()) {
+      bad_top = true;  // a document that is a bare number or string
+      return true;
+    }
+    switch (frames_.back()) {
+      case frame::top:
+        if (top_key_ == "context") context_error = "\"context\" is not an object";
+        if (top_key_ == "benchmarks") bad_benchmarks = true;
+        break;
+      case frame::context: context[context_key_] = as_text(); break;
+      case frame::context_value: min_.scalar(as_text()); break;
+      case frame::benchmarks: row_problem(row_count++, "not an object"); break;
+      case frame::row: on_row(); break;
+      case frame::samples:
+        if (!number) {
+          samples_bad_ = true;
+        } else if (what_.evidence) {
+          f_.ev.samples_us.push_back(*number);
+        }
+        break;
+      case frame::skip: break;
+    }
+    return true;
+  }
+
+  // The frame an opening bracket starts inside `parent`: skip for anything the reader
+  // does not read (or that is wrong, which it records).
+  frame opened(frame parent, char c) {
+    switch (parent) {
+      case frame::top:
+        if (top_key_ == "context") {
+          if (c == '{') return frame::context;
+          context_error = "\"context\" is not an object";
+        } else if (top_key_ == "benchmarks") {
+          if (c == '[') {
+            saw_benchmarks = true;
+            return frame::benchmarks;
+          }
+          bad_benchmarks = true;
+        }
+        return frame::skip;
+      case frame::context:
+      case frame::context_value: min_.open(c); return frame::context_value;
+      case frame::benchmarks:
+        if (c == '{') {
+          f_.clear();
+          member_ = 0;
+          samples_bad_ = false;
+          ++row_count;
+          return frame::row;
+        }
+        row_problem(row_count++, "not an object");
+        return frame::skip;
+      case frame::row:
+        if (c == '[' && plan_->kind == field::samples_us) return frame::samples;
+        f_.wrong(*plan_);
+        return frame::skip;
+      case frame::samples: samples_bad_ = true; return frame::skip;
+      default: return frame::skip;
+    }
+  }
+
+  bool open(char c) {
+    if (!frames_.empty()) {
+      frames_.push_back(opened(frames_.back(), c));
+    } else if (mode_ == mode::rows) {
+      frames_.push_back(frame::benchmarks);  // a block of rows
+    } else if (c == '{') {
+      frames_.push_back(frame::top);
+    } else {
+      bad_top = true;
+      frames_.push_back(frame::skip);
+    }
+    return true;
+  }
+
+  bool close(char c) {
+    const frame done = frames_.back();
+    frames_.pop_back();
+    if (done == frame::context_value) {
+      min_.close(c);
+      if (min_.done()) context[context_key_] = min_.take();
+    } else if (done == frame::samples && samples_bad_) {
+      f_.ev.samples_us.clear();
+    } else if (done == frame::row) {
+      end_row();
+    }
+    return true;
+  }
+
+  void end_row() {
+    raw_row r;
+    std::string problem;
+    if (const auto twice = keys_.repeated(member_)) {
+      problem = fmt::format("member \"{}\" given twice", *twice);
+    } else {
+      problem = check_row(f_, r, what_.evidence);
+    }
+    if (!problem.empty()) {
+      row_problem(row_count - 1, problem);
+    } else {
+      rows_.push_back(std::move(r));
+    }
+  }
+
+  void row_problem(std::size_t index, std::string_view problem) {
+    if (row_error.empty()) row_error = fmt::format("benchmarks[{}]: {}", index, problem);
+  }
+
+  const read_options& what_;
+  mode mode_;
+  std::vector<raw_row>& rows_;
+  std::vector<std::string_view>& names_;
+  key_cache keys_;
+  std::vector<frame> frames_;
+  std::string top_key_, context_key_;
+  minifier min_;
+  row_fields f_;
+  const key_plan* plan_ = nullptr;
+  std::size_t member_ = 0;
+  bool samples_bad_ = false;
+};
+
+sax_rows::sax_rows(const read_options& what, mode m, std::vector<raw_row>& rows, std::vector<std::string_view>& names)
+    : h_(std::make_unique<handler>(what, m, rows, names)) {}
+
+sax_rows::~sax_rows() = default;
+
+bool sax_rows::parse(std::string_view text) {
+  (void)json::sax_parse(text.data(), text.data() + text.size(), h_.get());
+  return problem().empty();
+}
+
+std::string sax_rows::problem() const {
+  const handler& h = *h_;
+  if (!h.syntax_error.empty()) return fmt::format("not valid JSON (truncated or malformed?): {}", h.syntax_error);
+  if (h.bad_top) return "not a Google Benchmark JSON object";
+  if (!h.context_error.empty()) return h.context_error;
+  if (h.bad_benchmarks) return "no \"benchmarks\" array";
+  return h.row_error;
+}
+
+std::map<std::string, std::string> sax_rows::take_context() { return std::move(h_->context); }
+
+bool sax_rows::saw_benchmarks() const { return h_->saw_benchmarks; }
+
+std::size_t sax_rows::row_count() const { return h_->row_count; }
+
+}  // namespace membench::report
