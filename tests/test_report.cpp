@@ -4,10 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include <fmt/format.h>
 
+#include "exit_codes.hpp"
 #include "model.hpp"
 #include "render.hpp"
 #include "views.hpp"
@@ -302,6 +306,22 @@ TEST(ReportOptions, EveryValueIsCheckedByItsTable) {
   EXPECT_EQ(value_error(options::format, "pdf"), "'pdf' is not term, md, csv or html");
   EXPECT_NE(value_error(options::filter, "*read"), "");
   EXPECT_EQ(value_error(options::filter, "read_(stride|reuse)"), "");
+}
+
+// docs/report.md's exit codes are exit_codes.hpp's table, word for word.
+TEST(ReportExitCodes, TheDocsHoldTheTable) {
+  std::ifstream in(MEMBENCH_REPORT_DOC, std::ios::binary);
+  std::ostringstream doc;
+  doc << in.rdbuf();
+  const std::string text = doc.str();
+  const auto begin = text.find("<!-- exit-codes -->");
+  const auto end = text.find("<!-- /exit-codes -->\n");
+  ASSERT_NE(begin, std::string::npos) << "docs/report.md has no exit-codes table";
+  ASSERT_NE(end, std::string::npos);
+  EXPECT_EQ(text.substr(begin, end + std::strlen("<!-- /exit-codes -->\n") - begin), exit_codes_markdown())
+      << "docs/report.md's table differs from tools/report/exit_codes.hpp's; it should read:\n" << exit_codes_markdown();
+  EXPECT_EQ(exit_codes_line(), "0 ok, 1 a regression or a view that differs, 2 unusable input, a bad option or an output "
+                               "not written");
 }
 
 TEST(ReportOptions, EveryCommandHasItsTableInTheDocument) {

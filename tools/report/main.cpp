@@ -1,7 +1,5 @@
 // membench-report: comparison tables, CI verdicts, histories, cross-build and cross-GPU
-// views over Google Benchmark JSON (membench's or any program's). Exit codes: 0 ok (no
-// regression), 1 regression (compare; history never fails on a change; views --check: a
-// view differs), 2 unusable input or usage.
+// views over Google Benchmark JSON (membench's or any program's). Exit codes: exit_codes.hpp.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -19,9 +17,9 @@ using namespace membench::report;
 
 // One membench-report command line. `s` says where it runs.
 int run_command(std::vector<std::string> args, session& s) {
-  CLI::App app{"membench-report: tables, CI verdicts, histories, cross-build and cross-GPU views of Google Benchmark "
-               "JSON.\nExit codes: 0 ok, 1 regression (compare) or a view that differs (views --check), 2 unusable "
-               "input or usage."};
+  CLI::App app{fmt::format("membench-report: tables, CI verdicts, histories, cross-build and cross-GPU views of "
+                           "Google Benchmark JSON.\nExit codes: {}.",
+                           exit_codes_line())};
   app.require_subcommand(1);
   // One line, whatever the error; the subcommands take it from here as they are added.
   app.failure_message([](const CLI::App*, const CLI::Error& e) {

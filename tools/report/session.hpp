@@ -8,12 +8,11 @@
 #include <vector>
 
 #include "document.hpp"
+#include "exit_codes.hpp"
 #include "model.hpp"
 #include "options.hpp"
 
 namespace membench::report {
-
-enum exit_code : int { exit_ok = 0, exit_regression = 1, exit_unusable = 2 };
 
 struct session {
   std::string dir;                  ///< relative paths resolve here; "" = as given
