@@ -1,10 +1,13 @@
 // views: the standard views of a result folder, each made by running its steps (command
 // lines of this tool) with their output collected, then written or compared.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <array>
 #include <cstdio>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -16,12 +19,28 @@ namespace {
 
 using input_files = std::map<std::string, std::vector<std::string>>;
 
+// The most read from a views file that is not a regular file (a pipe, a device): /dev/zero
+// would otherwise fill the memory.
+constexpr std::size_t longest_stream = std::size_t{16} << 20;
+
 std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw input_error(fmt::format("{}: cannot open", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  // Without blocking: a FIFO nobody writes to would wait in open() for ever (it reads as empty).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) throw input_error(fmt::format("{}: cannot open", path));
+  struct stat st {};
+  const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  std::string text;
+  std::array<char, 1 << 16> chunk{};
+  ssize_t got = 0;
+  while ((regular || text.size() <= longest_stream) && (got = ::read(fd, chunk.data(), chunk.size())) > 0)
+    text.append(chunk.data(), static_cast<std::size_t>(got));
+  ::close(fd);
+  if (got < 0) throw input_error(fmt::format("{}: cannot read", path));
+  if (!regular && text.size() > longest_stream)
+    throw input_error(fmt::format("{}: not a regular file, and longer than the {} MiB read from one", path,
+                                  longest_stream >> 20));
+  return text;
 }
 
 // The files of each input of a view; nullopt (and a note) when a required one has none.
