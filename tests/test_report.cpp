@@ -4,10 +4,14 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
 
 #include <fmt/format.h>
 
+#include "exit_codes.hpp"
 #include "model.hpp"
 #include "render.hpp"
 #include "views.hpp"
@@ -186,6 +190,19 @@ TEST(ReportViews, GpusShowsPercentOfEachPeak) {
   EXPECT_TRUE(found);
 }
 
+// std::regex_search recurses a character at a time: a name of 30 000 characters once
+// overflowed the stack (exit 139). A filter refuses such a name; up to the limit, even a
+// pattern of nested groups matches.
+TEST(ReportViews, FilterRefusesNamesTooLongToMatch) {
+  const std::string too_long = "BM_x/" + std::string(30000, 'a');
+  EXPECT_THROW((void)name_filter("BM_.*a")(too_long), input_error);
+  EXPECT_THROW((void)name_filter("BM_x")(too_long), input_error) << "a plain filter too, to be predictable";
+  EXPECT_TRUE(name_filter("")(too_long)) << "no filter: nothing to match";
+  const std::string longest = "BM_x/" + std::string(max_filtered_name - 5, 'a');
+  for (const char* pattern : {"BM_.*a$", "((((a))))*$", "(.)*$", "(a|b)*$", "/(?:(?:(?:a)))+$"})
+    EXPECT_TRUE(name_filter(pattern)(longest)) << pattern;
+}
+
 TEST(ReportViews, WordsKeepRegistrationOrderNumbersSortByValue) {
   // A progression reads in its own order (naive before coalesced), not alphabetically.
   const result_file f = parse_results(R"({"context": {"membench_cache_mode": "default"}, "benchmarks": [
@@ -263,6 +280,48 @@ TEST(ReportOptions, DefaultsComeFromTheTables) {
   EXPECT_EQ(values_text(options::format), "term, md, csv or html");
   EXPECT_EQ(values_text(options::calibration_runs), "0 to 1000000");
   EXPECT_EQ(default_text(options::seed), "1");
+}
+
+// nan passes every range check (every comparison with it is false): a --margin=nan once
+// turned a 20 % slowdown into exit 0. Every numeric option of every command refuses it.
+TEST(ReportOptions, EveryValueIsCheckedByItsTable) {
+  for (const command_spec& c : commands) {
+    for (const option_spec* o : c.options) {
+      if (!default_text(*o).empty()) {
+        EXPECT_EQ(value_error(*o, default_text(*o)), "") << c.name << " " << o->names << ": its default";
+      }
+      if (o->kind != option_kind::number && o->kind != option_kind::integer) continue;
+      for (const char* bad : {"nan", "NaN", "-nan", "inf", "-inf", "infinity", "1e999", "", "5x", "0x"})
+        EXPECT_NE(value_error(*o, bad), "") << c.name << " " << o->names << " " << bad;
+      if (o->low < o->high) {
+        EXPECT_NE(value_error(*o, fmt::format("{}", o->high + 1)), "") << c.name << " " << o->names;
+        EXPECT_EQ(value_error(*o, fmt::format("{}", o->low)), "") << c.name << " " << o->names;
+      }
+    }
+  }
+  EXPECT_EQ(value_error(options::margin, "2.5"), "");
+  EXPECT_EQ(value_error(options::margin, "nan"), "'nan' is not a finite number");
+  EXPECT_EQ(value_error(options::calibration_runs, "1.5"), "'1.5' is not a whole number");
+  EXPECT_EQ(value_error(options::confidence, "40"), "40 is not within 50 to 99.9999");
+  EXPECT_EQ(value_error(options::format, "pdf"), "'pdf' is not term, md, csv or html");
+  EXPECT_NE(value_error(options::filter, "*read"), "");
+  EXPECT_EQ(value_error(options::filter, "read_(stride|reuse)"), "");
+}
+
+// docs/report.md's exit codes are exit_codes.hpp's table, word for word.
+TEST(ReportExitCodes, TheDocsHoldTheTable) {
+  std::ifstream in(MEMBENCH_REPORT_DOC, std::ios::binary);
+  std::ostringstream doc;
+  doc << in.rdbuf();
+  const std::string text = doc.str();
+  const auto begin = text.find("<!-- exit-codes -->");
+  const auto end = text.find("<!-- /exit-codes -->\n");
+  ASSERT_NE(begin, std::string::npos) << "docs/report.md has no exit-codes table";
+  ASSERT_NE(end, std::string::npos);
+  EXPECT_EQ(text.substr(begin, end + std::strlen("<!-- /exit-codes -->\n") - begin), exit_codes_markdown())
+      << "docs/report.md's table differs from tools/report/exit_codes.hpp's; it should read:\n" << exit_codes_markdown();
+  EXPECT_EQ(exit_codes_line(), "0 ok, 1 a regression or a view that differs, 2 unusable input, a bad option or an output "
+                               "not written");
 }
 
 TEST(ReportOptions, EveryCommandHasItsTableInTheDocument) {

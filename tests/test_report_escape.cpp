@@ -40,6 +40,7 @@ TEST(ReportEscape, CsvFormulasAreNeutralised) {
   EXPECT_EQ(csv_text("+1"), "'+1");
   EXPECT_EQ(csv_text("-2"), "'-2");
   EXPECT_EQ(csv_text("@SUM(A1)"), "'@SUM(A1)");
+  EXPECT_EQ(csv_text("-"), "-") << "a table's \"no value\" stays as it is";
   EXPECT_EQ(csv_text("a,b"), "\"a,b\"");
   EXPECT_EQ(csv_text("line\nbreak"), "line\\nbreak");
   EXPECT_EQ(csv_text("global/copy/bytes:1G"), "global/copy/bytes:1G");

@@ -2,6 +2,8 @@
 // blocks at guessed boundaries) against the whole one, the counters a view asks for, runs
 // and samples, and names of any Google Benchmark program.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
@@ -158,14 +160,18 @@ TEST(ReportReader, DocumentsWithTheArrayElsewhereAreReadWhole) {
   const std::string rows = R"([{"name": "a/manual_time", "real_time": 2, "time_unit": "us"}])";
   for (const std::string& text : {R"({"benchmarks": )" + rows + R"(, "context": {"date": "x"}})",
                                  R"({"context": {"benchmarks": []}, "benchmarks": )" + rows + "}",
-                                 R"({"context": {"note": "\"benchmarks\": ["}, "benchmarks": )" + rows + "}",
-                                 R"({"benchmarks": [{"name": "b", "real_time": 1, "time_unit": "us"}], "benchmarks": )" +
-                                     rows + "}",
-                                 R"({"\u0062enchmarks": [{"name": "b", "real_time": 1, "time_unit": "us"}], "benchmarks": )" +
-                                     rows + "}"}) {
+                                 R"({"context": {"note": "\"benchmarks\": ["}, "benchmarks": )" + rows + "}"}) {
     const result_file whole = read_results(text, "elsewhere.json", {}, read_schedule::whole);
     expect_same(whole, parse_results(text, "elsewhere.json"));
     ASSERT_NE(whole.find("a"), nullptr) << text;
+  }
+  // A second array, however its key is spelt, is a key given twice: refused by both reads.
+  for (const std::string& text : {R"({"benchmarks": [{"name": "b", "real_time": 1, "time_unit": "us"}], "benchmarks": )" +
+                                      rows + "}",
+                                  R"({"\u0062enchmarks": [{"name": "b", "real_time": 1, "time_unit": "us"}], "benchmarks": )" +
+                                      rows + "}"}) {
+    EXPECT_THROW((void)read_results(text, "twice.json", {}, read_schedule::whole), input_error) << text;
+    EXPECT_THROW((void)parse_results(text, "twice.json"), input_error) << text;
   }
   const std::string last = R"({"context": {"benchmarks": "none"}, "benchmarks": )" + rows + "}";
   expect_same(read_results(last, "last.json", {}, read_schedule::whole),
@@ -223,6 +229,80 @@ TEST(ReportReader, ARowGivingAMemberTwiceIsBadInput) {
   text.insert(at, R"("\u0066amily_index": 4000, )");
   EXPECT_THROW((void)read_results(text, "escaped.json", {}, read_schedule::split), input_error);
   EXPECT_THROW((void)read_results(text, "escaped.json", {}, read_schedule::whole), input_error);
+}
+
+// The message of the input_error that reading `text` throws, both schedules agreeing that
+// it is bad input; "" when it reads.
+std::string read_error(const std::string& text, const read_options& what = compare_reads()) {
+  EXPECT_THROW((void)read_results(text, "bad.json", what, read_schedule::split), input_error);
+  try {
+    (void)read_results(text, "bad.json", what, read_schedule::whole);
+  } catch (const input_error& e) {
+    return e.what();
+  }
+  return "";
+}
+
+std::string one_row(const std::string& members) {
+  return fmt::format(R"({{"context": {{}}, "benchmarks": [{{"name": "a", "run_type": "iteration", {}}}]}})", members);
+}
+
+// A sample of 0, below 0 or absurdly long once turned a doubling into "unsure" (exit 0):
+// every sample read is a time, as real_time is.
+TEST(ReportReader, SamplesAndTimesAreRangeChecked) {
+  const std::string time = R"("real_time": 2, "time_unit": "us")";
+  for (const char* sample : {"0", "-1", "-0.0", "1e308", "1.5e12"}) {
+    const std::string text = one_row(fmt::format(R"({}, "samples_us": [2, {}, 2])", time, sample));
+    EXPECT_NE(read_error(text).find("samples_us[1]: "), std::string::npos) << sample << ": " << read_error(text);
+    read_options no_evidence;
+    no_evidence.evidence = false;
+    EXPECT_NO_THROW((void)parse_results(text, "unread.json", no_evidence)) << "samples a view does not read";
+  }
+  EXPECT_NO_THROW((void)parse_results(one_row(fmt::format(R"({}, "samples_us": [2, 1e-3, 9e11])", time)), "ok.json"));
+  EXPECT_NE(read_error(one_row(R"("real_time": 1e308, "time_unit": "us")")).find("real_time"), std::string::npos);
+  EXPECT_NE(read_error(one_row(R"("real_time": 2e9, "time_unit": "s")")).find("real_time"), std::string::npos);
+  EXPECT_NO_THROW((void)parse_results(one_row(R"("real_time": 0, "time_unit": "ns")"), "zero.json"));
+}
+
+// A second "benchmarks" once added its rows, a second "context" replaced the first: a key
+// given twice is refused in every object, as it is in a row.
+TEST(ReportReader, AKeyGivenTwiceIsBadInputAtEveryLevel) {
+  const std::string row = R"({"name": "a", "run_type": "iteration", "real_time": 2, "time_unit": "us"})";
+  const std::string rows = fmt::format(R"([{}])", row);
+  for (const auto& [text, twice] : std::vector<std::pair<std::string, std::string>>{
+           {fmt::format(R"({{"context": {{}}, "benchmarks": {}, "benchmarks": {}}})", rows, rows),
+            "\"benchmarks\" given twice"},
+           {fmt::format(R"({{"context": {{}}, "context": {{}}, "benchmarks": {}}})", rows), "\"context\" given twice"},
+           {fmt::format(R"({{"context": {{"date": "a", "date": "b"}}, "benchmarks": {}}})", rows),
+            "context: \"date\" given twice"},
+           {fmt::format(R"({{"context": {{"caches": [{{"size": 1, "size": 2}}]}}, "benchmarks": {}}})", rows),
+            "\"size\" given twice in an object"},
+           {fmt::format(R"({{"context": {{}}, "benchmarks": {}, "extra": {{"x": 1, "\u0078": 2}}}})", rows),
+            "\"x\" given twice in an object"},
+       }) {
+    EXPECT_NE(read_error(text, {}).find(twice), std::string::npos) << text << "\n" << read_error(text, {});
+  }
+  EXPECT_NO_THROW((void)parse_results(
+      fmt::format(R"({{"context": {{"caches": [{{"size": 1}}, {{"size": 2}}]}}, "benchmarks": {}}})", rows), "ok.json"))
+      << "the same key in two objects";
+}
+
+// /dev/zero was read whole (4 GB) before a byte was looked at; a FIFO without a writer
+// blocked in open() for ever.
+TEST(ReportReader, InputsThatAreNoRegularFileAreReadWithALimit) {
+  try {
+    (void)load_results("/dev/zero");
+    FAIL() << "/dev/zero read";
+  } catch (const input_error& e) {
+    EXPECT_NE(std::string(e.what()).find("not a regular file, and longer than the 512 MiB"), std::string::npos)
+        << e.what();
+  }
+  const auto fifo = std::filesystem::temp_directory_path() / fmt::format("membench_report_fifo_{}", ::getpid());
+  std::filesystem::remove(fifo);
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_THROW((void)load_results(fifo.string()), input_error) << "no writer: empty, not a wait";
+  std::filesystem::remove(fifo);
+  EXPECT_THROW((void)load_results(data), input_error) << "a folder";
 }
 
 TEST(ReportReader, KeepsOnlyTheCountersAViewAsksForButNamesThemAll) {

@@ -1,10 +1,15 @@
 # cmake -DCMD="exe@@arg@@arg" -DWORKDIR=dir -DCODE=n [-DEXPECTED=file] [-DSTDOUT_REGEX=re] [-DSTDERR_REGEX=re]
-#       -P run_check.cmake
+#       [-DSTDOUT_FILE=file] -P run_check.cmake
 # Runs CMD in WORKDIR (so paths in the output are relative) and checks the exit code, that
-# stdout equals EXPECTED byte for byte and that stdout and stderr match the expressions.
+# stdout equals EXPECTED byte for byte and that stdout and stderr match the expressions;
+# with STDOUT_FILE, stdout goes there instead.
 # With the environment variable MEMBENCH_UPDATE_GOLDEN set, rewrites EXPECTED instead.
 string(REPLACE "@@" ";" CMD "${CMD}")
-execute_process(COMMAND ${CMD} WORKING_DIRECTORY "${WORKDIR}" RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+set(stdout_to OUTPUT_VARIABLE out)
+if(DEFINED STDOUT_FILE)  # /dev/full: a standard output that cannot be written
+  set(stdout_to OUTPUT_FILE "${STDOUT_FILE}")
+endif()
+execute_process(COMMAND ${CMD} WORKING_DIRECTORY "${WORKDIR}" RESULT_VARIABLE rc ${stdout_to} ERROR_VARIABLE err)
 if(NOT rc STREQUAL "${CODE}")
   message(FATAL_ERROR "exit code ${rc}, expected ${CODE}\nstdout:\n${out}\nstderr:\n${err}")
 endif()

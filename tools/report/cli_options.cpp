@@ -2,24 +2,16 @@
 
 #include <algorithm>
 #include <stdexcept>
-#include <type_traits>
 
 #include <fmt/format.h>
 
 namespace membench::report {
 namespace {
 
-std::vector<std::string> choices_of(const option_spec& o) {
-  std::vector<std::string> v;
-  for (const std::string_view c : o.choices) {
-    if (!c.empty()) v.emplace_back(c);
-  }
-  return v;
-}
-
-// What every kind of option shares: its checks, whether it is required, how it takes a list.
+// What every kind of option shares: its checks (the table's, through value_error), whether
+// it is required, how it takes a list.
 CLI::Option* finish(CLI::Option* opt, const option_spec& o) {
-  if (o.kind == option_kind::choice) opt->check(CLI::IsMember(choices_of(o)));
+  opt->check(CLI::Validator([&o](std::string& text) { return value_error(o, text); }, values_text(o)));
   if (o.required) opt->required();
   if (o.one_per_flag) opt->allow_extra_args(false);
   return opt;
@@ -27,11 +19,7 @@ CLI::Option* finish(CLI::Option* opt, const option_spec& o) {
 
 template <class T>
 CLI::Option* add_value(CLI::App* cmd, const option_spec& o, T& target) {
-  CLI::Option* opt = cmd->add_option(std::string(o.names), target, help_text(o));
-  if constexpr (std::is_arithmetic_v<T>) {
-    if (o.low < o.high) opt->check(CLI::Range(static_cast<T>(o.low), static_cast<T>(o.high)));
-  }
-  return finish(opt, o);
+  return finish(cmd->add_option(std::string(o.names), target, help_text(o)), o);
 }
 
 }  // namespace

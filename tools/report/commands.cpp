@@ -71,7 +71,11 @@ std::vector<command_set::registered> command_set::add_to(CLI::App& app, command_
   out.push_back({rows.done(), [this](session& s) { return run_rows(rows_, s); }});
   option_binder views(app, "views");
   views(o::views_dir, views_.dir)(o::views_file, views_.views_file)(o::views_check, views_.check)(o::views_only, views_.only);
-  out.push_back({views.done(), [this, step](session&) { return run_views(views_, step); }});
+  out.push_back({views.done(), [this, step](session& s) {
+                   // A step that runs views would run the same steps again, without end.
+                   if (s.in_views) throw input_error("views: a step of a view cannot run views");
+                   return run_views(views_, step);
+                 }});
   option_binder schema(app, "schema");
   out.push_back({schema(o::schema_table, schema_.table).done(), [this](session& s) { return run_schema(schema_, s); }});
   option_binder opts(app, "options");

@@ -59,7 +59,9 @@ std::string markdown_text(std::string_view s) {
 
 std::string csv_text(std::string_view s) {
   std::string cell = visible_controls(s);
-  if (!cell.empty() && (cell[0] == '=' || cell[0] == '+' || cell[0] == '-' || cell[0] == '@')) cell.insert(0, "'");
+  // A lone "-" (a table's "no value") is no formula; a spreadsheet shows it as text.
+  if (cell != "-" && !cell.empty() && (cell[0] == '=' || cell[0] == '+' || cell[0] == '-' || cell[0] == '@'))
+    cell = "'" + cell;
   if (cell.find_first_of(",\"") == std::string::npos) return cell;
   std::string out = "\"";
   for (char c : cell) {

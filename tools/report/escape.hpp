@@ -20,7 +20,8 @@ std::string terminal_text(std::string_view s);
 std::string markdown_text(std::string_view s);
 
 /// For a CSV text cell (RFC 4180 quoting): visible_controls, and a cell that a spreadsheet
-/// would read as a formula (starting with `=`, `+`, `-`, `@`) gets a leading `'`.
+/// would read as a formula (starting with `=`, `+`, `-`, `@`; a lone `-` is none) gets a
+/// leading `'`.
 std::string csv_text(std::string_view s);
 
 }  // namespace membench::report

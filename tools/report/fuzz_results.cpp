@@ -1,13 +1,18 @@
 // libFuzzer target: any bytes through the JSON reader and the views must end in a result
-// or an input_error, never a crash, a hang or a sanitizer report; and the split read (rows
+// or an input_error, never a crash, a hang or a sanitizer report; the split read (rows
 // cut into parts and blocks at guessed boundaries) must agree with the whole one wherever
-// it does not give up.
+// it does not give up, and so must a read of the same bytes from a pipe (an input that is
+// not a regular file); and every sample accepted must be a time.
+#include <unistd.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 #include <string_view>
 
 #include "reader.hpp"
+#include "reader_rows.hpp"
 #include "render.hpp"
 #include "views.hpp"
 
@@ -38,6 +43,35 @@ void expect_same(const result_file& a, const result_file& b) {
   if (!same) std::abort();  // the two reads disagree
 }
 
+// The reader refuses a row with a sample that is no time (0, negative, beyond max_time_us).
+void expect_valid_samples(const result_file& f) {
+  for (const result& r : f.results) {
+    for (const run& x : r.runs) {
+      for (const double s : x.samples_us) {
+        if (!valid_time_us(s, false)) std::abort();
+      }
+    }
+  }
+}
+
+// The same bytes from a pipe: read as they come, with the same result or the same refusal.
+void expect_same_from_pipe(std::string_view text, const read_options& what, const result_file* whole) {
+  int fds[2];
+  if (text.size() > 65536 || ::pipe(fds) != 0) return;  // at most what a pipe holds without a reader
+  const bool written = ::write(fds[1], text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  ::close(fds[1]);
+  if (written) {
+    try {
+      const result_file piped = load_results("/dev/fd/" + std::to_string(fds[0]), what);
+      if (whole == nullptr) std::abort();  // the pipe accepted what the whole read rejects
+      expect_same(*whole, piped);
+    } catch (const input_error&) {
+      if (whole != nullptr) std::abort();
+    }
+  }
+  ::close(fds[0]);
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t size) {
@@ -51,6 +85,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t siz
     } catch (const input_error&) {
       whole_ok = false;
     }
+    if (whole_ok) expect_valid_samples(whole);
+    expect_same_from_pipe(text, what, whole_ok ? &whole : nullptr);
     for (const split_options& split : {split_options{}, split_options{3, 64}}) {
       try {
         const result_file cut = read_results(text, "fuzz", what, read_schedule::split, split);

@@ -1,15 +1,15 @@
 // membench-report: comparison tables, CI verdicts, histories, cross-build and cross-GPU
-// views over Google Benchmark JSON (membench's or any program's). Exit codes: 0 ok (no
-// regression), 1 regression (compare; history never fails on a change; views --check: a
-// view differs), 2 unusable input or usage.
+// views over Google Benchmark JSON (membench's or any program's). Exit codes: exit_codes.hpp.
 #include <algorithm>
 #include <cstdio>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "commands.hpp"
+#include "escape.hpp"
 
 namespace {
 
@@ -17,10 +17,14 @@ using namespace membench::report;
 
 // One membench-report command line. `s` says where it runs.
 int run_command(std::vector<std::string> args, session& s) {
-  CLI::App app{"membench-report: tables, CI verdicts, histories, cross-build and cross-GPU views of Google Benchmark "
-               "JSON.\nExit codes: 0 ok, 1 regression (compare) or a view that differs (views --check), 2 unusable "
-               "input or usage."};
+  CLI::App app{fmt::format("membench-report: tables, CI verdicts, histories, cross-build and cross-GPU views of "
+                           "Google Benchmark JSON.\nExit codes: {}.",
+                           exit_codes_line())};
   app.require_subcommand(1);
+  // One line, whatever the error; the subcommands take it from here as they are added.
+  app.failure_message([](const CLI::App*, const CLI::Error& e) {
+    return fmt::format("membench-report: {} (--help lists the options)\n", terminal_text(e.what()));
+  });
   command_set commands;
   const std::vector<command_set::registered> registered = commands.add_to(app, run_command);
   try {
@@ -36,7 +40,7 @@ int run_command(std::vector<std::string> args, session& s) {
     }
     return exit_unusable;
   } catch (const std::exception& e) {  // input_error; out of memory, a regex too complex to match, ...
-    std::fprintf(stderr, "membench-report: %s\n", e.what());
+    std::fprintf(stderr, "membench-report: %s\n", terminal_text(e.what()).c_str());
     return exit_unusable;
   }
 }
@@ -48,7 +52,7 @@ int main(int argc, char** argv) {
   try {
     return run_command(std::vector<std::string>(argv + 1, argv + argc), s);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "membench-report: %s\n", e.what());
+    std::fprintf(stderr, "membench-report: %s\n", terminal_text(e.what()).c_str());
     return exit_unusable;
   }
 }

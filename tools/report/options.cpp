@@ -1,5 +1,9 @@
 #include "options.hpp"
 
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <regex>
 #include <stdexcept>
 #include <vector>
 
@@ -83,6 +87,49 @@ std::string help_text(const option_spec& o) {
   // CLI11 shows the allowed values itself, after the name.
   const std::string fallback = default_phrase(o);
   return fallback.empty() ? std::string(o.help) : fmt::format("{} ({})", o.help, fallback);
+}
+
+namespace {
+
+// A number's or an integer's error; "" when it is one within the option's range.
+std::string number_error(const option_spec& o, const std::string& text) {
+  double v = 0;
+  if (o.kind == option_kind::integer) {
+    long long n = 0;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size())
+      return fmt::format("'{}' is not a whole number", text);
+    v = static_cast<double>(n);
+  } else {
+    char* end = nullptr;
+    v = std::strtod(text.c_str(), &end);
+    if (text.empty() || end != text.c_str() + text.size()) return fmt::format("'{}' is not a number", text);
+    if (!std::isfinite(v)) return fmt::format("'{}' is not a finite number", text);
+  }
+  if (o.low < o.high && (v < o.low || v > o.high)) return fmt::format("{} is not within {}", text, values_text(o));
+  return "";
+}
+
+}  // namespace
+
+std::string value_error(const option_spec& o, std::string_view text) {
+  switch (o.kind) {
+    case option_kind::number:
+    case option_kind::integer: return number_error(o, std::string(text));
+    case option_kind::choice:
+      for (const std::string_view c : o.choices) {
+        if (!c.empty() && c == text) return "";
+      }
+      return fmt::format("'{}' is not {}", text, values_text(o));
+    case option_kind::pattern:
+      try {  // a plain part of a name compiles too: the check holds for both
+        (void)std::regex(std::string(text), std::regex::ECMAScript);
+      } catch (const std::regex_error& e) {
+        return fmt::format("'{}' is not a valid regular expression ({})", text, e.what());
+      }
+      return "";
+    default: return "";
+  }
 }
 
 std::string options_markdown(const command_spec& c) {

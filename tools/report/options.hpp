@@ -19,6 +19,7 @@ enum class option_kind {
   number,      ///< a double, its default in `number`
   integer,     ///< an integer, its default in `number`
   text,        ///< any text, its default in `text`
+  pattern,     ///< a --filter: a plain part of a name or a regular expression that compiles
   choice,      ///< one of `choices`, its default in `text`
   list,        ///< several texts
 };
@@ -57,7 +58,8 @@ inline constexpr option_spec color{.names = "--color", .kind = k::choice, .help 
 inline constexpr option_spec value{.names = "--value",
                                    .help = "time or a counter (gb_per_s, pct_peak, noise_pct, ...)",
                                    .default_note = "gb_per_s where rows have it, else time"};
-inline constexpr option_spec filter{.names = "--filter", .help = "regular expression searched in benchmark names"};
+inline constexpr option_spec filter{.names = "--filter", .kind = k::pattern,
+                                    .help = "regular expression searched in benchmark names"};
 
 // table, builds, gpus.
 inline constexpr option_spec table_files{.names = "files", .kind = k::positional, .help = "Google Benchmark JSON files",
@@ -229,6 +231,11 @@ std::string default_text(const option_spec& o);
 std::string values_text(const option_spec& o);
 /// The --help line: the help, then the default in parentheses.
 std::string help_text(const option_spec& o);
+/// Why `text` is no value of `o`; "" when it is one. A number must be finite (nan passes
+/// every range check, and would pass every test with it) and within its range, an integer
+/// whole, a choice one of the table's, a pattern a valid expression. The command line
+/// checks every option through it before anything runs.
+std::string value_error(const option_spec& o, std::string_view text);
 
 /// One command's options as a Markdown table between `<!-- options:NAME -->` markers.
 std::string options_markdown(const command_spec& c);

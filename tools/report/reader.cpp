@@ -32,20 +32,33 @@ namespace {
 
 constexpr std::size_t window_bytes = std::size_t{1} << 16;  // read at once to find the array and part starts
 constexpr std::size_t longest_head = std::size_t{1} << 24;  // members before the array the split read takes
+// The most read from an input that is not a regular file (a pipe, a device), which has no
+// size to check first: /dev/zero would otherwise fill the memory.
+constexpr std::size_t longest_stream = std::size_t{512} << 20;
 
 // A file's bytes, read at any offset; or text in memory.
 class source {
  public:
   explicit source(std::string_view text) : text_(text), size_(text.size()) {}
   explicit source(const std::string& path) : path_(path) {
-    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    // Without blocking: a FIFO nobody writes to would wait in open() for ever.
+    fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
     if (fd_ < 0) throw input_error(fmt::format("{}: cannot open", path));
-    struct stat st {};
-    if (::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode)) {
-      size_ = static_cast<std::uint64_t>(st.st_size);
-      return;
+    try {
+      struct stat st {};
+      if (::fstat(fd_, &st) != 0) throw input_error(fmt::format("{}: cannot read", path));
+      if (S_ISDIR(st.st_mode)) throw input_error(fmt::format("{}: a folder, not a file", path));
+      if (S_ISREG(st.st_mode)) {
+        size_ = static_cast<std::uint64_t>(st.st_size);
+        return;
+      }
+      // A pipe or a device: read as it comes (a FIFO without a writer reads as empty).
+      ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
+      read_stream();
+    } catch (...) {
+      ::close(fd_);  // no destructor runs for a constructor that throws
+      throw;
     }
-    read_stream();  // a pipe or a device: its bytes once, in memory
   }
   ~source() {
     if (fd_ >= 0) ::close(fd_);
@@ -78,10 +91,14 @@ class source {
   }
 
  private:
+  // Its bytes once, in memory, up to longest_stream. throws input_error
   void read_stream() {
     std::array<char, 1 << 16> chunk{};
     for (ssize_t got; (got = ::read(fd_, chunk.data(), chunk.size())) != 0;) {
       if (got < 0) throw input_error(fmt::format("{}: cannot read", path_));
+      if (copy_.size() + static_cast<std::size_t>(got) > longest_stream)
+        throw input_error(fmt::format("{}: not a regular file, and longer than the {} MiB read from one", path_,
+                                      longest_stream >> 20));
       copy_.append(chunk.data(), static_cast<std::size_t>(got));
     }
     ::close(fd_);

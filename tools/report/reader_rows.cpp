@@ -122,7 +122,7 @@ std::string check_time(row_fields& f, result& r) {
     if (std::isnan(scale)) return fmt::format("unknown time_unit '{}'", *f.time_unit);
   }
   r.time_us = *f.real_time * scale;
-  if (!std::isfinite(r.time_us) || (!percentage && r.time_us < 0))
+  if (!std::isfinite(r.time_us) || (!percentage && !valid_time_us(r.time_us, true)))
     return fmt::format("real_time {} is not a valid time", r.time_us);
   return {};
 }

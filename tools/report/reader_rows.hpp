@@ -14,6 +14,14 @@
 
 namespace membench::report {
 
+/// The longest time an input may give, in microseconds (about 11.6 days): beyond it a
+/// value is a corrupt file, and sums and ratios of such values overflow to inf.
+inline constexpr double max_time_us = 1e12;
+
+/// Whether `us` is a time a row may give: finite, not negative (above 0 unless `zero_ok`)
+/// and at most max_time_us.
+inline bool valid_time_us(double us, bool zero_ok) { return (zero_ok ? us >= 0 : us > 0) && us <= max_time_us; }
+
 // Which member a key names.
 enum class field : std::uint8_t {
   name, run_name, run_type, aggregate_name, aggregate_unit, time_unit, error_message, label,

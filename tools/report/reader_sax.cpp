@@ -4,6 +4,7 @@
 #include "reader_sax.hpp"
 
 #include <limits>
+#include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -73,6 +74,7 @@ class sax_rows::handler {
   std::string syntax_error;   // from the parser
   std::string context_error;  // context not an object
   std::string row_error;      // the first bad row ("benchmarks[i]: ...")
+  std::string repeat_error;   // a key given twice in an object outside the rows
   bool saw_benchmarks = false, bad_benchmarks = false, bad_top = false;
   std::size_t row_count = 0;  // rows started
 
@@ -111,7 +113,14 @@ class sax_rows::handler {
   bool end_object() { return close('}'); }
   bool end_array() { return close(']'); }
   bool key(string_t& k) {
-    switch (frames_.empty() ? frame::skip : frames_.back()) {
+    const frame in = frames_.empty() ? frame::skip : frames_.back();
+    // JSON leaves a repeated key's meaning open: a second "benchmarks" or "context" would
+    // replace or extend the first. Rows check theirs as they end (key_cache).
+    if (in != frame::row && !object_keys_.empty() && !object_keys_.back().insert(k).second && repeat_error.empty())
+      repeat_error = in == frame::top       ? fmt::format("\"{}\" given twice", k)
+                     : in == frame::context ? fmt::format("context: \"{}\" given twice", k)
+                                            : fmt::format("\"{}\" given twice in an object", k);
+    switch (in) {
       case frame::top: top_key_ = k; break;
       case frame::context: context_key_ = k; break;
       case frame::context_value: min_.key(k); break;
@@ -154,6 +163,9 @@ class sax_rows::handler {
         if (!number) {
           samples_bad_ = true;
         } else if (what_.evidence) {
+          if (!valid_time_us(*number, false) && sample_error_.empty())
+            sample_error_ = fmt::format("samples_us[{}]: {} is not a time in microseconds (above 0, at most {:g})",
+                                        f_.ev.samples_us.size(), *number, max_time_us);
           f_.ev.samples_us.push_back(*number);
         }
         break;
@@ -185,6 +197,7 @@ class sax_rows::handler {
           f_.clear();
           member_ = 0;
           samples_bad_ = false;
+          sample_error_.clear();
           ++row_count;
           return frame::row;
         }
@@ -210,12 +223,14 @@ class sax_rows::handler {
       bad_top = true;
       frames_.push_back(frame::skip);
     }
+    if (c == '{' && frames_.back() != frame::row) object_keys_.emplace_back();
     return true;
   }
 
   bool close(char c) {
     const frame done = frames_.back();
     frames_.pop_back();
+    if (c == '}' && done != frame::row) object_keys_.pop_back();
     if (done == frame::context_value) {
       min_.close(c);
       if (min_.done()) context[context_key_] = min_.take();
@@ -232,6 +247,8 @@ class sax_rows::handler {
     std::string problem;
     if (const auto twice = keys_.repeated(member_)) {
       problem = fmt::format("member \"{}\" given twice", *twice);
+    } else if (!sample_error_.empty()) {
+      problem = sample_error_;
     } else {
       problem = check_row(f_, r, what_.evidence);
     }
@@ -252,12 +269,14 @@ class sax_rows::handler {
   std::vector<std::string_view>& names_;
   key_cache keys_;
   std::vector<frame> frames_;
+  std::vector<std::set<std::string>> object_keys_;  // the keys of each open object outside the rows
   std::string top_key_, context_key_;
   minifier min_;
   row_fields f_;
   const key_plan* plan_ = nullptr;
   std::size_t member_ = 0;
   bool samples_bad_ = false;
+  std::string sample_error_;  // the row's first sample that is no time
 };
 
 sax_rows::sax_rows(const read_options& what, mode m, std::vector<raw_row>& rows, std::vector<std::string_view>& names)
@@ -274,6 +293,7 @@ std::string sax_rows::problem() const {
   const handler& h = *h_;
   if (!h.syntax_error.empty()) return fmt::format("not valid JSON (truncated or malformed?): {}", h.syntax_error);
   if (h.bad_top) return "not a Google Benchmark JSON object";
+  if (!h.repeat_error.empty()) return h.repeat_error;
   if (!h.context_error.empty()) return h.context_error;
   if (h.bad_benchmarks) return "no \"benchmarks\" array";
   return h.row_error;

@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "escape.hpp"
+
 namespace membench::report {
 namespace {
 
@@ -27,51 +29,38 @@ const char* ansi(tone t) {
   return "";
 }
 
-std::string md_escape(const std::string& s) {
-  std::string out;
-  for (char c : s) {
-    // GitHub does not italicise intra-word underscores, so names stay readable unescaped.
-    if (c == '|' || c == '\\' || c == '`') out += '\\';
-    out += c;
-  }
-  return out;
-}
-
-std::string csv_field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"') out += '"';
-    out += c;
-  }
-  return out + "\"";
-}
-
 }  // namespace
 
 std::string render_terminal(const document& d, bool colour) {
-  std::string out = fmt::format("{}\n", d.title);
-  for (const auto& n : d.notes) out += fmt::format("  {}\n", n);
+  std::string out = fmt::format("{}\n", terminal_text(d.title));
+  for (const auto& n : d.notes) out += fmt::format("  {}\n", terminal_text(n));
   for (const auto& t : d.tables) {
-    out += fmt::format("\n{}  [{}]\n", t.title, t.unit);
-    std::vector<std::size_t> w(t.header.size(), 0);
-    for (std::size_t i = 0; i < t.header.size(); ++i) w[i] = width(t.header[i]);
-    for (const auto& r : t.rows)
-      for (std::size_t i = 0; i < r.size() && i < w.size(); ++i) w[i] = std::max(w[i], width(r[i].text));
+    out += fmt::format("\n{}  [{}]\n", terminal_text(t.title), terminal_text(t.unit));
+    std::vector<std::string> header;
+    for (const auto& h : t.header) header.push_back(terminal_text(h));
+    std::vector<std::vector<std::string>> rows;
+    for (const auto& r : t.rows) {
+      rows.emplace_back();
+      for (std::size_t i = 0; i < r.size() && i < header.size(); ++i) rows.back().push_back(terminal_text(r[i].text));
+    }
+    std::vector<std::size_t> w(header.size(), 0);
+    for (std::size_t i = 0; i < header.size(); ++i) w[i] = width(header[i]);
+    for (const auto& r : rows)
+      for (std::size_t i = 0; i < r.size(); ++i) w[i] = std::max(w[i], width(r[i]));
     std::string line;
-    for (std::size_t i = 0; i < t.header.size(); ++i) {
+    for (std::size_t i = 0; i < header.size(); ++i) {
       if (i > 0) line += "  ";
-      line += pad(t.header[i], w[i], i > 0);
+      line += pad(header[i], w[i], i > 0);
     }
     out += line + "\n";
-    for (const auto& r : t.rows) {
+    for (std::size_t k = 0; k < rows.size(); ++k) {
       line.clear();
-      for (std::size_t i = 0; i < r.size() && i < w.size(); ++i) {
-        const std::string text = pad(r[i].text, w[i], r[i].numeric() || i > 0);
-        const bool paint = colour && r[i].mood != tone::plain;
+      for (std::size_t i = 0; i < rows[k].size(); ++i) {
+        const cell& c = t.rows[k][i];
+        const bool paint = colour && c.mood != tone::plain;
         if (i > 0) line += "  ";
-        if (paint) line += ansi(r[i].mood);
-        line += text;
+        if (paint) line += ansi(c.mood);
+        line += pad(rows[k][i], w[i], c.numeric() || i > 0);
         if (paint) line += "\033[0m";
       }
       out += line + "\n";
@@ -81,20 +70,20 @@ std::string render_terminal(const document& d, bool colour) {
 }
 
 std::string render_markdown(const document& d) {
-  std::string out = fmt::format("## {}\n\n", md_escape(d.title));
-  for (const auto& n : d.notes) out += fmt::format("- {}\n", md_escape(n));
+  std::string out = fmt::format("## {}\n\n", markdown_text(d.title));
+  for (const auto& n : d.notes) out += fmt::format("- {}\n", markdown_text(n));
   for (const auto& t : d.tables) {
-    out += fmt::format("\n### {}\n\n{}\n\n", md_escape(t.title), md_escape(t.unit));
+    out += fmt::format("\n### {}\n\n{}\n\n", markdown_text(t.title), markdown_text(t.unit));
     std::string head = "|", rule = "|";
     for (std::size_t i = 0; i < t.header.size(); ++i) {
-      head += fmt::format(" {} |", md_escape(t.header[i]));
+      head += fmt::format(" {} |", markdown_text(t.header[i]));
       rule += i == 0 ? "---|" : "---:|";
     }
     out += head + "\n" + rule + "\n";
     for (const auto& r : t.rows) {
       std::string line = "|";
       for (const auto& c : r) {
-        const std::string text = md_escape(c.text);
+        const std::string text = markdown_text(c.text);
         line += c.mood == tone::bad ? fmt::format(" **{}** |", text) : fmt::format(" {} |", text);
       }
       out += line + "\n";
@@ -106,18 +95,18 @@ std::string render_markdown(const document& d) {
 std::string render_csv(const document& d) {
   std::string out;
   for (const auto& t : d.tables) {
-    out += fmt::format("# {} [{}]\n", t.title, t.unit);
+    out += fmt::format("# {} [{}]\n", visible_controls(t.title), visible_controls(t.unit));
     std::string line;
     for (std::size_t i = 0; i < t.header.size(); ++i) {
       if (i > 0) line += ',';
-      line += csv_field(t.header[i]);
+      line += csv_text(t.header[i]);
     }
     out += line + "\n";
     for (const auto& r : t.rows) {
       line.clear();
       for (std::size_t i = 0; i < r.size(); ++i) {
         if (i > 0) line += ',';
-        line += csv_field(r[i].numeric() ? fmt::format("{}", r[i].value) : r[i].text);
+        line += r[i].numeric() ? fmt::format("{}", r[i].value) : csv_text(r[i].text);
       }
       out += line + "\n";
     }

@@ -8,17 +8,18 @@
 #include <vector>
 
 #include "document.hpp"
+#include "exit_codes.hpp"
 #include "model.hpp"
 #include "options.hpp"
 
 namespace membench::report {
 
-enum exit_code : int { exit_ok = 0, exit_regression = 1, exit_unusable = 2 };
-
 struct session {
   std::string dir;                  ///< relative paths resolve here; "" = as given
   std::string* capture = nullptr;   ///< the output goes here instead of stdout or -o
   std::map<std::string, result_file> cache;  ///< views: every file read whole, once
+  std::vector<std::string> inputs;  ///< every file read (as located): no output may replace one
+  bool in_views = false;            ///< running the steps of `views` (which may not run views)
 
   std::string locate(const std::string& path) const;
   /// Reads files at once, each on every core (one file's serial steps overlap another's
@@ -33,7 +34,9 @@ struct output_options {
   std::string colour = std::string(options::color.text);
 };
 
-/// Writes text to `output` (relative to the session's folder), the session's capture or stdout.
+/// Writes text to `output` (relative to the session's folder) through a temporary file
+/// renamed into place, to the session's capture or to stdout; exit_unusable (and why, on
+/// stderr) when it cannot be written whole or `output` is one of the session's inputs.
 int write_text(const std::string& text, const std::string& output, session& s);
 /// Renders a document as `o` asks and writes it.
 int emit(const document& d, const output_options& o, session& s);

@@ -14,7 +14,7 @@
 
 namespace membench::report {
 
-name_filter::name_filter(const std::string& expression) {
+name_filter::name_filter(const std::string& expression, std::string_view what) : what_(what) {
   // Most filters are a plain part of a name: no regular expression needed to find those.
   if (expression.find_first_of(".^$|()[]{}*+?\\") == std::string::npos) {
     literal_ = expression;
@@ -23,11 +23,15 @@ name_filter::name_filter(const std::string& expression) {
   try {
     regex_ = std::make_shared<const std::regex>(expression, std::regex::ECMAScript | std::regex::optimize);
   } catch (const std::regex_error& e) {
-    throw input_error(fmt::format("--filter '{}': not a valid regular expression ({})", expression, e.what()));
+    throw input_error(fmt::format("{} '{}': not a valid regular expression ({})", what, expression, e.what()));
   }
 }
 
 bool name_filter::operator()(const std::string& name) const {
+  if (literal_.empty() && !regex_) return true;
+  if (name.size() > max_filtered_name)
+    throw input_error(fmt::format("benchmark '{}...': a name of {} characters, longer than the {} that {} matches",
+                                  name.substr(0, 40), name.size(), max_filtered_name, what_));
   return regex_ ? std::regex_search(name, *regex_) : name.find(literal_) != std::string::npos;
 }
 

@@ -133,14 +133,21 @@ std::string unit_of(const std::string& value);
 /// True when smaller is better (times), false for rates and efficiencies.
 bool lower_is_better(const std::string& value);
 
+/// The longest benchmark name a filter matches. std::regex_search recurses once or more a
+/// character: a name of 30 000 characters overflowed the stack; at this length even a
+/// pattern of nested groups needs a fraction of it, and real names are under 100.
+inline constexpr std::size_t max_filtered_name = 1024;
+
 /// Results whose name matches a --filter (a plain substring unless the filter has regex
-/// syntax). throws input_error for an invalid expression
+/// syntax). throws input_error for an invalid expression (`what` names the option)
 class name_filter {
  public:
-  explicit name_filter(const std::string& expression);
+  explicit name_filter(const std::string& expression, std::string_view what = "--filter");
+  /// throws input_error for a name longer than max_filtered_name (a filter that is not empty)
   bool operator()(const std::string& name) const;
 
  private:
+  std::string what_;
   std::string literal_;
   std::shared_ptr<const std::regex> regex_;
 };

@@ -1,11 +1,13 @@
 // views: the standard views of a result folder, each made by running its steps (command
 // lines of this tool) with their output collected, then written or compared.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <array>
 #include <cstdio>
-#include <fstream>
 #include <optional>
-#include <regex>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -17,12 +19,28 @@ namespace {
 
 using input_files = std::map<std::string, std::vector<std::string>>;
 
+// The most read from a views file that is not a regular file (a pipe, a device): /dev/zero
+// would otherwise fill the memory.
+constexpr std::size_t longest_stream = std::size_t{16} << 20;
+
 std::string read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw input_error(fmt::format("{}: cannot open", path));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  // Without blocking: a FIFO nobody writes to would wait in open() for ever (it reads as empty).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+  if (fd < 0) throw input_error(fmt::format("{}: cannot open", path));
+  struct stat st {};
+  const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+  std::string text;
+  std::array<char, 1 << 16> chunk{};
+  ssize_t got = 0;
+  while ((regular || text.size() <= longest_stream) && (got = ::read(fd, chunk.data(), chunk.size())) > 0)
+    text.append(chunk.data(), static_cast<std::size_t>(got));
+  ::close(fd);
+  if (got < 0) throw input_error(fmt::format("{}: cannot read", path));
+  if (!regular && text.size() > longest_stream)
+    throw input_error(fmt::format("{}: not a regular file, and longer than the {} MiB read from one", path,
+                                  longest_stream >> 20));
+  return text;
 }
 
 // The files of each input of a view; nullopt (and a note) when a required one has none.
@@ -41,11 +59,10 @@ std::optional<input_files> view_inputs(const view_spec& v, const std::string& di
 // Whether the view's inputs hold a benchmark its if_rows finds (and a note when not).
 bool has_rows(const view_spec& v, const input_files& inputs, session& s) {
   if (v.if_rows.empty()) return true;
-  const std::regex rows(v.if_rows);
+  const name_filter rows(v.if_rows, fmt::format("{}: if_rows", v.name));
   for (const auto& [name, files] : inputs) {
     for (const result_file& f : s.load(files, {})) {
-      if (std::any_of(f.results.begin(), f.results.end(), [&](const result& r) { return std::regex_search(r.name, rows); }))
-        return true;
+      if (std::any_of(f.results.begin(), f.results.end(), [&](const result& r) { return rows(r.name); })) return true;
     }
   }
   std::fprintf(stderr, "views: %s: skipped (no benchmark matches %s)\n", v.name.c_str(), v.if_rows.c_str());
@@ -95,6 +112,8 @@ int run_views(const views_args& a, command_runner step) {
   const std::vector<view_spec> specs = parse_view_specs(read_file(file), file);
   session s;
   s.dir = a.dir;
+  s.in_views = true;
+  s.inputs.push_back(file);
   int made = 0, differ = 0;
   for (const view_spec& v : specs) {
     if (!a.only.empty() && std::find(a.only.begin(), a.only.end(), v.name) == a.only.end()) continue;

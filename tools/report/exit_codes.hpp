@@ -1,0 +1,43 @@
+// membench-report's exit codes: this table is the only place they are defined. Every
+// command returns one of them, --help lists them, and docs/report.md holds the table as
+// exit_codes_markdown() writes it (a unit test compares the two).
+#pragma once
+
+#include <array>
+#include <string>
+#include <string_view>
+
+namespace membench::report {
+
+enum exit_code : int { exit_ok = 0, exit_regression = 1, exit_unusable = 2 };
+
+struct exit_status {
+  exit_code code;
+  std::string_view brief;    ///< for --help: "ok"
+  std::string_view meaning;  ///< for the docs
+};
+
+inline constexpr std::array exit_table{
+    exit_status{exit_ok, "ok",
+                "done: no regression (`compare`), every view made or equal to its file (`views`), the "
+                "table, trend, export, schema or options written; `--help`"},
+    exit_status{exit_regression, "a regression or a view that differs",
+                "a finding: `compare` found a benchmark slower beyond the noise (or unsure, with "
+                "`--unsure=fail`); `views --check` found a view that differs from its file or is missing. "
+                "`history` never exits 1: it marks changes"},
+    exit_status{exit_unusable, "unusable input, a bad option or an output not written",
+                "no verdict: an input missing, unreadable or not Google Benchmark JSON (a value out of "
+                "range, a key given twice, a benchmark name too long to filter), a benchmark missing or "
+                "errored on either side of `compare` (without `--allow-missing`; skipped on both sides is "
+                "only noted); an unknown option or a "
+                "bad value (refused before anything runs); an output that could not be written whole "
+                "(`-o`, a view's file, standard output: the old file is left as it was) or that would "
+                "replace an input"},
+};
+
+/// The table as Markdown between `<!-- exit-codes -->` and `<!-- /exit-codes -->`.
+std::string exit_codes_markdown();
+/// One line for --help: "0 ok, 1 ..., 2 ...".
+std::string exit_codes_line();
+
+}  // namespace membench::report
