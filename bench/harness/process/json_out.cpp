@@ -5,17 +5,14 @@
 
 #include <nlohmann/json.hpp>
 
+#include "common/naming.hpp"
 #include "common/output_file.hpp"
 
 namespace membench {
 namespace {
 
 std::string registered_name(const nlohmann::json& row) {
-  std::string n = row.value("run_name", row.value("name", std::string()));
-  const std::string suffix = "/manual_time";
-  if (n.size() > suffix.size() && n.compare(n.size() - suffix.size(), suffix.size(), suffix) == 0)
-    n.resize(n.size() - suffix.size());
-  return n;
+  return strip_framework_suffix(row.value("run_name", row.value("name", std::string())), framework_suffix::time_type);
 }
 
 }  // namespace
