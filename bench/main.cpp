@@ -1,9 +1,12 @@
 // membench entry point: options -> session -> registration -> run -> JSON, then the exit
 // code. Google Benchmark's flags first, membench's own after (options/cli.hpp).
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include <benchmark/benchmark.h>
@@ -17,6 +20,7 @@
 #include "harness/device/list_devices.hpp"
 #include "harness/family/family.hpp"
 #include "harness/options/cli.hpp"
+#include "harness/process/devices.hpp"
 #include "harness/process/interrupt.hpp"
 #include "harness/process/json_out.hpp"
 #include "harness/process/rerun.hpp"
@@ -94,6 +98,32 @@ int select_device(int device, int& count) {
   return exit_ok;
 }
 
+// --devices: the GPUs asked for, their UUIDs, then one process each (process/devices.hpp).
+int run_devices(const std::vector<std::string>& user_args, const run_options& opt) {
+  const auto request = parse_devices(opt.devices);
+  if (const auto* problem = std::get_if<std::string>(&request)) {
+    std::fprintf(stderr, "membench: %s\n", problem->c_str());
+    return exit_usage;
+  }
+  int count = 0;
+  if (const int rc = select_device(0, count); rc != exit_ok) return rc;
+  const auto resolved = resolve_devices(std::get<device_request>(request), count);
+  if (const auto* problem = std::get_if<std::string>(&resolved)) {
+    std::fprintf(stderr, "membench: %s\n", problem->c_str());
+    return exit_bad_device;
+  }
+  const auto& indices = std::get<std::vector<int>>(resolved);
+  std::vector<std::string> uuids;
+  for (int index : indices) uuids.push_back(query_device(index).uuid);
+  if (indices.size() == 1)
+    std::fprintf(stderr, "membench: --devices=%s is one GPU here: the peer rows are skipped (they need two)\n",
+                 opt.devices.c_str());
+  // Each process's progress lines go through ours, marked with its GPU.
+  const bool shown = opt.progress == progress_mode::always ||
+                     (opt.progress == progress_mode::automatic && isatty(STDERR_FILENO) != 0);
+  return run_on_devices(user_args, indices, uuids, shown ? "always" : "never");
+}
+
 int run(int argc, char** argv) {
   const std::vector<std::string> user_args(argv, argv + argc);
   std::vector<std::string> args = user_args;
@@ -126,6 +156,7 @@ int run(int argc, char** argv) {
     return exit_usage;
   }
   const run_options& opt = parsed.options;
+  if (!opt.devices.empty() && !list_only && !opt.list_devices) return run_devices(user_args, opt);
   int count = 0;
   if (opt.list_devices) {
     if (const int rc = select_device(0, count); rc != exit_ok) return rc;

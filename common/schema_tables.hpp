@@ -205,6 +205,7 @@ inline constexpr field label_table[] = {
      "why the interval missed its target: `budget` (time ran out), `throttled` (too few samples at full clock), "
      "`row_limit` (fewer than `--min-samples` in `--row-limit`), `single` (`--timing=single` takes one sample)"},
     {"metrics", "-", "`sums_only(N_kernels)`, `none(not_a_kernel_row)`, `unavailable(REASON)` (`--metrics`)"},
+    {"concurrent", "processes", "a host-work or copy row measured while this many GPUs of the host ran membench at once (`--devices`)"},
 };
 
 /// Keys of the JSON context (Google Benchmark's own keys are not listed).
@@ -269,6 +270,7 @@ inline constexpr field context_table[] = {
     {"gpu_ecc_errors_aggregate", "-", "ECC errors over the board's life: corrected, uncorrected (NVML)"},
     {"gpu_remapped_rows", "-", "DRAM rows remapped for corrected and uncorrected errors, and a pending or failed remapping (NVML)"},
     {"host_name", "-", "the machine's host name"},
+    {"membench_concurrent_devices", "processes", "GPUs of this host that ran membench at once (`--devices`; 1: alone)"},
     {"job_slurm_job_id", "-", "`SLURM_JOB_ID`, inside a Slurm job"},
     {"job_slurm_array_task_id", "-", "`SLURM_ARRAY_TASK_ID`, inside a Slurm job array"},
     {"job_slurm_node", "-", "`SLURMD_NODENAME`, inside a Slurm job"},
@@ -295,6 +297,9 @@ inline constexpr field context_table[] = {
 /// membench's own options (Google Benchmark's are listed by --help after them).
 inline constexpr option option_table[] = {
     {"--device", "N", "0", "CUDA device to run on (`CUDA_DEVICE_ORDER=PCI_BUS_ID` makes N match `nvidia-smi`)"},
+    {"--devices", "all|LIST", "",
+     "run on several GPUs at once (`all`, or indices such as `0,2,3`): one process and one JSON per GPU "
+     "(`--benchmark_out` with `.gpuN-UUID` before its extension), their output marked `[gpuN]`, one exit code"},
     {"--list-devices", "", "", "list the CUDA devices with the index `--device` takes, and exit"},
     {"--suite", "TIER", "default",
      "`quick` (every family's headline rows), `default`, or `full` (the whole grid): the same names, fewer rows"},

@@ -3,9 +3,13 @@
 #include <cstdio>
 #include <fstream>
 #include <regex>
+#include <string>
+#include <variant>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
+#include "harness/process/devices.hpp"
 #include "harness/process/json_out.hpp"
 #include "harness/process/rerun.hpp"
 
@@ -121,6 +125,50 @@ TEST_F(MergeTest, AnnotateNamesAnUnusableFile) {
   } catch (const std::runtime_error& e) {
     EXPECT_NE(std::string(e.what()).find(main_path), std::string::npos) << e.what();
   }
+}
+
+TEST(Devices, ParsesAllOrDistinctIndices) {
+  const auto all = std::get<device_request>(parse_devices("all"));
+  EXPECT_TRUE(all.all);
+  const auto list = std::get<device_request>(parse_devices("0,2,3"));
+  EXPECT_FALSE(list.all);
+  EXPECT_EQ(list.indices, (std::vector<int>{0, 2, 3}));
+  for (const char* bad : {"", "0,,2", "x", "-1", "1.5", "0,", "all,1"}) {
+    EXPECT_TRUE(std::holds_alternative<std::string>(parse_devices(bad))) << bad;
+  }
+  const auto twice = parse_devices("1,0,1");
+  ASSERT_TRUE(std::holds_alternative<std::string>(twice));
+  EXPECT_NE(std::get<std::string>(twice).find("device 1 is listed twice"), std::string::npos);
+}
+
+TEST(Devices, ResolvesAgainstTheDevicesPresent) {
+  EXPECT_EQ(std::get<std::vector<int>>(resolve_devices({true, {}}, 4)), (std::vector<int>{0, 1, 2, 3}));
+  EXPECT_EQ(std::get<std::vector<int>>(resolve_devices({false, {2, 0}}, 4)), (std::vector<int>{2, 0}));
+  const auto missing = resolve_devices({false, {0, 7}}, 2);
+  ASSERT_TRUE(std::holds_alternative<std::string>(missing));
+  EXPECT_NE(std::get<std::string>(missing).find("no device 7; 2 CUDA device(s) present (0..1)"), std::string::npos);
+}
+
+TEST(Devices, EachGpuGetsItsOwnJsonNamedByIndexAndUuid) {
+  const std::string uuid = "GPU-4f8a1c2e-0b6d-9e3f-1a2b-3c4d5e6f7081";
+  EXPECT_EQ(device_output_path("r/membench.json", 1, uuid), "r/membench.gpu1-" + uuid + ".json");
+  EXPECT_EQ(device_output_path("out", 0, uuid), "out.gpu0-" + uuid);
+  EXPECT_EQ(device_output_path("./r.d/out", 2, uuid), "./r.d/out.gpu2-" + uuid) << "a dot in a folder is no extension";
+}
+
+TEST(Devices, EachProcessRunsItsDeviceWithItsOutput) {
+  const auto a = device_args({"membench", "--devices=all", "--suite=quick", "--device=3", "--benchmark_out=x.json",
+                              "--progress=auto", "--benchmark_filter=^global/"},
+                             2, "x.gpu2-U.json", "never");
+  EXPECT_EQ(a, (std::vector<std::string>{"membench", "--suite=quick", "--benchmark_filter=^global/", "--device=2",
+                                         "--benchmark_out=x.gpu2-U.json", "--progress=never"}));
+}
+
+TEST(Devices, OneExitCodeForAll) {
+  EXPECT_EQ(combined_exit_code({0, 0}), 0);
+  EXPECT_EQ(combined_exit_code({0, 1}), 1) << "a failed row on one GPU fails the run";
+  EXPECT_EQ(combined_exit_code({1, 5, 0}), 5);
+  EXPECT_EQ(combined_exit_code({1, 130, 5}), 130) << "a stopped run says so";
 }
 
 }  // namespace

@@ -69,6 +69,7 @@ parsed_options parse_options(const std::vector<std::string>& args) {
   std::string timing = to_string(o.method), suite = to_string(o.suite), progress = "auto";
   stopping_rule& r = o.rule;
   app.add_option("--device", o.device)->check(CLI::Range(0, 1 << 16));
+  app.add_option("--devices", o.devices);
   app.add_flag("--list-devices", o.list_devices);
   app.add_option("--suite", suite)->check(CLI::IsMember({"quick", "default", "full"}));
   app.add_option("--timing", timing)->check(CLI::IsMember({"blocking", "events", "single"}));

@@ -56,6 +56,7 @@ std::optional<progress_mode> parse_progress_mode(std::string_view s) noexcept;
 
 struct run_options {
   int device = 0;
+  std::string devices;  ///< --devices: empty, `all` or a list (the launcher parses it)
   bool list_devices = false;
   suite_tier suite = suite_tier::standard;
   timing_method method = timing_method::blocking;

@@ -12,7 +12,7 @@ volatile std::sig_atomic_t g_child = 0;
 
 extern "C" void on_signal(int sig) {
   if (g_signal == 0) g_signal = sig;  // the first signal is the one reported
-  if (g_child > 0) kill(static_cast<pid_t>(g_child), sig);
+  if (g_child != 0) kill(static_cast<pid_t>(g_child), sig);  // negative: a process group
 }
 
 }  // namespace

@@ -8,7 +8,7 @@ namespace membench {
 /// Installs one-shot handlers for SIGINT and SIGTERM.
 void install_interrupt_handlers();
 /// While a fresh process runs the rest of a sweep, a signal to membench goes on to it
-/// (`child` 0: to nobody).
+/// (`child` 0: to nobody; -G: to every process of group G).
 void forward_signals_to(int child) noexcept;
 /// The signal that asked the run to stop, or 0.
 int interrupted_by() noexcept;

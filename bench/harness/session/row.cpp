@@ -8,6 +8,7 @@
 #include "common/schema.hpp"
 #include "common/stats.hpp"
 #include "harness/measure/stopping.hpp"
+#include "harness/process/devices.hpp"
 
 namespace membench {
 namespace {
@@ -69,6 +70,9 @@ std::string write_row(benchmark::State& state, const device_info& device, const 
   if (lo.peak_name != nullptr) label += fmt::format(" {}:{}", schema::label("peak").key, lo.peak_name);
   const char* work = run.host_clock || lo.host_row() ? "host" : lo.copy_engine ? "copy" : "kernel";
   label += fmt::format(" {}:{}", schema::label("work").key, work);
+  // Host work and copies share the host's memory and PCIe with the other GPUs' processes.
+  if (const int others = concurrent_devices(); others > 1 && work[0] != 'k')
+    label += fmt::format(" {}:{}", schema::label("concurrent").key, others);
   std::uint64_t reasons = run.reasons;
   if (in.before && in.after) {
     set(state, counter("power_w"), std::max(in.before->power_w, in.after->power_w));

@@ -7,6 +7,7 @@
 #include "common/schema.hpp"
 #include "harness/device/metrics.hpp"
 #include "harness/device/nvml.hpp"
+#include "harness/process/devices.hpp"
 #include "harness/session/session.hpp"
 
 namespace membench {
@@ -67,6 +68,7 @@ std::vector<std::pair<std::string, std::string>> session::context() const {
     out.push_back(entry(context_key("pcie_link"), "unknown (neither NVML nor sysfs gives the link generation and width)"));
   }
   out.push_back(entry(context_key("host_name"), host_name()));
+  out.push_back(entry(context_key("membench_concurrent_devices"), fmt::format("{}", concurrent_devices())));
   for (auto& kv : scheduler_context([](const char* v) { return std::getenv(v); })) out.push_back(std::move(kv));
   if (nvml_) {
     for (auto& kv : nvml_->context()) out.push_back(std::move(kv));

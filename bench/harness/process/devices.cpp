@@ -1,0 +1,213 @@
+#include "devices.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "harness/options/cli.hpp"
+#include "harness/process/interrupt.hpp"
+
+extern char** environ;
+
+namespace membench {
+
+std::variant<device_request, std::string> parse_devices(std::string_view text) {
+  if (text == "all") return device_request{true, {}};
+  device_request r;
+  while (true) {
+    const auto comma = text.find(',');
+    const std::string_view item = text.substr(0, comma);
+    int index = -1;
+    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), index);
+    if (item.empty() || ec != std::errc{} || end != item.data() + item.size() || index < 0)
+      return fmt::format("--devices: '{}' is not a device index (use all, or indices such as 0,2,3)", item);
+    if (std::find(r.indices.begin(), r.indices.end(), index) != r.indices.end())
+      return fmt::format("--devices: device {} is listed twice", index);
+    r.indices.push_back(index);
+    if (comma == std::string_view::npos) return r;
+    text.remove_prefix(comma + 1);
+  }
+}
+
+std::variant<std::vector<int>, std::string> resolve_devices(const device_request& request, int count) {
+  if (request.all) {
+    std::vector<int> all(static_cast<std::size_t>(count));
+    for (int i = 0; i < count; ++i) all[static_cast<std::size_t>(i)] = i;
+    return all;
+  }
+  for (int index : request.indices) {
+    if (index >= count)
+      return fmt::format("invalid --devices: no device {}; {} CUDA device(s) present (0..{})", index, count, count - 1);
+  }
+  return request.indices;
+}
+
+std::string device_output_path(const std::string& out, int index, const std::string& uuid) {
+  const auto slash = out.rfind('/');
+  const auto dot = out.rfind('.');
+  const bool has_extension = dot != std::string::npos && (slash == std::string::npos || dot > slash + 1);
+  const std::string tag = fmt::format(".gpu{}-{}", index, uuid);
+  return has_extension ? out.substr(0, dot) + tag + out.substr(dot) : out + tag;
+}
+
+std::vector<std::string> device_args(const std::vector<std::string>& args, int index, const std::string& out,
+                                     std::string_view progress) {
+  auto starts = [](const std::string& a, std::string_view p) { return a.compare(0, p.size(), p) == 0; };
+  std::vector<std::string> r;
+  for (std::size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (i > 0 && (starts(a, "--devices=") || starts(a, "--device=") || starts(a, "--benchmark_out=") ||
+                  starts(a, "--progress=")))
+      continue;
+    r.push_back(a);
+  }
+  r.push_back(fmt::format("--device={}", index));
+  if (!out.empty()) r.push_back("--benchmark_out=" + out);
+  r.push_back(fmt::format("--progress={}", progress));
+  return r;
+}
+
+int concurrent_devices() noexcept {
+  static const int n = [] {
+    const char* v = std::getenv(concurrent_devices_env);
+    const int parsed = v != nullptr ? std::atoi(v) : 1;
+    return parsed > 1 ? parsed : 1;
+  }();
+  return n;
+}
+
+int combined_exit_code(const std::vector<int>& codes) {
+  int worst = 0;
+  for (int c : codes) {
+    if (c > 128) return c;  // stopped by a signal: that is what the run was
+    worst = std::max(worst, c);
+  }
+  return worst;
+}
+
+namespace {
+
+struct device_process {
+  int index = 0;
+  pid_t pid = -1;
+  int fd = -1;        ///< the read end of its stdout and stderr
+  std::string line;   ///< what it printed since its last newline
+  int status = -1;
+};
+
+pid_t spawn(const std::vector<std::string>& args, int out_fd, pid_t group) {
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawnattr_t attr;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, out_fd, STDOUT_FILENO);
+  posix_spawn_file_actions_adddup2(&actions, out_fd, STDERR_FILENO);
+  posix_spawnattr_init(&attr);
+  // One process group for all of them: a signal reaches each once, through membench.
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
+  posix_spawnattr_setpgroup(&attr, group);
+  pid_t pid = 0;
+  const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, &attr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0) throw std::runtime_error(fmt::format("cannot start a process for a device: {}", std::strerror(rc)));
+  return pid;
+}
+
+void start(device_process& p, const std::vector<std::string>& args, pid_t group) {
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(fmt::format("pipe: {}", std::strerror(errno)));
+  p.pid = spawn(args, fds[1], group);
+  close(fds[1]);
+  p.fd = fds[0];
+}
+
+// Prints every whole line `p` has written, marked with its GPU; at the end, the rest.
+void drain(device_process& p, bool at_end) {
+  std::size_t start = 0;
+  for (std::size_t nl; (nl = p.line.find('\n', start)) != std::string::npos; start = nl + 1)
+    std::fprintf(stderr, "[gpu%d] %.*s\n", p.index, static_cast<int>(nl - start), p.line.data() + start);
+  p.line.erase(0, start);
+  if (at_end && !p.line.empty()) std::fprintf(stderr, "[gpu%d] %s\n", p.index, p.line.c_str());
+  std::fflush(stderr);
+}
+
+// Forwards output until every process has closed its end.
+void forward_output(std::vector<device_process>& ps) {
+  std::size_t open = ps.size();
+  while (open > 0) {
+    std::vector<pollfd> fds;
+    for (const auto& p : ps) fds.push_back({p.fd, POLLIN, 0});
+    if (poll(fds.data(), fds.size(), -1) < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error(fmt::format("poll: {}", std::strerror(errno)));
+    }
+    for (std::size_t i = 0; i < ps.size(); ++i) {
+      if (ps[i].fd < 0 || (fds[i].revents & (POLLIN | POLLHUP | POLLERR)) == 0) continue;
+      char buf[4096];
+      const ssize_t n = read(ps[i].fd, buf, sizeof buf);
+      if (n < 0 && errno == EINTR) continue;
+      if (n > 0) {
+        ps[i].line.append(buf, static_cast<std::size_t>(n));
+        drain(ps[i], false);
+        continue;
+      }
+      drain(ps[i], true);
+      close(ps[i].fd);
+      ps[i].fd = -1;
+      --open;
+    }
+  }
+}
+
+int wait_for(pid_t pid) {
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) return 1;
+  }
+  if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
+}
+
+}  // namespace
+
+int run_on_devices(const std::vector<std::string>& args, const std::vector<int>& indices,
+                   const std::vector<std::string>& uuids, std::string_view progress) {
+  const std::string out = output_path(args);
+  setenv(concurrent_devices_env, std::to_string(indices.size()).c_str(), 1);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::vector<device_process> ps(indices.size());
+  install_interrupt_handlers();
+  for (std::size_t i = 0; i < indices.size(); ++i) {
+    ps[i].index = indices[i];
+    const std::string path = out.empty() ? std::string() : device_output_path(out, indices[i], uuids[i]);
+    start(ps[i], device_args(args, indices[i], path, progress), i == 0 ? 0 : ps[0].pid);
+    if (i == 0) forward_signals_to(-ps[0].pid);
+    std::fprintf(stderr, "membench: device %d (%s) -> %s\n", indices[i], uuids[i].c_str(),
+                 path.empty() ? "console" : path.c_str());
+  }
+  forward_output(ps);
+  std::vector<int> codes;
+  for (auto& p : ps) codes.push_back(wait_for(p.pid));
+  forward_signals_to(0);
+  for (std::size_t i = 0; i < ps.size(); ++i)
+    if (codes[i] != 0) std::fprintf(stderr, "membench: device %d exited %d\n", ps[i].index, codes[i]);
+  return combined_exit_code(codes);
+}
+
+}  // namespace membench
