@@ -1,5 +1,5 @@
-// The JSON reader: nlohmann_json's SAX parser (reader_sax.cpp) over a Google Benchmark
-// file, then one result per name (reader_fold.cpp).
+// The JSON reader: RapidJSON's SAX parser (reader_sax.cpp) over a Google Benchmark file,
+// then one result per name (reader_fold.cpp).
 //
 // The whole read hands the document to the parser on one thread; every error message
 // comes from it. The split read gives the rows to the parser on every core: it cuts the

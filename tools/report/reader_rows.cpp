@@ -207,7 +207,7 @@ void row_fields::evidence(evidence_slot slot, double v) {
   }
 }
 
-void row_fields::text(const key_plan& k, const std::string& v) {
+void row_fields::text(const key_plan& k, std::string_view v) {
   std::optional<std::string>* slot = nullptr;
   switch (k.kind) {
     case field::name: slot = &name; break;
@@ -220,8 +220,7 @@ void row_fields::text(const key_plan& k, const std::string& v) {
     case field::label: slot = &label; break;
     default: wrong(k); return;
   }
-  // A copy: the parser's buffer keeps its capacity for the next string.
-  if (!*slot) slot->emplace(v);
+  if (!*slot) slot->emplace(v);  // a copy: the text is the parser's until the next event
 }
 
 std::string check_row(row_fields& f, raw_row& out, bool keep_run) {

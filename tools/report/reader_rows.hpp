@@ -84,7 +84,7 @@ struct row_fields {
   /// `integral`: the value is an integer that fits int64 (`integer`).
   void number(const key_plan& k, double v, bool integral, std::int64_t integer);
   void boolean(const key_plan& k, bool v);
-  void text(const key_plan& k, const std::string& v);
+  void text(const key_plan& k, std::string_view v);
   /// A value of a type the member cannot have (null, an object, ...).
   void wrong(const key_plan& k);
 

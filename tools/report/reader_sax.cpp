@@ -1,18 +1,36 @@
-// The SAX handler: events into rows and, for a whole document, its context. Problems are
-// recorded, not thrown: a syntax error later in the file takes precedence, as a parser
-// that reads the whole document first would have it.
+// The SAX handler: RapidJSON's events into rows and, for a whole document, its context.
+// Problems are recorded, not thrown: a syntax error later in the file takes precedence,
+// as a parser that reads the whole document first would have it.
 #include "reader_sax.hpp"
 
-#include <limits>
+#include <algorithm>
+#include <functional>
 #include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
+#include <rapidjson/error/en.h>
+#include <rapidjson/memorystream.h>
+#include <rapidjson/reader.h>
+
+#include "reader_scalars.hpp"
 
 namespace membench::report {
 namespace {
 
-using json = nlohmann::json;
+using json = nlohmann::json;  // writes the context's minified values (as it did when it read them)
+
+// Iterative: any nesting in constant stack. Numbers as text: converted by read_number.
+constexpr unsigned parse_flags = rapidjson::kParseIterativeFlag | rapidjson::kParseNumbersAsStringsFlag;
+
+// Where byte `offset` of `text` is, as an editor counts: "line 3, column 17".
+std::string position(std::string_view text, std::size_t offset) {
+  const std::string_view before = text.substr(0, offset);
+  const auto line = std::count(before.begin(), before.end(), '\n') + 1;
+  const std::size_t line_start = before.rfind('\n');
+  const std::size_t column = offset - (line_start == std::string_view::npos ? 0 : line_start + 1) + 1;
+  return fmt::format("line {}, column {}", line, column);
+}
 
 // Minified JSON text of a non-string context value, built from its events.
 class minifier {
@@ -26,9 +44,9 @@ class minifier {
     text_ += c;
     fresh_.pop_back();
   }
-  void key(const std::string& k) {
+  void key(std::string_view k) {
     separate();
-    text_ += json(k).dump();
+    text_ += json(std::string(k)).dump();
     text_ += ':';
     after_key_ = true;
   }
@@ -61,62 +79,59 @@ class minifier {
 
 class sax_rows::handler {
  public:
-  using number_integer_t = json::number_integer_t;
-  using number_unsigned_t = json::number_unsigned_t;
-  using number_float_t = json::number_float_t;
-  using string_t = json::string_t;
-  using binary_t = json::binary_t;
-
   handler(const read_options& what, mode m, std::vector<raw_row>& rows, std::vector<std::string_view>& names)
       : what_(what), mode_(m), rows_(rows), names_(names), keys_(what) {}
 
   std::map<std::string, std::string> context;
-  std::string syntax_error;   // from the parser
+  std::string syntax_error;   // from the parser, or a scalar the handler refused
+  std::string refusal;        // why the handler stopped the parser (a string not UTF-8, a number out of range)
   std::string context_error;  // context not an object
   std::string row_error;      // the first bad row ("benchmarks[i]: ...")
   std::string repeat_error;   // a key given twice in an object outside the rows
   bool saw_benchmarks = false, bad_benchmarks = false, bad_top = false;
   std::size_t row_count = 0;  // rows started
+  rapidjson::Reader reader;   // kept: its buffer serves every block of a part
 
-  // --- SAX interface
-  bool null() {
+  // --- RapidJSON's handler interface. Numbers arrive as their text (RawNumber): every
+  // other number event would be a parser set up otherwise, and stops it.
+  bool Null() {
     return scalar([] { return std::string("null"); }, [&] { f_.wrong(*plan_); });
   }
-  bool boolean(bool v) {
+  bool Bool(bool v) {
     return scalar([v] { return std::string(v ? "true" : "false"); }, [&] { f_.boolean(*plan_, v); });
   }
-  bool number_integer(number_integer_t v) {
-    const auto d = static_cast<double>(v);
-    return scalar([v] { return std::to_string(v); }, [&] { f_.number(*plan_, d, true, v); }, d);
+  bool Int(int) { return false; }
+  bool Uint(unsigned) { return false; }
+  bool Int64(std::int64_t) { return false; }
+  bool Uint64(std::uint64_t) { return false; }
+  bool Double(double) { return false; }
+  bool RawNumber(const char* s, rapidjson::SizeType length, bool) {
+    const std::string_view text(s, length);
+    json_number n;
+    if (!read_number(text, n)) return refuse(fmt::format("number {} is out of range", text));
+    return scalar([&] { return number_text(text, n); }, [&] { f_.number(*plan_, n.value, n.integral, n.integer); },
+                  n.value);
   }
-  bool number_unsigned(number_unsigned_t v) {
-    const bool fits = v <= static_cast<number_unsigned_t>(std::numeric_limits<std::int64_t>::max());
-    const auto d = static_cast<double>(v);
-    return scalar([v] { return std::to_string(v); },
-                  [&] { f_.number(*plan_, d, fits, fits ? static_cast<std::int64_t>(v) : 0); }, d);
-  }
-  bool number_float(number_float_t v, const string_t& text) {
-    return scalar([&text] { return text; }, [&] { f_.number(*plan_, v, false, 0); }, v);
-  }
-  bool string(string_t& v) {
+  bool String(const char* s, rapidjson::SizeType length, bool) {
+    const std::string_view v(s, length);
+    if (!valid_utf8(v)) return refuse("a string that is not UTF-8");
     if (!frames_.empty() && frames_.back() == frame::context) {
       context[context_key_] = v;
       return true;
     }
-    return scalar([&v] { return json(v).dump(); }, [&] { f_.text(*plan_, v); });
+    return scalar([&v] { return json(std::string(v)).dump(); }, [&] { f_.text(*plan_, v); });
   }
-  bool binary(binary_t&) {
-    return scalar([] { return std::string("null"); }, [&] { f_.wrong(*plan_); });
-  }
-  bool start_object(std::size_t) { return open('{'); }
-  bool start_array(std::size_t) { return open('['); }
-  bool end_object() { return close('}'); }
-  bool end_array() { return close(']'); }
-  bool key(string_t& k) {
+  bool StartObject() { return open('{'); }
+  bool StartArray() { return open('['); }
+  bool EndObject(rapidjson::SizeType) { return close('}'); }
+  bool EndArray(rapidjson::SizeType) { return close(']'); }
+  bool Key(const char* s, rapidjson::SizeType length, bool) {
+    const std::string_view k(s, length);
+    if (!valid_utf8(k)) return refuse("a key that is not UTF-8");
     const frame in = frames_.empty() ? frame::skip : frames_.back();
     // JSON leaves a repeated key's meaning open: a second "benchmarks" or "context" would
     // replace or extend the first. Rows check theirs as they end (key_cache).
-    if (in != frame::row && !object_keys_.empty() && !object_keys_.back().insert(k).second && repeat_error.empty())
+    if (in != frame::row && !object_keys_.empty() && !object_keys_.back().emplace(k).second && repeat_error.empty())
       repeat_error = in == frame::top       ? fmt::format("\"{}\" given twice", k)
                      : in == frame::context ? fmt::format("context: \"{}\" given twice", k)
                                             : fmt::format("\"{}\" given twice in an object", k);
@@ -133,10 +148,6 @@ class sax_rows::handler {
       default: break;
     }
     return true;
-  }
-  bool parse_error(std::size_t, const std::string&, const json::exception& e) {
-    syntax_error = e.what();
-    return false;
   }
 
  private:
@@ -259,6 +270,11 @@ class sax_rows::handler {
     }
   }
 
+  bool refuse(std::string why) {
+    refusal = std::move(why);
+    return false;
+  }
+
   void row_problem(std::size_t index, std::string_view problem) {
     if (row_error.empty()) row_error = fmt::format("benchmarks[{}]: {}", index, problem);
   }
@@ -269,7 +285,7 @@ class sax_rows::handler {
   std::vector<std::string_view>& names_;
   key_cache keys_;
   std::vector<frame> frames_;
-  std::vector<std::set<std::string>> object_keys_;  // the keys of each open object outside the rows
+  std::vector<std::set<std::string, std::less<>>> object_keys_;  // the keys of each open object outside the rows
   std::string top_key_, context_key_;
   minifier min_;
   row_fields f_;
@@ -285,7 +301,20 @@ sax_rows::sax_rows(const read_options& what, mode m, std::vector<raw_row>& rows,
 sax_rows::~sax_rows() = default;
 
 bool sax_rows::parse(std::string_view text) {
-  (void)json::sax_parse(text.data(), text.data() + text.size(), h_.get());
+  handler& h = *h_;
+  // A byte order mark may open a document (nlohmann_json, the reader before, skipped one).
+  static constexpr std::string_view bom = "\xEF\xBB\xBF";
+  const std::size_t skipped = text.substr(0, bom.size()) == bom ? bom.size() : 0;
+  rapidjson::MemoryStream in(text.data() + skipped, text.size() - skipped);
+  const rapidjson::ParseResult r = h.reader.Parse<parse_flags>(in, h);
+  if (h.syntax_error.empty()) {
+    if (r.IsError()) {
+      const char* what = r.Code() == rapidjson::kParseErrorTermination ? h.refusal.c_str() : GetParseError_En(r.Code());
+      h.syntax_error = fmt::format("{}: {}", position(text, skipped + r.Offset()), what);
+    } else if (skipped + in.Tell() != text.size()) {  // the stream ends at a NUL byte as at its end
+      h.syntax_error = fmt::format("{}: a NUL byte after the document", position(text, skipped + in.Tell()));
+    }
+  }
   return problem().empty();
 }
 

@@ -1,5 +1,5 @@
-// nlohmann_json's SAX parser into compact rows: a whole document (its context and its
-// benchmarks array), or a block of rows, `[{...}, {...}]`, cut from a benchmarks array.
+// RapidJSON's SAX parser (its Reader) into compact rows: a whole document (its context and
+// its benchmarks array), or a block of rows, `[{...}, {...}]`, cut from a benchmarks array.
 #pragma once
 
 #include <map>
