@@ -93,7 +93,7 @@ int run_builds(const builds_args& a, session& s) {
 int run_gpus(const gpus_args& a, session& s) { return emit(view_gpus(s.load(a.files, reads_for(a.opt)), a.opt), a.out, s); }
 
 int run_history(const history_args& a, session& s) {
-  const std::vector<result_file> files = s.load(a.files, reads_for(a.opt, true));
+  const file_refs files = s.load(a.files, reads_for(a.opt, true));
   if (a.export_format.empty()) return emit(view_history(files, a.opt), a.out, s);
   const result_file& newest = *history_order(files).back();
   return write_text(a.export_format == "bmf" ? export_bmf(newest, a.opt) : export_gab(newest, a.opt), a.out.output, s);
@@ -186,9 +186,11 @@ int run_compare(compare_args a, session& s) {
     c = compare_given_pairs(a, s);
   } else {
     sort_sides(a);
-    const std::vector<result_file> b = s.load(a.base, compare_reads());
-    const std::vector<result_file> n = s.load(a.next, compare_reads());
-    c = view_compare(pointers(b), pointers(n), a.opt);
+    std::vector<std::string> both = a.base;
+    both.insert(both.end(), a.next.begin(), a.next.end());
+    const file_refs files = s.load(both, compare_reads());  // both sides at once
+    const auto split = files.pointers().begin() + static_cast<std::ptrdiff_t>(a.base.size());
+    c = view_compare({files.pointers().begin(), split}, {split, files.pointers().end()}, a.opt);
   }
   const int rc = a.opt.as_json ? write_text(c.json, a.out.output, s) : emit(c.doc, a.out, s);
   return rc != exit_ok ? rc : compare_exit(c, a.opt);

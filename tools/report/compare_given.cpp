@@ -22,7 +22,7 @@ named_row row_of(const json& side, const std::string& path) {
   return r;
 }
 
-const result_file* file_named(const std::vector<result_file>& files, const std::string& path) {
+const result_file* file_named(const file_refs& files, const std::string& path) {
   for (const result_file& f : files) {
     if (f.path == path) return &f;
   }
@@ -72,7 +72,7 @@ std::vector<row_pair> parse_row_pairs(std::string_view text, const std::string& 
   }
 }
 
-compare_outcome view_compare_pairs(const std::vector<row_pair>& given, const std::vector<result_file>& files,
+compare_outcome view_compare_pairs(const std::vector<row_pair>& given, const file_refs& files,
                                    const compare_options& opt) {
   if (given.empty()) throw input_error("--pairs: no pair to compare");
   std::deque<result> store;

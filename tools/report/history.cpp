@@ -52,9 +52,8 @@ std::string run_heading(const result_file& f) {
 
 }  // namespace
 
-std::vector<const result_file*> history_order(const std::vector<result_file>& files) {
-  std::vector<const result_file*> order;
-  for (const auto& f : files) order.push_back(&f);
+std::vector<const result_file*> history_order(const file_refs& files) {
+  std::vector<const result_file*> order = files.pointers();
   std::stable_sort(order.begin(), order.end(), [](const result_file* a, const result_file* b) {
     const double ta = seconds_of(a->context_value("date")), tb = seconds_of(b->context_value("date"));
     if (std::isnan(ta) != std::isnan(tb)) return std::isnan(tb);  // dated runs first
@@ -203,7 +202,7 @@ void add_history_row(table& t, const std::vector<const result_file*>& runs, cons
 
 }  // namespace
 
-document view_history(const std::vector<result_file>& files, const history_options& options) {
+document view_history(const file_refs& files, const history_options& options) {
   const std::vector<const result_file*> runs = history_order(files);
   history_options opt = options;
   opt.value = resolve_value(runs, options);

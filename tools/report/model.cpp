@@ -184,6 +184,14 @@ const result* result_file::find(std::string_view name) const {
   return nullptr;
 }
 
+file_refs::file_refs(const std::vector<result_file>& files) {
+  for (const result_file& f : files) p_.push_back(&f);
+}
+
+file_refs::file_refs(std::initializer_list<result_file> files) {
+  for (const result_file& f : files) p_.push_back(&f);
+}
+
 std::optional<double> numeric_value(std::string_view v) {
   if (v.empty()) return std::nullopt;
   if (v.back() == 'K' || v.back() == 'M' || v.back() == 'G' || v.back() == 'T') {

@@ -4,7 +4,10 @@
 #pragma once
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
+#include <initializer_list>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <stdexcept>
@@ -117,6 +120,46 @@ struct result_file {
 
  private:
   std::vector<std::pair<std::uint64_t, std::uint32_t>> index_;  ///< (hash of name, position), sorted
+};
+
+/// The files a view reads, by address: those of a vector, of a braced list (for the call
+/// it is an argument of) or of a session (read once for all the steps of `views`).
+class file_refs {
+ public:
+  file_refs(const std::vector<result_file>& files);     // NOLINT: implicit, as the vector it stands for
+  file_refs(std::initializer_list<result_file> files);  // NOLINT: implicit, as the vector it stands for
+  explicit file_refs(std::vector<const result_file*> files) : p_(std::move(files)) {}
+
+  class iterator {
+   public:
+    using iterator_category = std::forward_iterator_tag;
+    using value_type = result_file;
+    using difference_type = std::ptrdiff_t;
+    using pointer = const result_file*;
+    using reference = const result_file&;
+    explicit iterator(std::vector<const result_file*>::const_iterator at) : at_(at) {}
+    reference operator*() const { return **at_; }
+    pointer operator->() const { return *at_; }
+    iterator& operator++() {
+      ++at_;
+      return *this;
+    }
+    iterator operator++(int) { return iterator(at_++); }
+    bool operator==(const iterator& o) const { return at_ == o.at_; }
+    bool operator!=(const iterator& o) const { return at_ != o.at_; }
+
+   private:
+    std::vector<const result_file*>::const_iterator at_;
+  };
+  iterator begin() const { return iterator(p_.begin()); }
+  iterator end() const { return iterator(p_.end()); }
+  std::size_t size() const noexcept { return p_.size(); }
+  bool empty() const noexcept { return p_.empty(); }
+  const result_file& operator[](std::size_t i) const { return *p_[i]; }
+  const std::vector<const result_file*>& pointers() const noexcept { return p_; }
+
+ private:
+  std::vector<const result_file*> p_;
 };
 
 /// Parses Google Benchmark JSON text; `path` names it in errors. throws input_error

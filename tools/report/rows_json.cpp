@@ -77,7 +77,7 @@ json row_record(const result& r, double ci_level) {
 
 }  // namespace
 
-std::string rows_json(const std::vector<result_file>& files, const std::string& filter) {
+std::string rows_json(const file_refs& files, const std::string& filter) {
   const name_filter keep(filter);
   json out = json::array();
   for (const result_file& f : files) {

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -18,24 +19,24 @@ std::string session::locate(const std::string& path) const {
   return dir.empty() || path.empty() || path.front() == '/' ? path : dir + "/" + path;
 }
 
-std::vector<result_file> session::load(const std::vector<std::string>& paths, const read_options& what) {
-  std::vector<result_file> files;
-  for (const auto& p : paths) inputs.push_back(locate(p));
-  if (dir.empty()) {
-    std::vector<std::future<result_file>> pending;
-    for (const auto& p : paths) pending.push_back(std::async(std::launch::async, [p, &what] { return load_results(p, what); }));
-    for (auto& f : pending) files.push_back(f.get());  // rethrows the first input_error
-    return files;
-  }
+file_refs session::load(const std::vector<std::string>& paths, const read_options& what) {
+  std::vector<std::pair<std::string, std::future<result_file>>> pending;
   for (const auto& p : paths) {
-    auto it = cache.find(p);
-    if (it == cache.end()) {
-      it = cache.emplace(p, load_results(locate(p))).first;
-      it->second.path = p;  // shown as the views file names it
-    }
-    files.push_back(it->second);
+    inputs.push_back(locate(p));
+    const auto given = [&p](const auto& q) { return q.first == p; };
+    if (files_.count(p) != 0 || std::any_of(pending.begin(), pending.end(), given)) continue;
+    // Steps of views ask for different parts of a row: their files are read whole.
+    const read_options reads = in_views ? read_options{} : what;
+    pending.emplace_back(p, std::async(std::launch::async, [path = locate(p), reads] { return load_results(path, reads); }));
   }
-  return files;
+  for (auto& [p, f] : pending) {
+    result_file read = f.get();  // rethrows the first input_error
+    read.path = p;               // shown as given (in views, as the views file names it)
+    files_.emplace(p, std::move(read));
+  }
+  std::vector<const result_file*> out;
+  for (const auto& p : paths) out.push_back(&files_.at(p));
+  return file_refs(std::move(out));
 }
 
 namespace {

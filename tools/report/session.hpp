@@ -17,14 +17,18 @@ namespace membench::report {
 struct session {
   std::string dir;                  ///< relative paths resolve here; "" = as given
   std::string* capture = nullptr;   ///< the output goes here instead of stdout or -o
-  std::map<std::string, result_file> cache;  ///< views: every file read whole, once
   std::vector<std::string> inputs;  ///< every file read (as located): no output may replace one
   bool in_views = false;            ///< running the steps of `views` (which may not run views)
 
   std::string locate(const std::string& path) const;
-  /// Reads files at once, each on every core (one file's serial steps overlap another's
-  /// parsing); in views, from the cache. throws input_error
-  std::vector<result_file> load(const std::vector<std::string>& paths, const read_options& what);
+  /// The files, each read once for the session (a path given twice is one file) and kept
+  /// there: those not read yet at once, each on every core (one file's serial steps
+  /// overlap another's parsing). One command reads what `what` asks; the steps of views
+  /// share files read whole. throws input_error
+  file_refs load(const std::vector<std::string>& paths, const read_options& what);
+
+ private:
+  std::map<std::string, result_file> files_;  ///< by path as given
 };
 
 /// --format, -o, --color.

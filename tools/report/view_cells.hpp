@@ -16,7 +16,7 @@ cell value_cell(const result& r, const std::string& what);
 
 /// A view's options with --value resolved (resolve_value). throws input_error
 template <class Options>
-Options with_value(const std::vector<result_file>& files, const Options& options) {
+Options with_value(const file_refs& files, const Options& options) {
   Options opt = options;
   opt.value = resolve_value(pointers(files), options);
   return opt;

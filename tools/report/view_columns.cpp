@@ -55,7 +55,7 @@ table& experiment_table(document& d, const result& r, const std::string& value, 
 
 }  // namespace
 
-document view_builds(const std::vector<result_file>& files, const common_options& options) {
+document view_builds(const file_refs& files, const common_options& options) {
   const name_filter filter(options.filter);
   const common_options opt = with_value(files, options);
   std::vector<column_file> cols;
@@ -101,7 +101,7 @@ document view_builds(const std::vector<result_file>& files, const common_options
   return d;
 }
 
-document view_gpus(const std::vector<result_file>& files, const gpus_options& options) {
+document view_gpus(const file_refs& files, const gpus_options& options) {
   const name_filter filter(options.filter);
   const gpus_options opt = with_value(files, options);
   std::vector<column_file> cols;

@@ -281,7 +281,7 @@ table group_table(const std::vector<const record*>& recs, std::string title, con
 std::string input_note(const result_file& f) { return fmt::format("input: {} ({}, {} build)", f.path, f.gpu(), f.build()); }
 
 // The pivot of `rows` (in file order); `opt.value` is resolved.
-document pivot(const std::vector<result_file>& files, const std::vector<located>& rows, bool membench,
+document pivot(const file_refs& files, const std::vector<located>& rows, bool membench,
                table_options opt) {
   std::vector<record> records;
   records.reserve(rows.size());
@@ -306,7 +306,7 @@ struct family_rows {
   std::vector<located> rows;
 };
 
-std::vector<family_rows> rows_by_family(const std::vector<result_file>& files, const std::vector<file_origin>& origins,
+std::vector<family_rows> rows_by_family(const file_refs& files, const std::vector<file_origin>& origins,
                                         const name_filter& filter) {
   std::vector<family_rows> out;
   std::unordered_map<std::string, std::size_t> at;
@@ -335,7 +335,7 @@ bool family_has(const family_rows& f, const std::string& key) {
 
 }  // namespace
 
-document view_table(const std::vector<result_file>& files, const table_options& options) {
+document view_table(const file_refs& files, const table_options& options) {
   const name_filter filter(options.filter);
   const table_options opt = with_value(files, options);
   std::vector<file_origin> origins;

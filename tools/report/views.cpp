@@ -62,11 +62,7 @@ std::string resolve_value(const std::vector<const result_file*>& files, const co
 
 std::string context_of(const result_file& f, const schema::field& key) { return f.context_value(std::string(key.key)); }
 
-std::vector<const result_file*> pointers(const std::vector<result_file>& files) {
-  std::vector<const result_file*> v;
-  for (const auto& f : files) v.push_back(&f);
-  return v;
-}
+std::vector<const result_file*> pointers(const file_refs& files) { return files.pointers(); }
 
 cell value_cell(const result& r, const std::string& what) {
   if (r.error) return {r.skipped ? "skipped" : "error", NAN, r.skipped ? tone::muted : tone::bad};

@@ -22,7 +22,7 @@ struct common_options {
 };
 
 /// The files as pointers, in their order.
-std::vector<const result_file*> pointers(const std::vector<result_file>& files);
+std::vector<const result_file*> pointers(const file_refs& files);
 
 /// What a view over `opt` reads of each row (the counters it shows).
 read_options reads_for(const common_options& opt, bool evidence = false);
@@ -37,17 +37,17 @@ struct table_options : common_options {
 };
 
 /// Pivot: one table per combination of the keys that are neither rows nor cols. throws input_error
-document view_table(const std::vector<result_file>& files, const table_options& opt);
+document view_table(const file_refs& files, const table_options& opt);
 
 /// The same benchmarks from the default, ca and cg builds (told apart by the JSON
 /// context) side by side, with ratios to the default build. throws input_error
-document view_builds(const std::vector<result_file>& files, const common_options& opt);
+document view_builds(const file_refs& files, const common_options& opt);
 
 struct gpus_options : common_options {
   std::string build = std::string(options::gpus_build.text);  ///< which build's files to compare across GPUs
 };
 /// The same benchmarks on several GPUs, absolute and as % of each GPU's own peak. throws input_error
-document view_gpus(const std::vector<result_file>& files, const gpus_options& opt);
+document view_gpus(const file_refs& files, const gpus_options& opt);
 
 struct compare_options {
   std::string filter;
@@ -100,13 +100,13 @@ struct row_pair {
 std::vector<row_pair> parse_row_pairs(std::string_view text, const std::string& path);
 /// Each pair decided as compare decides a benchmark; `files` holds every file the pairs name,
 /// in the order they first name them. throws input_error for a file not among them
-compare_outcome view_compare_pairs(const std::vector<row_pair>& pairs, const std::vector<result_file>& files,
+compare_outcome view_compare_pairs(const std::vector<row_pair>& pairs, const file_refs& files,
                                    const compare_options& opt);
 
 /// rows: per file its path, level and context, and per row its name, error, label, time,
 /// counters, the interval of its median time at the file's level, and its problems
 /// (error, unrecorded, unconverged, few_samples, throttled); as JSON.
-std::string rows_json(const std::vector<result_file>& files, const std::string& filter);
+std::string rows_json(const file_refs& files, const std::string& filter);
 
 /// What compare reads of each row.
 read_options compare_reads();
@@ -115,10 +115,10 @@ struct history_options : common_options {
   compare_options test;  ///< the test that marks a change between consecutive runs
 };
 /// The files as runs in time (ordered by their context's date, then commit, then path).
-std::vector<const result_file*> history_order(const std::vector<result_file>& files);
+std::vector<const result_file*> history_order(const file_refs& files);
 /// Per experiment a trend table, a column per run; with html a chart per benchmark. A
 /// run that changed from the one before (compare's test) is marked. throws input_error
-document view_history(const std::vector<result_file>& files, const history_options& opt);
+document view_history(const file_refs& files, const history_options& opt);
 
 /// Bencher Metric Format of one run: {"<name>": {"latency": {"value", "lower_value",
 /// "upper_value"}, "<value>": {"value"}}}; latency in nanoseconds.
