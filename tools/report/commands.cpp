@@ -84,7 +84,11 @@ std::vector<command_set::registered> command_set::add_to(CLI::App& app, command_
   return out;
 }
 
-int run_table(const table_args& a, session& s) { return emit(view_table(s.load(a.files, reads_for(a.opt)), a.opt), a.out, s); }
+int run_table(const table_args& a, session& s) {
+  table_options opt = a.opt;
+  opt.charts = a.out.format == "html";
+  return emit(view_table(s.load(a.files, reads_for(opt)), opt), a.out, s);
+}
 
 int run_builds(const builds_args& a, session& s) {
   return emit(view_builds(s.load(a.files, reads_for(a.opt)), a.opt), a.out, s);
@@ -94,7 +98,9 @@ int run_gpus(const gpus_args& a, session& s) { return emit(view_gpus(s.load(a.fi
 
 int run_history(const history_args& a, session& s) {
   const file_refs files = s.load(a.files, reads_for(a.opt, true));
-  if (a.export_format.empty()) return emit(view_history(files, a.opt), a.out, s);
+  history_options opt = a.opt;
+  opt.charts = a.out.format == "html";
+  if (a.export_format.empty()) return emit(view_history(files, opt), a.out, s);
   const result_file& newest = *history_order(files).back();
   return write_text(a.export_format == "bmf" ? export_bmf(newest, a.opt) : export_gab(newest, a.opt), a.out.output, s);
 }

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <unordered_set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -80,18 +79,31 @@ std::vector<std::string> run_headings(const std::vector<const result_file*>& run
   return headings;
 }
 
-// Every benchmark of any run, in the order the runs first have them.
-std::vector<const result*> history_benchmarks(const std::vector<const result_file*>& runs, const history_options& opt) {
+// Every benchmark of any run, in the order the runs first have them, and each run's
+// result of it (looked up once: every stage reads it again).
+struct benchmark_grid {
+  std::vector<const result*> names;  ///< the first result of each benchmark
+  std::vector<const result*> at;     ///< at[n * runs + i]: run i's result of benchmark n, or null
+  std::size_t runs = 0;
+
+  const result* in(std::size_t n, std::size_t i) const { return at[n * runs + i]; }
+};
+
+benchmark_grid history_benchmarks(const std::vector<const result_file*>& runs, const history_options& opt) {
   const name_filter filter(opt.filter);
-  std::vector<const result*> names;
-  std::unordered_set<std::string_view> seen;
-  for (const result_file* f : runs) {
-    for (const auto& r : f->results) {
-      if (filter(r.name) && seen.insert(r.name).second) names.push_back(&r);
+  benchmark_grid g;
+  g.runs = runs.size();
+  for (std::size_t k = 0; k < runs.size(); ++k) {
+    for (const auto& r : runs[k]->results) {
+      const auto earlier = [&](const result_file* f) { return f->find(r.name) != nullptr; };
+      if (!filter(r.name) || std::any_of(runs.begin(), runs.begin() + static_cast<std::ptrdiff_t>(k), earlier)) continue;
+      g.names.push_back(&r);
+      g.at.resize(g.at.size() + runs.size(), nullptr);
+      for (std::size_t i = k; i < runs.size(); ++i) g.at[g.at.size() - runs.size() + i] = i == k ? &r : runs[i]->find(r.name);
     }
   }
-  if (names.empty()) throw input_error(fmt::format("no benchmark matches --filter '{}'", opt.filter));
-  return names;
+  if (g.names.empty()) throw input_error(fmt::format("no benchmark matches --filter '{}'", opt.filter));
+  return g;
 }
 
 // Per run, the benchmarks tested against their run before, and the test's decisions.
@@ -109,21 +121,22 @@ struct run_steps {
 
 // Which benchmark each run tests against which run before it: the last run that has it
 // without an error, when both have a time.
-run_steps pair_steps(const std::vector<const result_file*>& runs, const std::vector<const result*>& names) {
+run_steps pair_steps(const benchmark_grid& g) {
   auto timed = [](const result* r) { return r != nullptr && !r->error && r->time_us > 0; };
+  const std::size_t runs = g.runs;
   run_steps st;
-  st.names.resize(runs.size());
-  st.before.resize(runs.size());
-  st.decided.resize(runs.size());
-  for (std::size_t n = 0; n < names.size(); ++n) {
-    std::size_t before = runs.size();
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-      const result* r = runs[i]->find(names[n]->name);
+  st.names.resize(runs);
+  st.before.resize(runs);
+  st.decided.resize(runs);
+  for (std::size_t n = 0; n < g.names.size(); ++n) {
+    std::size_t before = runs;
+    for (std::size_t i = 0; i < runs; ++i) {
+      const result* r = g.in(n, i);
       if (r == nullptr || r->error) {
-        before = runs.size();
+        before = runs;
         continue;
       }
-      if (before < runs.size() && timed(runs[before]->find(names[n]->name)) && timed(r)) {
+      if (before < runs && timed(g.in(n, before)) && timed(r)) {
         st.names[i].push_back(n);
         st.before[i].push_back(before);
       }
@@ -135,20 +148,19 @@ run_steps pair_steps(const std::vector<const result_file*>& runs, const std::vec
 
 // The test between each run and the benchmark's run before it, corrected over the
 // benchmarks of each step as one family (compare's correction).
-run_steps decide_steps(const std::vector<const result_file*>& runs, const std::vector<const result*>& names,
-                       const compare_options& test) {
-  run_steps st = pair_steps(runs, names);
+run_steps decide_steps(const std::vector<const result_file*>& runs, const benchmark_grid& g, const compare_options& test) {
+  run_steps st = pair_steps(g);
   const decide_options o = test.decide();
   for (std::size_t i = 0; i < runs.size(); ++i) {
     auto again = [&](const std::vector<std::size_t>& which, const decide_options& with) {
       std::vector<decision> ds;
+      ds.reserve(which.size());
       for (std::size_t j : which) {
-        const std::string& name = names[st.names[i][j]]->name;
-        const result_file& prior = *runs[st.before[i][j]];
+        const std::size_t n = st.names[i][j], before = st.before[i][j];
         side sb, sn;
-        add_to_side(sb, *prior.find(name), prior);
-        add_to_side(sn, *runs[i]->find(name), *runs[i]);
-        ds.push_back(decide(sb, sn, with, name));
+        add_to_side(sb, *g.in(n, before), *runs[before]);
+        add_to_side(sn, *g.in(n, i), *runs[i]);
+        ds.push_back(decide(sb, sn, with, g.names[n]->name));
       }
       return ds;
     };
@@ -175,29 +187,32 @@ cell run_cell(const result* r, const decision* dec, const std::string& value, to
   return x;
 }
 
-// Benchmark `n`'s row over the runs, and its chart.
-void add_history_row(table& t, const std::vector<const result_file*>& runs, const run_steps& st, std::size_t n,
-                     const result& first, const std::string& value, int& changes) {
+// Benchmark `n`'s row over the runs, and its chart where the options ask for charts.
+void add_history_row(table& t, const std::vector<const result_file*>& runs, const run_steps& st, const benchmark_grid& g,
+                     std::size_t n, const history_options& opt, int& changes) {
+  const result& first = *g.names[n];
   std::vector<cell> line{{first.param_text(), NAN, tone::plain}};
+  line.reserve(runs.size() + 1);
   chart c;
   c.x_label = "run";
-  c.y_label = unit_of(value);
-  c.series = {first.param_text()};
+  c.y_label = unit_of(opt.value);
+  c.series = {line.front().text};
   c.ys.resize(1);
   c.marks.resize(1);
   for (std::size_t i = 0; i < runs.size(); ++i) {
-    const result* r = runs[i]->find(first.name);
-    c.xs.push_back(static_cast<double>(i + 1));
-    c.x_ticks.push_back(commit_of(*runs[i]) == "?" ? fmt::format("run {}", i + 1) : commit_of(*runs[i]).substr(0, 7));
+    const result* r = g.in(n, i);
     tone mark = tone::plain;
-    cell x = run_cell(r, r == nullptr || r->error ? nullptr : st.find(i, n), value, mark, changes);
-    const auto v = r == nullptr || r->error ? std::nullopt : r->value(value);
+    cell x = run_cell(r, r == nullptr || r->error ? nullptr : st.find(i, n), opt.value, mark, changes);
+    if (opt.charts) {
+      c.xs.push_back(static_cast<double>(i + 1));
+      c.x_ticks.push_back(commit_of(*runs[i]) == "?" ? fmt::format("run {}", i + 1) : commit_of(*runs[i]).substr(0, 7));
+      c.ys[0].push_back(r == nullptr || r->error ? NAN : r->value(opt.value).value_or(NAN));
+      c.marks[0].push_back(mark);
+    }
     line.push_back(std::move(x));
-    c.ys[0].push_back(v.value_or(NAN));
-    c.marks[0].push_back(mark);
   }
   t.rows.push_back(std::move(line));
-  if (runs.size() >= 2) t.charts.push_back(std::move(c));
+  if (opt.charts && runs.size() >= 2) t.charts.push_back(std::move(c));
 }
 
 }  // namespace
@@ -215,11 +230,11 @@ document view_history(const file_refs& files, const history_options& options) {
       "at least {:g} us, clocks and state clean{})",
       opt.test.threshold_pct, opt.test.confidence_pct, opt.test.resolution_us,
       opt.test.family == correction::bh ? "; the benchmarks of each step one family, Benjamini-Hochberg" : ""));
-  const std::vector<const result*> names = history_benchmarks(runs, opt);
-  const run_steps st = decide_steps(runs, names, opt.test);
+  const benchmark_grid g = history_benchmarks(runs, opt);
+  const run_steps st = decide_steps(runs, g, opt.test);
   int changes = 0;
-  for (std::size_t n = 0; n < names.size(); ++n) {
-    const std::string experiment = names[n]->family();
+  for (std::size_t n = 0; n < g.names.size(); ++n) {
+    const std::string experiment = g.names[n]->family();
     if (d.tables.empty() || d.tables.back().title != experiment) {
       table t;
       t.title = experiment;
@@ -228,7 +243,7 @@ document view_history(const file_refs& files, const history_options& options) {
       t.header.insert(t.header.end(), headings.begin(), headings.end());
       d.tables.push_back(std::move(t));
     }
-    add_history_row(d.tables.back(), runs, st, n, *names[n], opt.value, changes);
+    add_history_row(d.tables.back(), runs, st, g, n, opt, changes);
   }
   d.notes.push_back(fmt::format("{} change{} between consecutive runs ({} is better)", changes, changes == 1 ? "" : "s",
                                 lower_is_better(opt.value) ? "lower" : "higher"));

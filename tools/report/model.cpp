@@ -161,20 +161,28 @@ std::string result_file::context_value(const std::string& key) const {
   return it == context.end() ? "?" : it->second;
 }
 
+// An open-addressing table at most half full: a lookup reads a slot or two, where a
+// binary search over 100 000 names missed the cache a dozen times.
 void result_file::build_index() {
-  index_.clear();
-  index_.reserve(results.size());
-  for (std::size_t i = 0; i < results.size(); ++i)
-    index_.emplace_back(name_hash(results[i].name), static_cast<std::uint32_t>(i));
-  std::sort(index_.begin(), index_.end());
+  std::size_t slots = 16;
+  while (slots < 2 * results.size()) slots *= 2;
+  index_.assign(slots, {0, 0});
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const std::uint64_t h = name_hash(results[i].name);
+    std::size_t at = h & (slots - 1);
+    while (index_[at].second != 0) at = (at + 1) & (slots - 1);
+    index_[at] = {static_cast<std::uint32_t>(h >> 32), static_cast<std::uint32_t>(i + 1)};
+  }
+  indexed_ = results.size();
 }
 
 const result* result_file::find(std::string_view name) const {
-  if (index_.size() == results.size()) {
+  if (indexed_ == results.size() && !index_.empty()) {
     const std::uint64_t h = name_hash(name);
-    auto it = std::lower_bound(index_.begin(), index_.end(), std::pair<std::uint64_t, std::uint32_t>{h, 0});
-    for (; it != index_.end() && it->first == h; ++it) {
-      if (results[it->second].name == name) return &results[it->second];
+    const std::size_t mask = index_.size() - 1;
+    for (std::size_t at = h & mask; index_[at].second != 0; at = (at + 1) & mask) {
+      const result& r = results[index_[at].second - 1];
+      if (index_[at].first == static_cast<std::uint32_t>(h >> 32) && r.name == name) return &r;
     }
     return nullptr;
   }

@@ -119,7 +119,8 @@ struct result_file {
   void build_index();  ///< after `results` changed; find() is linear without it
 
  private:
-  std::vector<std::pair<std::uint64_t, std::uint32_t>> index_;  ///< (hash of name, position), sorted
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> index_;  ///< (hash's high bits, position + 1; 0 empty) by hash
+  std::size_t indexed_ = 0;                                      ///< the results index_ was built for
 };
 
 /// The files a view reads, by address: those of a vector, of a braced list (for the call

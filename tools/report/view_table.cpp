@@ -274,7 +274,7 @@ table group_table(const std::vector<const record*>& recs, std::string title, con
     }
     t.rows.push_back(std::move(line));
   }
-  if (numeric_rows) add_chart(t, opt.rows, xs, std::move(ys));
+  if (numeric_rows && opt.charts) add_chart(t, opt.rows, xs, std::move(ys));
   return t;
 }
 

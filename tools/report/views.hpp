@@ -19,6 +19,7 @@ namespace membench::report {
 struct common_options {
   std::string filter = {};  ///< ECMAScript regex searched in benchmark names; empty = all
   std::string value = {};   ///< "time" or a counter; empty: gb_per_s where the rows have it, else time
+  bool charts = true;       ///< the tables' charts (only HTML draws them: the commands leave them out of other formats)
 };
 
 /// The files as pointers, in their order.
