@@ -33,18 +33,61 @@ std::string_view intern(std::string_view name) {
   return kept;
 }
 
-counter_set::counter_set(std::vector<value_type> v) : v_(std::move(v)) {
+namespace {
+
+// One copy of each list of counter names for the process, its names interned. Each thread
+// keeps the list it used last (rows of one family repeat it) and a lookup cache in front
+// of the shared store.
+const std::vector<std::string_view>* intern_names(const std::vector<counter_set::value_type>& v) {
+  using names = std::vector<std::string_view>;
+  thread_local const names* last = nullptr;
+  const auto same = [&v](const names& n) {
+    return std::equal(n.begin(), n.end(), v.begin(), v.end(),
+                      [](std::string_view a, const counter_set::value_type& b) { return a == b.first; });
+  };
+  if (last != nullptr && same(*last)) return last;
+  std::string key;
+  for (const auto& c : v) {
+    key += c.first;
+    key += '\0';
+  }
+  thread_local std::unordered_map<std::string, const names*> cache;
+  if (const auto it = cache.find(key); it != cache.end()) return last = it->second;
+  static std::mutex lock;
+  static std::deque<names> store;
+  static std::unordered_map<std::string, const names*> index;
+  {
+    const std::lock_guard<std::mutex> guard(lock);
+    const names*& kept = index[key];
+    if (kept == nullptr) {
+      names& n = store.emplace_back();
+      for (const auto& c : v) n.push_back(intern(c.first));
+      kept = &n;
+    }
+    last = kept;
+  }
+  cache.emplace(std::move(key), last);
+  return last;
+}
+
+}  // namespace
+
+counter_set::counter_set(std::vector<value_type> v) {
   auto by_name = [](const value_type& a, const value_type& b) { return a.first < b.first; };
   // Google Benchmark writes counters in name order: usually nothing to sort.
-  if (!std::is_sorted(v_.begin(), v_.end(), by_name)) std::stable_sort(v_.begin(), v_.end(), by_name);
-  v_.erase(std::unique(v_.begin(), v_.end(), [](const value_type& a, const value_type& b) { return a.first == b.first; }),
-           v_.end());
+  if (!std::is_sorted(v.begin(), v.end(), by_name)) std::stable_sort(v.begin(), v.end(), by_name);
+  v.erase(std::unique(v.begin(), v.end(), [](const value_type& a, const value_type& b) { return a.first == b.first; }),
+          v.end());
+  if (v.empty()) return;
+  names_ = intern_names(v);
+  values_.reserve(v.size());
+  for (const auto& c : v) values_.push_back(c.second);
 }
 
 const double* counter_set::find(std::string_view name) const noexcept {
-  const auto it = std::lower_bound(v_.begin(), v_.end(), name,
-                                   [](const value_type& a, std::string_view n) { return a.first < n; });
-  return it != v_.end() && it->first == name ? &it->second : nullptr;
+  if (names_ == nullptr) return nullptr;
+  const auto it = std::lower_bound(names_->begin(), names_->end(), name);
+  return it != names_->end() && *it == name ? &values_[static_cast<std::size_t>(it - names_->begin())] : nullptr;
 }
 
 double counter_set::at(std::string_view name) const {

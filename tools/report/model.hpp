@@ -32,6 +32,7 @@ struct read_options {
 };
 
 /// A result's counters, sorted by name: cheap to build for 100 000 rows, binary-searched.
+/// The names are kept once per list of names (rows repeat theirs), the values per result.
 class counter_set {
  public:
   using value_type = std::pair<std::string_view, double>;  ///< names interned for the process
@@ -39,12 +40,36 @@ class counter_set {
   explicit counter_set(std::vector<value_type> v);  ///< sorts; the first of equal names wins
   const double* find(std::string_view name) const noexcept;
   double at(std::string_view name) const;  ///< throws std::out_of_range
-  bool empty() const noexcept { return v_.empty(); }
-  auto begin() const noexcept { return v_.begin(); }
-  auto end() const noexcept { return v_.end(); }
+  bool empty() const noexcept { return values_.empty(); }
+  std::size_t size() const noexcept { return values_.size(); }
+
+  /// Yields each counter as a value_type (a value, not a reference).
+  class iterator {
+   public:
+    using iterator_category = std::input_iterator_tag;
+    using value_type = counter_set::value_type;
+    using difference_type = std::ptrdiff_t;
+    using pointer = void;
+    using reference = value_type;
+    iterator(const counter_set* s, std::size_t i) : s_(s), i_(i) {}
+    value_type operator*() const { return {(*s_->names_)[i_], s_->values_[i_]}; }
+    iterator& operator++() {
+      ++i_;
+      return *this;
+    }
+    bool operator==(const iterator& o) const { return i_ == o.i_; }
+    bool operator!=(const iterator& o) const { return i_ != o.i_; }
+
+   private:
+    const counter_set* s_;
+    std::size_t i_;
+  };
+  iterator begin() const noexcept { return {this, 0}; }
+  iterator end() const noexcept { return {this, values_.size()}; }
 
  private:
-  std::vector<value_type> v_;
+  const std::vector<std::string_view>* names_ = nullptr;  ///< shared, for the process; null when empty
+  std::vector<double> values_;
 };
 
 /// One run of a benchmark (a repetition row of one file) with what the regression test
