@@ -36,7 +36,7 @@ void write_all(int fd, std::string_view content, const std::string& temp) {
 
 }  // namespace
 
-void write_output_file(const std::string& path, std::string_view content) {
+output_file::output_file(const std::string& path) : path_(path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) == 0 && !S_ISREG(st.st_mode)) {
     errno = EINVAL;
@@ -45,33 +45,35 @@ void write_output_file(const std::string& path, std::string_view content) {
   std::string name = folder_of(path) + "/.membench-XXXXXX";
   std::vector<char> temp(name.begin(), name.end());
   temp.push_back('\0');
-  const int fd = ::mkstemp(temp.data());
-  if (fd < 0) fail(path, "cannot create a file in its folder");
-  name = temp.data();
-  try {
-    write_all(fd, content, path);
-    if (::fsync(fd) != 0) fail(path, "cannot flush");
-  } catch (...) {
-    ::close(fd);
-    ::unlink(name.c_str());
-    throw;
-  }
+  fd_ = ::mkstemp(temp.data());
+  if (fd_ < 0) fail(path, "cannot create a file in its folder");
+  temp_ = temp.data();
+}
+
+output_file::~output_file() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!temp_.empty()) ::unlink(temp_.c_str());
+}
+
+void output_file::append(std::string_view piece) { write_all(fd_, piece, path_); }
+
+void output_file::commit() {
+  if (::fsync(fd_) != 0) fail(path_, "cannot flush");
   // mkstemp makes the file 0600; give it what a newly created file would get.
   const mode_t mask = ::umask(0);
   ::umask(mask);
-  ::fchmod(fd, 0666 & ~mask);
-  if (::close(fd) != 0) {
-    const int saved = errno;
-    ::unlink(name.c_str());
-    errno = saved;
-    fail(path, "cannot close");
-  }
-  if (::rename(name.c_str(), path.c_str()) != 0) {
-    const int saved = errno;
-    ::unlink(name.c_str());
-    errno = saved;
-    fail(path, "cannot rename the finished file into place");
-  }
+  ::fchmod(fd_, 0666 & ~mask);
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0) fail(path_, "cannot close");  // the destructor removes the temporary file
+  if (::rename(temp_.c_str(), path_.c_str()) != 0) fail(path_, "cannot rename the finished file into place");
+  temp_.clear();
+}
+
+void write_output_file(const std::string& path, std::string_view content) {
+  output_file out(path);
+  out.append(content);
+  out.commit();
 }
 
 }  // namespace membench

@@ -14,4 +14,22 @@ namespace membench {
 /// FIFO) is refused: it cannot be replaced by a rename.
 void write_output_file(const std::string& path, std::string_view content);
 
+/// The same, written in pieces as they are made (nothing held in memory): append() to the
+/// temporary file, commit() to rename it over `path`. Destroyed without a commit, the
+/// temporary file is removed and `path` is as it was. Every member throws
+/// std::runtime_error as write_output_file does.
+class output_file {
+ public:
+  explicit output_file(const std::string& path);
+  ~output_file();
+  output_file(const output_file&) = delete;
+  output_file& operator=(const output_file&) = delete;
+  void append(std::string_view piece);
+  void commit();
+
+ private:
+  std::string path_, temp_;
+  int fd_ = -1;
+};
+
 }  // namespace membench

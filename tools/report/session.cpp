@@ -39,10 +39,7 @@ file_refs session::load(const std::vector<std::string>& paths, const read_option
   return file_refs(std::move(out));
 }
 
-namespace {
-
-// The input `path` names by any name (`./x`, a symlink, a hard link); nullptr when none.
-const std::string* input_named(const std::string& path, const std::vector<std::string>& inputs) {
+const std::string* session::input_named(const std::string& path) const {
   for (const std::string& in : inputs) {
     std::error_code missing;  // a path that does not exist is no input
     if (std::filesystem::equivalent(path, in, missing)) return &in;
@@ -50,11 +47,14 @@ const std::string* input_named(const std::string& path, const std::vector<std::s
   return nullptr;
 }
 
-}  // namespace
-
 int write_text(const std::string& text, const std::string& output, session& s) {
-  if (s.capture != nullptr && output.empty()) {
-    *s.capture += text;
+  if (s.capture && output.empty()) {
+    try {
+      s.capture(text);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "membench-report: %s\n", e.what());
+      return exit_unusable;
+    }
     return exit_ok;
   }
   if (output.empty()) {
@@ -65,7 +65,7 @@ int write_text(const std::string& text, const std::string& output, session& s) {
     return exit_ok;
   }
   const std::string path = s.locate(output);
-  if (const std::string* in = input_named(path, s.inputs)) {
+  if (const std::string* in = s.input_named(path)) {
     std::fprintf(stderr, "membench-report: %s: refused: it is the input %s (an output never replaces an input)\n",
                  path.c_str(), in->c_str());
     return exit_unusable;
@@ -82,7 +82,7 @@ int write_text(const std::string& text, const std::string& output, session& s) {
 int emit(const document& d, const output_options& o, session& s) {
   const format f = o.format == "md" ? format::markdown : o.format == "csv" ? format::csv
                    : o.format == "html" ? format::html : format::terminal;
-  const bool tty = s.capture == nullptr && o.output.empty() && isatty(STDOUT_FILENO) != 0 &&
+  const bool tty = !s.capture && o.output.empty() && isatty(STDOUT_FILENO) != 0 &&
                    std::getenv("NO_COLOR") == nullptr;
   const bool colour = o.colour == "always" || (o.colour == "auto" && tty);
   return write_text(render(d, f, colour), o.output, s);

@@ -3,8 +3,10 @@
 // read once for all steps).
 #pragma once
 
+#include <functional>
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "document.hpp"
@@ -16,11 +18,15 @@ namespace membench::report {
 
 struct session {
   std::string dir;                  ///< relative paths resolve here; "" = as given
-  std::string* capture = nullptr;   ///< the output goes here instead of stdout or -o
+  /// Set: the output goes here instead of stdout or -o (views: into the view's file as
+  /// the steps make it). throws std::runtime_error when it cannot take it
+  std::function<void(std::string_view)> capture;
   std::vector<std::string> inputs;  ///< every file read (as located): no output may replace one
   bool in_views = false;            ///< running the steps of `views` (which may not run views)
 
   std::string locate(const std::string& path) const;
+  /// The input `path` names by any name (`./x`, a symlink, a hard link); nullptr when none.
+  const std::string* input_named(const std::string& path) const;
   /// The files, each read once for the session (a path given twice is one file) and kept
   /// there: those not read yet at once, each on every core (one file's serial steps
   /// overlap another's parsing). One command reads what `what` asks; the steps of views

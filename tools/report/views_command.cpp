@@ -7,11 +7,13 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <functional>
 #include <optional>
 
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "common/output_file.hpp"
 #include "view_sets.hpp"
 
 namespace membench::report {
@@ -69,39 +71,90 @@ bool has_rows(const view_spec& v, const input_files& inputs, session& s) {
   return false;
 }
 
-// The view's text from its steps; nullopt when a step failed (a regression is a finding,
-// not a failure).
-std::optional<std::string> make_view(const view_spec& v, const input_files& inputs, session& s, command_runner step) {
-  std::string text;
-  s.capture = &text;
+// The view's text from its steps, given to `sink` as each step makes it; false when a step
+// failed (a regression is a finding, not a failure).
+bool make_view(const view_spec& v, const input_files& inputs, session& s, command_runner step,
+               const std::function<void(std::string_view)>& sink) {
+  s.capture = sink;
   for (const view_step& one : v.steps) {
-    if (one.args.empty()) {
-      text += one.text + "\n";
-      continue;
-    }
-    const auto args = expand_step(one, inputs);
-    if (!args) continue;  // an optional input this folder does not have
-    const int rc = step(*args, s);
+    const auto args = one.args.empty() ? std::nullopt : expand_step(one, inputs);
+    if (!one.args.empty() && !args) continue;  // an optional input this folder does not have
+    const int rc = args ? step(*args, s) : write_text(one.text + "\n", "", s);
     if (rc != exit_ok && rc != exit_regression) {
-      std::fprintf(stderr, "views: %s: '%s' failed\n", v.name.c_str(), fmt::format("{}", fmt::join(*args, " ")).c_str());
+      const std::string what = args ? fmt::format("'{}'", fmt::join(*args, " ")) : "a line of text";
+      std::fprintf(stderr, "views: %s: %s failed\n", v.name.c_str(), what.c_str());
       s.capture = nullptr;
-      return std::nullopt;
+      return false;
     }
   }
   s.capture = nullptr;
-  return text;
+  return true;
 }
 
-// Whether the view's file differs from `text` (and a note when it does).
-bool differs(const view_spec& v, const std::string& target, const std::string& text) {
-  std::optional<std::string> old;
-  try {
-    old = read_file(target);
-  } catch (const input_error&) {
+// Compares a view's text, as its steps make it, with the file it would write, a piece at
+// a time (neither is held whole).
+class view_comparer {
+ public:
+  explicit view_comparer(const std::string& path) : fd_(::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK)) {
+    struct stat st {};
+    same_ = fd_ >= 0 && ::fstat(fd_, &st) == 0 && S_ISREG(st.st_mode);  // a view's file is a regular file, or it differs
+    if (same_) size_ = static_cast<std::uint64_t>(st.st_size);
   }
-  if (old == text) return false;
-  std::fprintf(stderr, "views: %s: %s %s\n", v.name.c_str(), v.output.c_str(), old ? "differs" : "is missing");
+  ~view_comparer() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  view_comparer(const view_comparer&) = delete;
+  view_comparer& operator=(const view_comparer&) = delete;
+
+  void put(std::string_view text) {
+    std::array<char, 1 << 16> chunk{};
+    while (same_ && !text.empty()) {
+      const std::size_t n = std::min(text.size(), chunk.size());
+      same_ = offset_ + n <= size_ &&
+              ::pread(fd_, chunk.data(), n, static_cast<off_t>(offset_)) == static_cast<ssize_t>(n) &&
+              std::equal(chunk.begin(), chunk.begin() + static_cast<std::ptrdiff_t>(n), text.begin());
+      offset_ += n;
+      text.remove_prefix(n);
+    }
+  }
+  bool missing() const { return fd_ < 0; }
+  bool same() const { return same_ && offset_ == size_; }
+
+ private:
+  int fd_;
+  std::uint64_t size_ = 0, offset_ = 0;
+  bool same_ = false;
+};
+
+// --check: whether the view's file differs from what its steps make (and a note when it
+// does); nullopt when a step failed.
+std::optional<bool> check_view(const view_spec& v, const input_files& inputs, session& s, command_runner step) {
+  view_comparer old(s.locate(v.output));
+  if (!make_view(v, inputs, s, step, [&old](std::string_view text) { old.put(text); })) return std::nullopt;
+  if (old.same()) return false;
+  std::fprintf(stderr, "views: %s: %s %s\n", v.name.c_str(), v.output.c_str(), old.missing() ? "is missing" : "differs");
   return true;
+}
+
+// Writes the view's file as its steps make it, renamed into place once they all ran, and
+// never over one of the inputs. exit_ok, or exit_unusable (and why, on stderr).
+int write_view(const view_spec& v, const input_files& inputs, session& s, command_runner step) {
+  const std::string target = s.locate(v.output);
+  try {
+    membench::output_file out(target);
+    if (!make_view(v, inputs, s, step, [&out](std::string_view text) { out.append(text); })) return exit_unusable;
+    if (const std::string* in = s.input_named(target)) {
+      std::fprintf(stderr, "membench-report: %s: refused: it is the input %s (an output never replaces an input)\n",
+                   target.c_str(), in->c_str());
+      return exit_unusable;
+    }
+    out.commit();
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "membench-report: %s\n", e.what());
+    return exit_unusable;
+  }
+  std::fprintf(stderr, "views: %s -> %s\n", v.name.c_str(), target.c_str());
+  return exit_ok;
 }
 
 }  // namespace
@@ -119,16 +172,14 @@ int run_views(const views_args& a, command_runner step) {
     if (!a.only.empty() && std::find(a.only.begin(), a.only.end(), v.name) == a.only.end()) continue;
     const std::optional<input_files> inputs = view_inputs(v, a.dir);
     if (!inputs || !has_rows(v, *inputs, s)) continue;
-    const std::optional<std::string> text = make_view(v, *inputs, s, step);
-    if (!text) return exit_unusable;
-    ++made;
-    const std::string target = s.locate(v.output);
     if (a.check) {
-      differ += differs(v, target, *text) ? 1 : 0;
-      continue;
+      const std::optional<bool> differs = check_view(v, *inputs, s, step);
+      if (!differs) return exit_unusable;
+      differ += *differs ? 1 : 0;
+    } else if (const int rc = write_view(v, *inputs, s, step); rc != exit_ok) {
+      return rc;
     }
-    if (const int rc = write_text(*text, v.output, s); rc != exit_ok) return rc;
-    std::fprintf(stderr, "views: %s -> %s\n", v.name.c_str(), target.c_str());
+    ++made;
   }
   if (a.check) std::fprintf(stderr, "views: %d made, %d differ\n", made, differ);
   return differ > 0 ? exit_regression : exit_ok;
