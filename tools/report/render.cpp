@@ -1,6 +1,8 @@
 #include "render.hpp"
 
 #include <algorithm>
+#include <iterator>
+#include <string_view>
 
 #include <fmt/format.h>
 
@@ -69,24 +71,79 @@ std::string render_terminal(const document& d, bool colour) {
   return out;
 }
 
-std::string render_markdown(const document& d) {
-  std::string out = fmt::format("## {}\n\n", markdown_text(d.title));
-  for (const auto& n : d.notes) out += fmt::format("- {}\n", markdown_text(n));
+namespace {
+
+// An upper bound of the bytes the document's cells take (numbers written in full), to
+// reserve the output once: a string grown by doubling holds one and a half times its text.
+std::size_t cells_size(const document& d) {
+  std::size_t n = 0;
   for (const auto& t : d.tables) {
-    out += fmt::format("\n### {}\n\n{}\n\n", markdown_text(t.title), markdown_text(t.unit));
-    std::string head = "|", rule = "|";
+    n += t.title.size() + t.unit.size() + 64;
+    for (const auto& h : t.header) n += h.size() + 8;
+    for (const auto& r : t.rows) {
+      for (const auto& c : r) n += c.text.size() + 32;
+    }
+  }
+  return n;
+}
+
+bool is_control(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return u < 0x20 || u == 0x7F || u == 0xC2;  // C0, DEL, and the lead byte of C1 (and of more: then escaped anyway)
+}
+
+// Appends a cell's text for Markdown: as it is where nothing needs escaping (most cells).
+void append_markdown(std::string& out, std::string_view s) {
+  const bool plain = std::none_of(s.begin(), s.end(), [](char c) {
+    return is_control(c) || c == '<' || c == '>' || c == '&' || c == '|' || c == '\\' || c == '`';
+  });
+  if (plain) {
+    out += s;
+  } else {
+    out += markdown_text(s);
+  }
+}
+
+// Appends a cell's text for CSV: as it is where nothing needs escaping or quoting.
+void append_csv(std::string& out, std::string_view s) {
+  const bool formula = !s.empty() && s != "-" && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@');
+  const bool plain = !formula && std::none_of(s.begin(), s.end(), [](char c) { return is_control(c) || c == ',' || c == '"'; });
+  if (plain) {
+    out += s;
+  } else {
+    out += csv_text(s);
+  }
+}
+
+}  // namespace
+
+std::string render_markdown(const document& d) {
+  std::string out;
+  out.reserve(cells_size(d));
+  fmt::format_to(std::back_inserter(out), "## {}\n\n", markdown_text(d.title));
+  for (const auto& n : d.notes) fmt::format_to(std::back_inserter(out), "- {}\n", markdown_text(n));
+  for (const auto& t : d.tables) {
+    fmt::format_to(std::back_inserter(out), "\n### {}\n\n{}\n\n", markdown_text(t.title), markdown_text(t.unit));
+    std::string rule = "|";
+    out += '|';
     for (std::size_t i = 0; i < t.header.size(); ++i) {
-      head += fmt::format(" {} |", markdown_text(t.header[i]));
+      out += ' ';
+      append_markdown(out, t.header[i]);
+      out += " |";
       rule += i == 0 ? "---|" : "---:|";
     }
-    out += head + "\n" + rule + "\n";
+    out += '\n';
+    out += rule;
+    out += '\n';
     for (const auto& r : t.rows) {
-      std::string line = "|";
+      out += '|';
       for (const auto& c : r) {
-        const std::string text = markdown_text(c.text);
-        line += c.mood == tone::bad ? fmt::format(" **{}** |", text) : fmt::format(" {} |", text);
+        const bool bold = c.mood == tone::bad;
+        out += bold ? " **" : " ";
+        append_markdown(out, c.text);
+        out += bold ? "** |" : " |";
       }
-      out += line + "\n";
+      out += '\n';
     }
   }
   return out;
@@ -94,23 +151,26 @@ std::string render_markdown(const document& d) {
 
 std::string render_csv(const document& d) {
   std::string out;
+  out.reserve(cells_size(d));
   for (const auto& t : d.tables) {
-    out += fmt::format("# {} [{}]\n", visible_controls(t.title), visible_controls(t.unit));
-    std::string line;
+    fmt::format_to(std::back_inserter(out), "# {} [{}]\n", visible_controls(t.title), visible_controls(t.unit));
     for (std::size_t i = 0; i < t.header.size(); ++i) {
-      if (i > 0) line += ',';
-      line += csv_text(t.header[i]);
+      if (i > 0) out += ',';
+      append_csv(out, t.header[i]);
     }
-    out += line + "\n";
+    out += '\n';
     for (const auto& r : t.rows) {
-      line.clear();
       for (std::size_t i = 0; i < r.size(); ++i) {
-        if (i > 0) line += ',';
-        line += r[i].numeric() ? fmt::format("{}", r[i].value) : csv_text(r[i].text);
+        if (i > 0) out += ',';
+        if (r[i].numeric()) {
+          fmt::format_to(std::back_inserter(out), "{}", r[i].value);
+        } else {
+          append_csv(out, r[i].text);
+        }
       }
-      out += line + "\n";
+      out += '\n';
     }
-    out += "\n";
+    out += '\n';
   }
   return out;
 }
