@@ -87,20 +87,32 @@ std::vector<command_set::registered> command_set::add_to(CLI::App& app, command_
 int run_table(const table_args& a, session& s) {
   table_options opt = a.opt;
   opt.charts = a.out.format == "html";
-  return emit(view_table(s.load(a.files, reads_for(opt)), opt), a.out, s);
+  const document d = view_table(s.load(a.files, reads_for(opt)), opt);
+  s.release();
+  return emit(d, a.out, s);
 }
 
 int run_builds(const builds_args& a, session& s) {
-  return emit(view_builds(s.load(a.files, reads_for(a.opt)), a.opt), a.out, s);
+  const document d = view_builds(s.load(a.files, reads_for(a.opt)), a.opt);
+  s.release();
+  return emit(d, a.out, s);
 }
 
-int run_gpus(const gpus_args& a, session& s) { return emit(view_gpus(s.load(a.files, reads_for(a.opt)), a.opt), a.out, s); }
+int run_gpus(const gpus_args& a, session& s) {
+  const document d = view_gpus(s.load(a.files, reads_for(a.opt)), a.opt);
+  s.release();
+  return emit(d, a.out, s);
+}
 
 int run_history(const history_args& a, session& s) {
   const file_refs files = s.load(a.files, reads_for(a.opt, true));
   history_options opt = a.opt;
   opt.charts = a.out.format == "html";
-  if (a.export_format.empty()) return emit(view_history(files, opt), a.out, s);
+  if (a.export_format.empty()) {
+    const document d = view_history(files, opt);
+    s.release();
+    return emit(d, a.out, s);
+  }
   const result_file& newest = *history_order(files).back();
   return write_text(a.export_format == "bmf" ? export_bmf(newest, a.opt) : export_gab(newest, a.opt), a.out.output, s);
 }
@@ -198,6 +210,7 @@ int run_compare(compare_args a, session& s) {
     const auto split = files.pointers().begin() + static_cast<std::ptrdiff_t>(a.base.size());
     c = view_compare({files.pointers().begin(), split}, {split, files.pointers().end()}, a.opt);
   }
+  s.release();
   const int rc = a.opt.as_json ? write_text(c.json, a.out.output, s) : emit(c.doc, a.out, s);
   return rc != exit_ok ? rc : compare_exit(c, a.opt);
 }

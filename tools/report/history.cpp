@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/schema.hpp"
+#include "view_cells.hpp"
 #include "views.hpp"
 
 namespace membench::report {
@@ -233,6 +234,7 @@ document view_history(const file_refs& files, const history_options& options) {
   const benchmark_grid g = history_benchmarks(runs, opt);
   const run_steps st = decide_steps(runs, g, opt.test);
   int changes = 0;
+  d.tables.reserve(family_tables(g.names));
   for (std::size_t n = 0; n < g.names.size(); ++n) {
     const std::string experiment = g.names[n]->family();
     if (d.tables.empty() || d.tables.back().title != experiment) {

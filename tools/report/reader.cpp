@@ -252,11 +252,15 @@ bool trim_part_end(std::string& block, bool last) {
   return true;
 }
 
-// The rows of one part through `parser`, a block at a time; false where the parser finds
-// a problem (a wrong guess among them).
-bool read_part(const source& src, const part_span& span, std::size_t block_bytes, sax_rows& parser) {
+// The rows of one part through `parser` into `rows`, a block at a time; false where the
+// parser finds a problem (a wrong guess among them). After the first block `rows` is sized
+// for the whole part as that block's rows promise: a vector grown by doubling would hold up
+// to twice its rows.
+bool read_part(const source& src, const part_span& span, std::size_t block_bytes, sax_rows& parser,
+               std::vector<raw_row>& rows) {
   std::string block = "[", rest;
   std::size_t searched = 1;  // no boundary below this in `block` (a row longer than a block)
+  bool sized = false;
   for (std::uint64_t at = span.begin; at < span.end;) {
     const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(block_bytes, span.end - at));
     src.append(at, n, block);
@@ -277,6 +281,11 @@ bool read_part(const source& src, const part_span& span, std::size_t block_bytes
     block.resize(cut);
     block += ']';
     if (!parser.parse(block)) return false;
+    if (!sized && !rows.empty() && at < span.end) {
+      sized = true;
+      const double share = static_cast<double>(span.end - span.begin) / static_cast<double>(at - span.begin - rest.size());
+      rows.reserve(static_cast<std::size_t>(static_cast<double>(rows.size()) * share * 1.05) + 16);
+    }
     block.clear();
     block += '[';
     block += rest;
@@ -321,7 +330,8 @@ std::optional<result_file> read_split(const source& src, const std::string& path
         for (std::size_t p = b; p < e; ++p) {
           try {
             sax_rows parser(what, sax_rows::mode::rows, read[p].rows, read[p].names);
-            read[p].failed = spans[p].begin < spans[p].end && !read_part(src, spans[p], split.block_bytes, parser);
+            read[p].failed =
+                spans[p].begin < spans[p].end && !read_part(src, spans[p], split.block_bytes, parser, read[p].rows);
           } catch (...) {  // no memory, or a read that failed: the whole read decides
             read[p].failed = true;
           }

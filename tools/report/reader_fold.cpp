@@ -126,7 +126,11 @@ std::vector<result> fold_rows(std::vector<std::vector<raw_row>>& parts, const st
   std::vector<result> results;
   results.reserve(c.names);
   std::vector<raw_row*> group;
+  std::size_t part = 0, part_end = parts.empty() ? 0 : parts.front().size();
   for (std::uint32_t i = 0; i < rows.size(); ++i) {
+    // A name's rows follow its first: a part behind every name begun is spent, and its
+    // memory goes back before the results grow further.
+    for (; i >= part_end && part + 1 < parts.size(); part_end += parts[++part].size()) std::vector<raw_row>().swap(parts[part]);
     if (c.first[i] != i) continue;
     if (c.next[i] == end_of_chain && rows[i]->aggregate.empty()) {  // one run, or an error: as read
       results.push_back(std::move(rows[i]->named));

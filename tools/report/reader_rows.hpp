@@ -97,8 +97,8 @@ struct row_fields {
 std::string check_row(row_fields& f, raw_row& out, bool keep_run);
 
 /// The rows of one name into one result, in first-seen order; rows come in parts (one per
-/// reading thread), in file order. throws input_error (a duplicate row, a name with
-/// neither iteration rows nor a mean or median)
+/// reading thread), in file order, each freed once folded. throws input_error (a duplicate
+/// row, a name with neither iteration rows nor a mean or median)
 std::vector<result> fold_rows(std::vector<std::vector<raw_row>>& parts, const std::string& path);
 
 }  // namespace membench::report

@@ -39,6 +39,10 @@ file_refs session::load(const std::vector<std::string>& paths, const read_option
   return file_refs(std::move(out));
 }
 
+void session::release() {
+  if (!in_views) files_.clear();
+}
+
 const std::string* session::input_named(const std::string& path) const {
   for (const std::string& in : inputs) {
     std::error_code missing;  // a path that does not exist is no input

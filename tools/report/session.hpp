@@ -32,6 +32,10 @@ struct session {
   /// overlap another's parsing). One command reads what `what` asks; the steps of views
   /// share files read whole. throws input_error
   file_refs load(const std::vector<std::string>& paths, const read_options& what);
+  /// Outside views, frees the files read: a command's document or text, once made, holds
+  /// all it shows, and the output need not sit on top of its inputs. Their file_refs are
+  /// dangling from here on. In views, the files stay for the next step.
+  void release();
 
  private:
   std::map<std::string, result_file> files_;  ///< by path as given

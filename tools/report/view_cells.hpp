@@ -22,6 +22,10 @@ Options with_value(const file_refs& files, const Options& options) {
   return opt;
 }
 
+/// How many tables a view of one table per family makes of `results` in this order (a new
+/// one where the family changes): to reserve the document's tables at once.
+std::size_t family_tables(const std::vector<const result*>& results);
+
 /// A file's context value under a schema key ("?" when absent).
 std::string context_of(const result_file& f, const schema::field& key);
 

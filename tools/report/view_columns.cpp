@@ -84,7 +84,9 @@ document view_builds(const file_refs& files, const common_options& options) {
   std::vector<std::string> columns;
   for (const auto& c : cols) columns.push_back(c.heading);
   for (std::size_t i = 1; i < cols.size(); ++i) columns.push_back(fmt::format("{}/{}", cols[i].heading, cols[0].heading));
-  for (const result* r : union_results(cols, filter)) {
+  const std::vector<const result*> rows = union_results(cols, filter);
+  d.tables.reserve(family_tables(rows));
+  for (const result* r : rows) {
     table* t = &experiment_table(d, *r, opt.value, columns);
     std::vector<cell> line{{r->param_text(), NAN, tone::plain}};
     std::vector<double> values;
@@ -142,7 +144,9 @@ document view_gpus(const file_refs& files, const gpus_options& options) {
     columns.push_back(c.heading);
     if (bandwidth) columns.push_back("% peak");
   }
-  for (const result* r : union_results(cols, filter)) {
+  const std::vector<const result*> rows = union_results(cols, filter);
+  d.tables.reserve(family_tables(rows));
+  for (const result* r : rows) {
     table* t = &experiment_table(d, *r, opt.value, columns);
     std::vector<cell> line{{r->param_text(), NAN, tone::plain}};
     for (const auto& c : cols) {

@@ -64,6 +64,15 @@ std::string context_of(const result_file& f, const schema::field& key) { return 
 
 std::vector<const result_file*> pointers(const file_refs& files) { return files.pointers(); }
 
+std::size_t family_tables(const std::vector<const result*>& results) {
+  std::size_t n = 0;
+  for (std::size_t i = 0; i < results.size(); ++i) {
+    const result *r = results[i], *before = i > 0 ? results[i - 1] : nullptr;
+    if (before == nullptr || r->space() != before->space() || r->experiment() != before->experiment()) ++n;
+  }
+  return n;
+}
+
 cell value_cell(const result& r, const std::string& what) {
   if (r.error) return {r.skipped ? "skipped" : "error", NAN, r.skipped ? tone::muted : tone::bad};
   const auto v = r.value(what);
