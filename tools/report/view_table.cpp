@@ -280,23 +280,36 @@ table group_table(const std::vector<const record*>& recs, std::string title, con
 
 std::string input_note(const result_file& f) { return fmt::format("input: {} ({}, {} build)", f.path, f.gpu(), f.build()); }
 
-// The pivot of `rows` (in file order); `opt.value` is resolved.
-document pivot(const file_refs& files, const std::vector<located>& rows, bool membench,
-               table_options opt) {
+// The tables of the pivot of `rows` (in file order), with the axes and keys they chose.
+struct laid_out {
+  table_options opt;  ///< rows and cols chosen
+  table_split split;
+  std::string unit;
+  std::vector<table> tables;
+};
+
+// `opt.value` is resolved. throws input_error
+laid_out lay_out(const std::vector<located>& rows, bool membench, std::size_t files, table_options opt) {
   std::vector<record> records;
   records.reserve(rows.size());
   for (const located& x : rows) records.push_back({keys_of(x), x.r});
   if (records.empty()) throw input_error(fmt::format("no benchmark matches --filter '{}'", opt.filter));
-  choose_axes(records, membench, files.size(), opt);
-  const table_split split = split_keys(records, opt);
-  const std::string unit = value_unit(records, opt.value);
+  choose_axes(records, membench, files, opt);
+  laid_out out{opt, split_keys(records, opt), value_unit(records, opt.value), {}};
+  for (const auto& [g, recs] : group_records(records, out.split.group_keys))
+    out.tables.push_back(group_table(recs, group_title(g, out.split.group_keys, *recs.front()), out.unit, out.opt));
+  return out;
+}
+
+// The pivot of `rows` as a document of its own. throws input_error
+document pivot(const file_refs& files, const std::vector<located>& rows, bool membench, const table_options& opt) {
+  laid_out l = lay_out(rows, membench, files.size(), opt);
   document d;
-  d.title = fmt::format("{} by {} and {}", opt.value, opt.rows, opt.cols);
-  d.notes.push_back(fmt::format("value: {} in {}", opt.value, unit));
+  d.title = fmt::format("{} by {} and {}", l.opt.value, l.opt.rows, l.opt.cols);
+  d.notes.push_back(fmt::format("value: {} in {}", l.opt.value, l.unit));
   for (const auto& f : files) d.notes.push_back(input_note(f));
-  if (!split.common.empty()) d.notes.push_back(fmt::format("common to every row: {}", fmt::join(split.common, " ")));
-  for (const auto& [g, recs] : group_records(records, split.group_keys))
-    d.tables.push_back(group_table(recs, group_title(g, split.group_keys, *recs.front()), unit, opt));
+  if (!l.split.common.empty()) d.notes.push_back(fmt::format("common to every row: {}", fmt::join(l.split.common, " ")));
+  d.tables = std::move(l.tables);
   return d;
 }
 
@@ -362,9 +375,8 @@ document view_table(const file_refs& files, const table_options& options) {
   d.notes.push_back(fmt::format("value: {} in {}", opt.value, unit_of(opt.value)));
   for (const auto& f : files) d.notes.push_back(input_note(f));
   for (const auto& f : families) {
-    document one = pivot(files, f.rows, membench, opt);
-    for (auto& t : one.tables) {
-      if (t.title.rfind(f.family, 0) != 0) t.title = t.title == "" ? f.family : fmt::format("{} {}", f.family, t.title);
+    for (auto& t : lay_out(f.rows, membench, files.size(), opt).tables) {
+      if (t.title.rfind(f.family, 0) != 0) t.title = t.title.empty() ? f.family : fmt::format("{} {}", f.family, t.title);
       d.tables.push_back(std::move(t));
     }
   }
