@@ -236,10 +236,10 @@ document view_history(const file_refs& files, const history_options& options) {
   int changes = 0;
   d.tables.reserve(family_tables(g.names));
   for (std::size_t n = 0; n < g.names.size(); ++n) {
-    const std::string experiment = g.names[n]->family();
-    if (d.tables.empty() || d.tables.back().title != experiment) {
+    const result& r = *g.names[n];
+    if (n == 0 || r.space() != g.names[n - 1]->space() || r.experiment() != g.names[n - 1]->experiment()) {
       table t;
-      t.title = experiment;
+      t.title = r.family();
       t.unit = unit_of(opt.value);
       t.header.push_back("benchmark");
       t.header.insert(t.header.end(), headings.begin(), headings.end());

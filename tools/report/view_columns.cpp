@@ -2,7 +2,6 @@
 // (per build, per GPU), one table per experiment.
 #include <algorithm>
 #include <cmath>
-#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -30,19 +29,24 @@ struct column_file {
 // first file's order, then whatever only later files have).
 std::vector<const result*> union_results(const std::vector<column_file>& cols, const name_filter& filter) {
   std::vector<const result*> out;
-  std::unordered_set<std::string_view> seen;
-  for (const auto& c : cols) {
-    for (const auto& r : c.file->results) {
-      if (seen.insert(r.name).second && filter(r.name)) out.push_back(&r);
+  for (auto c = cols.begin(); c != cols.end(); ++c) {
+    for (const auto& r : c->file->results) {
+      const auto earlier = [&r](const column_file& e) { return e.file->find(r.name) != nullptr; };
+      if (filter(r.name) && std::none_of(cols.begin(), c, earlier)) out.push_back(&r);
     }
   }
   return out;
 }
 
+// Whether two results are of one experiment (family).
+bool same_family(const result& a, const result& b) { return a.space() == b.space() && a.experiment() == b.experiment(); }
+
 // The table of `r`'s experiment: a new one whenever the experiment changes (results come
-// in registration order, one experiment after another).
-table& experiment_table(document& d, const result& r, const std::string& value, const std::vector<std::string>& columns) {
-  if (d.tables.empty() || d.tables.back().title != r.family()) {
+// in registration order, one experiment after another); `first` is the table's first row.
+table& experiment_table(document& d, const result& r, const result*& first, const std::string& value,
+                        const std::vector<std::string>& columns) {
+  if (d.tables.empty() || !same_family(*first, r)) {
+    first = &r;
     table t;
     t.title = r.family();
     t.unit = unit_of(value);
@@ -86,8 +90,9 @@ document view_builds(const file_refs& files, const common_options& options) {
   for (std::size_t i = 1; i < cols.size(); ++i) columns.push_back(fmt::format("{}/{}", cols[i].heading, cols[0].heading));
   const std::vector<const result*> rows = union_results(cols, filter);
   d.tables.reserve(family_tables(rows));
+  const result* first = nullptr;
   for (const result* r : rows) {
-    table* t = &experiment_table(d, *r, opt.value, columns);
+    table* t = &experiment_table(d, *r, first, opt.value, columns);
     std::vector<cell> line{{r->param_text(), NAN, tone::plain}};
     std::vector<double> values;
     for (const auto& c : cols) {
@@ -146,13 +151,17 @@ document view_gpus(const file_refs& files, const gpus_options& options) {
   }
   const std::vector<const result*> rows = union_results(cols, filter);
   d.tables.reserve(family_tables(rows));
+  std::vector<double> peaks;
+  for (const auto& c : cols) peaks.push_back(c.file->peak_gbps());
+  const result* first = nullptr;
   for (const result* r : rows) {
-    table* t = &experiment_table(d, *r, opt.value, columns);
+    table* t = &experiment_table(d, *r, first, opt.value, columns);
     std::vector<cell> line{{r->param_text(), NAN, tone::plain}};
-    for (const auto& c : cols) {
+    for (std::size_t k = 0; k < cols.size(); ++k) {
+      const column_file& c = cols[k];
       const result* x = c.file->find(r->name);
       cell v = x == nullptr ? cell{"missing", NAN, tone::muted} : value_cell(*x, opt.value);
-      const double peak = c.file->peak_gbps();
+      const double peak = peaks[k];
       if (bandwidth) {
         const bool has = v.numeric() && peak > 0;
         line.push_back(std::move(v));
