@@ -64,9 +64,9 @@ bool has_key(const std::vector<record>& records, std::string_view k) {
 }
 
 bool varies(const std::vector<record>& records, std::string_view k) {
-  std::set<std::string_view> values;
-  for (const auto& rec : records) values.insert(key_or_empty(rec, k));
-  return values.size() > 1;
+  if (records.empty()) return false;
+  const std::string_view first = key_or_empty(records.front(), k);
+  return std::any_of(records.begin() + 1, records.end(), [&](const record& rec) { return key_or_empty(rec, k) != first; });
 }
 
 // Name keys in the order the names have them, then where a row came from.
@@ -118,21 +118,21 @@ bool determined_by(const std::vector<record>& records, std::string_view k, std::
 
 struct table_split {
   std::vector<std::string_view> group_keys;  ///< keys whose values make tables of their own
-  std::vector<std::string> common;           ///< "key:value" of the keys every row shares
+  std::vector<std::pair<std::string_view, std::string_view>> common;  ///< the keys every row shares, with their value
 };
 
 // Keys that vary (other than rows and cols) split the records into tables.
 table_split split_keys(const std::vector<record>& records, const table_options& opt) {
-  std::set<std::string_view> all_keys;
+  std::vector<std::string_view> all_keys;
   for (const auto& rec : records)
-    for (const auto& kv : rec.keys) all_keys.insert(kv.first);
+    for (const auto& kv : rec.keys) all_keys.push_back(kv.first);
+  std::sort(all_keys.begin(), all_keys.end());
+  all_keys.erase(std::unique(all_keys.begin(), all_keys.end()), all_keys.end());
   table_split out;
   for (const std::string_view k : all_keys) {
     if (k == opt.rows || k == opt.cols) continue;
-    std::set<std::string_view> values;
-    for (const auto& rec : records) values.insert(key_or_empty(rec, k));
-    if (values.size() == 1) {
-      out.common.push_back(fmt::format("{}:{}", k, *values.begin()));
+    if (!varies(records, k)) {
+      out.common.emplace_back(k, key_or_empty(records.front(), k));
       continue;
     }
     // A key fixed by the column (or row) value, like the file behind a build, would only
@@ -308,7 +308,11 @@ document pivot(const file_refs& files, const std::vector<located>& rows, bool me
   d.title = fmt::format("{} by {} and {}", l.opt.value, l.opt.rows, l.opt.cols);
   d.notes.push_back(fmt::format("value: {} in {}", l.opt.value, l.unit));
   for (const auto& f : files) d.notes.push_back(input_note(f));
-  if (!l.split.common.empty()) d.notes.push_back(fmt::format("common to every row: {}", fmt::join(l.split.common, " ")));
+  if (!l.split.common.empty()) {
+    std::string common;
+    for (const auto& [k, v] : l.split.common) fmt::format_to(std::back_inserter(common), "{}{}:{}", common.empty() ? "" : " ", k, v);
+    d.notes.push_back(fmt::format("common to every row: {}", common));
+  }
   d.tables = std::move(l.tables);
   return d;
 }
