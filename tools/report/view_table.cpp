@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
 #include <set>
 #include <unordered_map>
 
@@ -190,6 +191,7 @@ std::string value_unit(const std::vector<record>& records, const std::string& va
 // Builds read best in the lessons' order: default, ca, cg. Numbers by value; words in the
 // order membench registered them (a progression's steps: naive, coalesced, ...).
 void sort_unique(std::vector<std::string_view>& v) {
+  if (v.size() < 2) return;
   auto rank = [](std::string_view x) { return x == "default" ? 0 : x == "ca" ? 1 : x == "cg" ? 2 : 3; };
   std::unordered_map<std::string_view, std::size_t> first_seen;
   for (std::size_t i = 0; i < v.size(); ++i) first_seen.emplace(v[i], i);
@@ -280,15 +282,14 @@ table group_table(const std::vector<const record*>& recs, std::string title, con
 
 std::string input_note(const result_file& f) { return fmt::format("input: {} ({}, {} build)", f.path, f.gpu(), f.build()); }
 
-// The tables of the pivot of `rows` (in file order), with the axes and keys they chose.
+// The tables of the pivot of `rows` (in file order), with the axes and keys they chose;
+// `opt.value` is resolved. throws input_error
 struct laid_out {
   table_options opt;  ///< rows and cols chosen
   table_split split;
   std::string unit;
   std::vector<table> tables;
 };
-
-// `opt.value` is resolved. throws input_error
 laid_out lay_out(const std::vector<located>& rows, bool membench, std::size_t files, table_options opt) {
   std::vector<record> records;
   records.reserve(rows.size());
@@ -317,7 +318,8 @@ document pivot(const file_refs& files, const std::vector<located>& rows, bool me
   return d;
 }
 
-// The rows the filter keeps, by family in the order the files first have them.
+// The rows the filter keeps, by family in the order the files first have them (a family's
+// rows follow one another: only a row of another family is looked up).
 struct family_rows {
   std::string family;
   std::vector<located> rows;
@@ -327,12 +329,20 @@ std::vector<family_rows> rows_by_family(const file_refs& files, const std::vecto
                                         const name_filter& filter) {
   std::vector<family_rows> out;
   std::unordered_map<std::string, std::size_t> at;
+  at.reserve(std::accumulate(files.begin(), files.end(), std::size_t{0},
+                             [](std::size_t n, const result_file& f) { return n + f.results.size(); }));
   for (std::size_t i = 0; i < files.size(); ++i) {
+    const result* before = nullptr;  // the last row kept, whose family is out[family]
+    std::size_t family = 0;
     for (const auto& r : files[i].results) {
       if (!filter(r.name)) continue;
-      const auto [it, fresh] = at.emplace(r.family(), out.size());
-      if (fresh) out.push_back({it->first, {}});
-      out[it->second].rows.push_back({&r, &origins[i]});
+      if (before == nullptr || r.space() != before->space() || r.experiment() != before->experiment()) {
+        const auto [it, fresh] = at.emplace(r.family(), out.size());
+        if (fresh) out.push_back({it->first, {}});
+        family = it->second;
+      }
+      out[family].rows.push_back({&r, &origins[i]});
+      before = &r;
     }
   }
   return out;
