@@ -264,6 +264,49 @@ TEST(ReportReader, SamplesAndTimesAreRangeChecked) {
   EXPECT_NO_THROW((void)parse_results(one_row(R"("real_time": 0, "time_unit": "ns")"), "zero.json"));
 }
 
+// RapidJSON checks the grammar; what it leaves to the reader is checked there: strings are
+// UTF-8 (a \u escape may decode to a lone surrogate), numbers within a double's range, and
+// nothing after the document (a NUL byte ends RapidJSON's input as its end does).
+TEST(ReportReader, WhatTheParserLeavesOpenIsCheckedByTheReader) {
+  const std::string time = R"("real_time": 2, "time_unit": "us")";
+  for (const std::string& text :
+       {one_row(fmt::format(R"({}, "label": "a\xff")", time)), one_row(fmt::format(R"({}, "label": "\udc00")", time)),
+        one_row(fmt::format(R"({}, "\xc0\xaf": 1)", time)), one_row(fmt::format(R"({}, "gb_per_s": 1e400)", time)),
+        one_row(fmt::format(R"({}, "gb_per_s": 10e308)", time)), one_row(time) + std::string(1, '\0') + "{}",
+        std::string(R"({"context": {"x": "\ud800"}, "benchmarks": []})")}) {
+    EXPECT_NE(read_error(text, {}).find("bad.json: not valid JSON (truncated or malformed?): line 1, column "),
+              std::string::npos)
+        << text << "\n" << read_error(text, {});
+  }
+  const result_file f = parse_results("\xEF\xBB\xBF" + one_row(fmt::format(
+      R"({}, "label": "\ud83d\ude00 \u00e9", "gb_per_s": 1e-400, "tiny": 4.9e-324, "huge": 18446744073709551616,
+          "repetitions": 18446744073709551615)", time)), "ok.json");
+  const result& r = f.results.at(0);
+  EXPECT_EQ(r.label, "\xF0\x9F\x98\x80 \xC3\xA9") << "a surrogate pair and an escape decoded; a byte order mark skipped";
+  EXPECT_EQ(*r.counters.find("gb_per_s"), 0.0) << "below a double's range: 0, as strtod reads it";
+  EXPECT_EQ(*r.counters.find("tiny"), 4.9e-324);
+  EXPECT_EQ(*r.counters.find("huge"), 18446744073709551616.0) << "an integer past 64 bits is a double";
+  EXPECT_NE(read_error(one_row(R"("real_time": 2, "time_unit": "us", "repetition_index": 1.0)")).find("not an integer"),
+            std::string::npos)
+      << "1.0 is a number with a fraction, not an integer";
+  const std::string late = "{\"context\": {},\n \"benchmarks\": [\n  {\"name\": \"a\" \"real_time\": 2}]}";
+  EXPECT_NE(read_error(late, {}).find("line 3, column 16: "), std::string::npos) << read_error(late, {});
+}
+
+// The parser keeps its own stack (iterative parsing): any nesting reads without a deep
+// call stack.
+TEST(ReportReader, AnyNestingReads) {
+  const std::size_t depth = 200000;
+  const std::string nested = std::string(depth, '[') + std::string(depth, ']');
+  const result_file f =
+      parse_results(fmt::format(R"({{"context": {{"deep": {}}}, "benchmarks": [{{"name": "a", "real_time": 2,
+                                "time_unit": "us", "extra": {}}}]}})",
+                                nested, nested),
+                    "deep.json");
+  EXPECT_EQ(f.context.at("deep"), nested);
+  EXPECT_EQ(f.results.size(), 1u);
+}
+
 // A second "benchmarks" once added its rows, a second "context" replaced the first: a key
 // given twice is refused in every object, as it is in a row.
 TEST(ReportReader, AKeyGivenTwiceIsBadInputAtEveryLevel) {

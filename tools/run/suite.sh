@@ -4,7 +4,9 @@
 # (apt-get when it may; header-only libraries unpacked into .deps/ without root; otherwise
 # it says exactly what to do), builds the three cache-mode builds for the GPU it finds,
 # runs the tier (quick by default) of each with progress, and writes the Markdown and HTML
-# reports. Libraries installed elsewhere are found through CMAKE_PREFIX_PATH.
+# reports. Libraries installed elsewhere are found through CMAKE_PREFIX_PATH, and a
+# .deps/prefix that tools/run/fetch_debs.sh made on a machine with apt (for one without
+# package access) is used as it is.
 # Exit: 0 every row verified; 1 a row failed; 2 something to install or a bad option.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
@@ -14,7 +16,7 @@ for arg in "$@"; do
     --tier=*) tier=${arg#*=} ;;
     --out=*) out=${arg#*=} ;;
     --build=*) build=${arg#*=} ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     *) echo "suite.sh: unknown option $arg (see --help)"; exit 2 ;;
   esac
 done
@@ -56,7 +58,7 @@ if ! configure; then
       # Without root, header-only libraries unpack into a private prefix.
       mkdir -p .deps/debs "$prefix"
       for p in $missing; do
-        case $p in libcli11-dev|nlohmann-json3-dev) ;; *) continue ;; esac
+        case $p in libcli11-dev|nlohmann-json3-dev|rapidjson-dev) ;; *) continue ;; esac
         (cd .deps/debs && timeout 120 apt-get download "$p" >/dev/null 2>&1) && say "unpacking $p into .deps/ (no root)"
       done
       for deb in .deps/debs/*.deb; do [ -e "$deb" ] && dpkg -x "$deb" "$prefix"; done
@@ -65,9 +67,9 @@ if ! configure; then
   fi
   if ! configure; then
     grep -E "membench needs|CMake Error|not NN-real|nvidia-smi" "$out/configure.log" | head -n 20 >&2
-    say "configure failed (full log: $out/configure.log). A library missing here and not installable: get its"
-    say "Debian/Ubuntu package elsewhere (apt-get download NAME), unpack it with dpkg -x NAME.deb ~/membench-deps,"
-    say "then run: CMAKE_PREFIX_PATH=~/membench-deps/usr $0 $*"
+    say "configure failed (full log: $out/configure.log). A library missing here and not installable: on a"
+    say "machine with apt, tools/run/fetch_debs.sh .deps/prefix NAME... (rapidjson-dev by default) unpacks it;"
+    say "carry .deps/ here and run $0 again (or unpack it anywhere and run: CMAKE_PREFIX_PATH=DIR/usr $0 $*)"
     exit 2
   fi
 fi

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# tools/run/fetch_debs.sh [DIR [PACKAGE...]]: for a GPU machine without package access,
+# the header-only Debian packages its build lacks (by default rapidjson-dev, which
+# membench-report reads JSON with), downloaded on a machine that has apt (apt-get download,
+# no root needed) and unpacked into DIR (default .deps/prefix). Carry DIR to that machine:
+# tools/run/suite.sh finds .deps/prefix by itself; a plain cmake takes
+# -DCMAKE_PREFIX_PATH=DIR/usr.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+prefix=${1:-.deps/prefix}
+shift $(( $# > 0 ? 1 : 0 ))
+packages=("$@")
+[ ${#packages[@]} -gt 0 ] || packages=(rapidjson-dev)
+command -v apt-get >/dev/null || { echo "fetch_debs.sh: needs apt-get (Debian or Ubuntu)" >&2; exit 2; }
+debs=$(mktemp -d)
+chmod 755 "$debs"  # apt-get download fetches as its own user
+trap 'rm -rf "$debs"' EXIT
+(cd "$debs" && apt-get download "${packages[@]}") ||
+  { echo "fetch_debs.sh: apt-get download ${packages[*]} failed (apt-get update first?)" >&2; exit 2; }
+mkdir -p "$prefix"
+for deb in "$debs"/*.deb; do
+  dpkg -x "$deb" "$prefix"
+  echo "fetch_debs.sh: $(basename "$deb") -> $prefix"
+done
+echo "fetch_debs.sh: carry $prefix to the GPU machine; cmake -DCMAKE_PREFIX_PATH=$(cd "$prefix" && pwd)/usr (suite.sh: automatic)"
