@@ -16,10 +16,10 @@
 # files read once, every counter and the evidence kept).
 # Prints, per layout and command, the fastest and median wall time, the CPU time (user +
 # system) of the fastest run, the largest peak memory, absolute and as a multiple of one
-# input file's size, and whether it meets the targets (README): under 1 s wall and at most
-# 2x the file, on a 2-core machine. Wall times count only on an otherwise idle machine: the
-# load average is printed; the CPU time over the cores is what an idle machine would take
-# at best.
+# input file's size, and whether it meets the targets (docs/report.md): under 1 s wall and
+# at most 2x the file, on a 2-core machine. Wall times count only on an otherwise idle
+# machine: the load average is printed; the CPU time over the cores is what an idle machine
+# would take at best.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 report=${1:-$here/build/dev/bin/membench-report}
