@@ -152,7 +152,12 @@ std::string result::family() const {
 
 std::string result::param_text() const {
   std::string s;
-  for (std::size_t i = 0; i < param_count(); ++i) fmt::format_to(std::back_inserter(s), "{}{}:{}", s.empty() ? "" : " ", param_key(i), param_value(i));
+  for (std::size_t i = 0; i < param_count(); ++i) {
+    if (!s.empty()) s += ' ';
+    s += param_key(i);
+    s += ':';
+    s += param_value(i);
+  }
   return s.empty() ? name : s;
 }
 

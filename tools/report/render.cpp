@@ -4,6 +4,7 @@
 #include <iterator>
 #include <string_view>
 
+#include <fmt/compile.h>
 #include <fmt/format.h>
 
 #include "escape.hpp"
@@ -104,6 +105,15 @@ void append_markdown(std::string& out, std::string_view s) {
   }
 }
 
+// Appends text with its control characters visible: as it is where it has none.
+void append_visible(std::string& out, std::string_view s) {
+  if (std::none_of(s.begin(), s.end(), is_control)) {
+    out += s;
+  } else {
+    out += visible_controls(s);
+  }
+}
+
 // Appends a cell's text for CSV: as it is where nothing needs escaping or quoting.
 void append_csv(std::string& out, std::string_view s) {
   const bool formula = !s.empty() && s != "-" && (s[0] == '=' || s[0] == '+' || s[0] == '-' || s[0] == '@');
@@ -153,7 +163,11 @@ std::string render_csv(const document& d) {
   std::string out;
   out.reserve(cells_size(d));
   for (const auto& t : d.tables) {
-    fmt::format_to(std::back_inserter(out), "# {} [{}]\n", visible_controls(t.title), visible_controls(t.unit));
+    out += "# ";
+    append_visible(out, t.title);
+    out += " [";
+    append_visible(out, t.unit);
+    out += "]\n";
     for (std::size_t i = 0; i < t.header.size(); ++i) {
       if (i > 0) out += ',';
       append_csv(out, t.header[i]);
@@ -163,7 +177,7 @@ std::string render_csv(const document& d) {
       for (std::size_t i = 0; i < r.size(); ++i) {
         if (i > 0) out += ',';
         if (r[i].numeric()) {
-          fmt::format_to(std::back_inserter(out), "{}", r[i].value);
+          fmt::format_to(std::back_inserter(out), FMT_COMPILE("{}"), r[i].value);
         } else {
           append_csv(out, r[i].text);
         }
