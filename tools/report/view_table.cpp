@@ -124,11 +124,13 @@ struct table_split {
 
 // Keys that vary (other than rows and cols) split the records into tables.
 table_split split_keys(const std::vector<record>& records, const table_options& opt) {
-  std::vector<std::string_view> all_keys;
-  for (const auto& rec : records)
-    for (const auto& kv : rec.keys) all_keys.push_back(kv.first);
+  std::vector<std::string_view> all_keys;  // a few, each in every record: kept distinct as they come
+  for (const auto& rec : records) {
+    for (const auto& kv : rec.keys) {
+      if (std::find(all_keys.begin(), all_keys.end(), kv.first) == all_keys.end()) all_keys.push_back(kv.first);
+    }
+  }
   std::sort(all_keys.begin(), all_keys.end());
-  all_keys.erase(std::unique(all_keys.begin(), all_keys.end()), all_keys.end());
   table_split out;
   for (const std::string_view k : all_keys) {
     if (k == opt.rows || k == opt.cols) continue;
@@ -188,21 +190,6 @@ std::string value_unit(const std::vector<record>& records, const std::string& va
   return fmt::format("% of the theoretical {} peak", names);
 }
 
-// Builds read best in the lessons' order: default, ca, cg. Numbers by value; words in the
-// order membench registered them (a progression's steps: naive, coalesced, ...).
-void sort_unique(std::vector<std::string_view>& v) {
-  if (v.size() < 2) return;
-  auto rank = [](std::string_view x) { return x == "default" ? 0 : x == "ca" ? 1 : x == "cg" ? 2 : 3; };
-  std::unordered_map<std::string_view, std::size_t> first_seen;
-  for (std::size_t i = 0; i < v.size(); ++i) first_seen.emplace(v[i], i);
-  std::sort(v.begin(), v.end(), [&](std::string_view a, std::string_view b) {
-    if (rank(a) != rank(b)) return rank(a) < rank(b);
-    if (numeric_value(a) || numeric_value(b)) return value_less(a, b);
-    return first_seen.at(a) < first_seen.at(b);
-  });
-  v.erase(std::unique(v.begin(), v.end()), v.end());
-}
-
 std::string group_title(const std::vector<std::string_view>& g, const std::vector<std::string_view>& group_keys,
                         const record& first) {
   std::string title;
@@ -255,8 +242,8 @@ table group_table(const std::vector<const record*>& recs, std::string title, con
     row_values.push_back(key_or_empty(*rec, opt.rows));
     col_values.push_back(key_or_empty(*rec, opt.cols));
   }
-  sort_unique(row_values);
-  sort_unique(col_values);
+  sort_values(row_values);
+  sort_values(col_values);
   const cell_map cells = place_cells(recs, opt, t.title);
   t.header.push_back(opt.rows);
   for (const auto& c : col_values) t.header.push_back(fmt::format("{}:{}", opt.cols, c));

@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <optional>
 #include <regex>
 #include <set>
+#include <unordered_map>
 
 #include <fmt/compile.h>
 #include <fmt/format.h>
@@ -64,6 +66,34 @@ std::string resolve_value(const std::vector<const result_file*>& files, const co
 std::string context_of(const result_file& f, const schema::field& key) { return f.context_value(std::string(key.key)); }
 
 std::vector<const result_file*> pointers(const file_refs& files) { return files.pointers(); }
+
+void sort_values(std::vector<std::string_view>& v) {
+  if (v.size() < 2) return;
+  struct value {
+    std::string_view text;
+    int rank;                      // default, ca, cg, then the rest
+    std::optional<double> number;  // read once: a comparison reads both sides' again
+    std::size_t first;             // where first seen
+  };
+  std::unordered_map<std::string_view, std::size_t> seen;
+  seen.reserve(v.size());
+  std::vector<value> values;
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if (!seen.emplace(v[i], i).second) continue;
+    const int rank = v[i] == "default" ? 0 : v[i] == "ca" ? 1 : v[i] == "cg" ? 2 : 3;
+    values.push_back({v[i], rank, numeric_value(v[i]), i});
+  }
+  std::sort(values.begin(), values.end(), [](const value& a, const value& b) {
+    if (a.rank != b.rank) return a.rank < b.rank;
+    if (!a.number && !b.number) return a.first < b.first;
+    // value_less, on the numbers read once: by value, numbers before words, then the text
+    if (a.number && b.number && *a.number != *b.number) return *a.number < *b.number;
+    if (a.number.has_value() != b.number.has_value()) return a.number.has_value();
+    return a.text < b.text;
+  });
+  v.clear();
+  for (const value& x : values) v.push_back(x.text);
+}
 
 std::size_t family_tables(const std::vector<const result*>& results) {
   std::size_t n = 0;
