@@ -271,6 +271,7 @@ inline constexpr field context_table[] = {
     {"gpu_remapped_rows", "-", "DRAM rows remapped for corrected and uncorrected errors, and a pending or failed remapping (NVML)"},
     {"host_name", "-", "the machine's host name"},
     {"membench_concurrent_devices", "processes", "GPUs of this host that ran membench at once (`--devices`; 1: alone)"},
+    {"membench_cpus", "cpu list", "host CPUs the process could run on (`0-15,32`); `--devices` gives each GPU its share of the CPUs local to it"},
     {"job_slurm_job_id", "-", "`SLURM_JOB_ID`, inside a Slurm job"},
     {"job_slurm_array_task_id", "-", "`SLURM_ARRAY_TASK_ID`, inside a Slurm job array"},
     {"job_slurm_node", "-", "`SLURMD_NODENAME`, inside a Slurm job"},
