@@ -35,6 +35,9 @@ struct table {
   std::vector<std::string> header;
   std::vector<std::vector<cell>> rows;
   std::vector<chart> charts;               ///< zero or one, usually
+  /// > 0: a heatmap; HTML shades each numeric cell but muted ones by its value, red up to
+  /// +heat_limit and beyond, blue down to -heat_limit (the other formats show the numbers).
+  double heat_limit = 0;
 };
 
 struct document {

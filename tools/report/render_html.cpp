@@ -102,6 +102,14 @@ svg text.muted{fill:#8c959f}
 </style>
 )";
 
+// A heatmap cell's background: red for values above 0 (slower), blue below, the stronger
+// the nearer to the table's limit; none for a muted cell (a number that means little).
+std::string heat_style(const table& t, const cell& c) {
+  if (!(t.heat_limit > 0) || !c.numeric() || c.mood == tone::muted) return "";
+  const double a = 0.6 * std::min(1.0, std::abs(c.value) / t.heat_limit);
+  return fmt::format(" style=\"background:rgba({},{:.2f})\"", c.value > 0 ? "207,34,46" : "9,105,218", a);
+}
+
 void append_table(std::string& out, const table& t) {
   // A column that holds numbers is right-aligned as a whole (header and text cells such as
   // "error" included), so the digits line up.
@@ -129,7 +137,8 @@ void append_table(std::string& out, const table& t) {
       const cell& c = r[i];
       const std::string cls = fmt::format("{}{}{}", numeric_col[i] ? "num" : "",
                                           numeric_col[i] && c.mood != tone::plain ? " " : "", tone_class(c.mood));
-      fmt::format_to(out_it(out), "<td{}>{}</td>", cls.empty() ? "" : " class=\"" + cls + "\"", escape(c.text));
+      fmt::format_to(out_it(out), "<td{}{}>{}</td>", cls.empty() ? "" : " class=\"" + cls + "\"", heat_style(t, c),
+                     escape(c.text));
     }
     out += "</tr>\n";
   }
