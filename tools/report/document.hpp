@@ -16,7 +16,7 @@ struct cell {
   std::string text;          ///< as shown (already formatted, unit-free)
   double value = NAN;        ///< the number behind it, NAN for text cells (CSV writes it raw)
   tone mood = tone::plain;
-  double heat = NAN;         ///< 0 to 1: the cell's shade in a heatmap (HTML), NAN for none
+  double heat = NAN;         ///< 0 to 1 (-1 to 1 diverging): the cell's shade in a heatmap (HTML), NAN for none
   bool numeric() const { return !std::isnan(value); }
 };
 
@@ -31,10 +31,12 @@ struct chart {
   std::vector<std::vector<tone>> marks;    ///< marks[s][i]: a point that is good or bad news (a change)
 };
 
-/// A heatmap over a table's cells: their `heat` shades them from light (0) to dark (1).
+/// A heatmap over a table's cells: their `heat` shades them from light (0) to dark (1), or,
+/// diverging, from blue (-1, below the middle) through white (0) to red (1, above it).
 struct heat_scale {
-  std::string what;  ///< what the shade is: "% of the link (pct_of_link)"
-  double top = 1;    ///< what heat 1 stands for in those units (the legend's labels)
+  std::string what;        ///< what the shade is: "% of the link (pct_of_link)"
+  double top = 1;          ///< what heat 1 stands for in those units (the legend's labels)
+  bool diverging = false;  ///< heat from -1 to 1 around a middle (a deviation), not 0 to 1
 };
 
 struct table {

@@ -164,6 +164,43 @@ inline constexpr option_spec export_format{
             "customSmallerIsBetter) JSON",
     .choices = {"bmf", "gab"}};
 
+// fleet.
+inline constexpr option_spec fleet_files{
+    .names = "files", .kind = k::positional,
+    .help = "membench JSON files, a file per GPU and run (several runs of one GPU share its gpu_uuid), or folders "
+            "of them (every .json below)",
+    .required = true, .list = true};
+inline constexpr option_spec fleet_threshold{
+    .names = "--threshold", .kind = k::number,
+    .help = "percent a GPU's time must differ from the fleet's centre, its whole interval beyond it, to call a row "
+            "slower or faster",
+    .number = 3, .low = 0, .high = 1000,
+    .default_note = "above healthy GPUs' deviations on kernel rows, below the slowdowns worth finding (docs/report.md)"};
+inline constexpr option_spec outlier_share{
+    .names = "--outlier-share", .kind = k::number,
+    .help = "a GPU with this percent of its decided rows slower (two rows or more) is an outlier", .number = 10,
+    .low = 0, .high = 100};
+inline constexpr option_spec allow_mixed{
+    .names = "--allow-mixed", .kind = k::flag,
+    .help = "files of several GPU models or builds are judged as separate fleets instead of refused"};
+inline constexpr option_spec baseline_in{
+    .names = "--baseline",
+    .help = "judge the GPUs against this baseline (written by --baseline-out) instead of against each other"};
+inline constexpr option_spec baseline_out{
+    .names = "--baseline-out", .help = "also write each model and build's centre and band per row to this file"};
+inline constexpr option_spec baseline_format{
+    .names = "--baseline-format", .kind = k::choice,
+    .help = "membench: what --baseline reads (format version, GPUs, centre, spread and band per row); reframe: "
+            "ReFrame's reference form, {\"MODEL/BUILD\": {\"ROW\": [value, lower, upper, \"us\"]}}",
+    .text = "membench", .choices = {"membench", "reframe"}};
+inline constexpr option_spec fleet_all{.names = "--all", .kind = k::flag,
+                                       .help = "list every row of every GPU, not only those called slower or faster"};
+inline constexpr option_spec fleet_format{
+    .names = "--format", .kind = k::choice,
+    .help = "output format (html: with a GPU x family heatmap; json: a record per GPU and per row called, for "
+            "programs)",
+    .text = "term", .choices = {"term", "md", "csv", "html", "json"}};
+
 // views.
 inline constexpr option_spec views_dir{.names = "dir", .kind = k::positional, .help = "the result folder",
                                        .required = true};
@@ -214,6 +251,10 @@ inline constexpr std::array history_command{
     &history_files, &value, &filter, &format, &output, &color, &threshold, &margin, &resolution,
     &clock_tolerance, &run_spread, &run_spread_copy, &run_spread_host, &calibration_runs, &confidence, &seed,
     &correction, &export_format};
+inline constexpr std::array fleet_command{
+    &fleet_files, &fleet_threshold, &outlier_share, &confidence, &resolution, &run_spread, &run_spread_copy,
+    &run_spread_host, &correction, &allow_mixed, &baseline_in, &baseline_out, &baseline_format, &filter,
+    &fleet_all, &fleet_format, &output, &color};
 inline constexpr std::array rows_command{&rows_files, &filter, &output};
 inline constexpr std::array views_command{&views_dir, &views_file, &views_check, &views_only};
 inline constexpr std::array schema_command{&schema_table};
@@ -222,7 +263,7 @@ inline constexpr std::array options_command_list{&options_command, &options_form
 }  // namespace options
 
 /// Every command, in the order --help and the options document list them.
-inline constexpr std::array<command_spec, 10> commands{{
+inline constexpr std::array<command_spec, 11> commands{{
     {"table", "pivot any files on two keys of the benchmark names", options::table_command},
     {"builds", "default, ca and cg builds side by side, with ratios", options::builds_command},
     {"gpus", "several GPUs side by side, absolute and as % of each row's ceiling (DRAM, its link, PCIe)",
@@ -232,6 +273,8 @@ inline constexpr std::array<command_spec, 10> commands{{
     {"compare", "BASE against NEW: change, interval and verdict per benchmark; exit 1 on a regression",
      options::compare_command},
     {"history", "the same benchmarks over runs in time, changes marked by compare's test", options::history_command},
+    {"fleet", "which GPU of many of one model and build is slow: each against the fleet's centre; exit 1 on an outlier",
+     options::fleet_command},
     {"rows", "each row's values, the interval of its median time and its usability, as JSON", options::rows_command},
     {"views", "the standard views of a result folder, from a views file (reports/views.json)", options::views_command},
     {"schema", "the JSON schema's tables as Markdown (the README's)", options::schema_command},

@@ -129,7 +129,7 @@ void append_table(std::string& out, const table& t) {
       const cell& c = r[i];
       const std::string cls = fmt::format("{}{}{}", numeric_col[i] ? "num" : "",
                                           numeric_col[i] && c.mood != tone::plain ? " " : "", tone_class(c.mood));
-      fmt::format_to(out_it(out), "<td{}{}>{}</td>", cls.empty() ? "" : " class=\"" + cls + "\"", heat_style(c.heat),
+      fmt::format_to(out_it(out), "<td{}{}>{}</td>", cls.empty() ? "" : " class=\"" + cls + "\"", heat_style(c.heat, t.heat && t.heat->diverging),
                      escape(c.text));
     }
     out += "</tr>\n";
