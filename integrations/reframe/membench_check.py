@@ -1,0 +1,124 @@
+# membench as a ReFrame regression test: one test per GPU of a node, each a run-only test of
+# membench's tier on that GPU, with a performance variable per JSON row (the row's median
+# time, us; named as the row, ':' written '=' and without /manual_time) and references per GPU model and build from the file that
+# `membench-report fleet --baseline-out FILE --baseline-format reframe` writes.
+#
+# One test per GPU: the parameter `gpu` is the CUDA device index within the node, up to
+# MEMBENCH_RFM_MAX_GPUS (default 8); indices past the GPUs the partition declares
+# (`devices: [{'type': 'gpu', 'num_devices': N}]`) are skipped. Under a scheduler the job holds
+# every GPU of its node (and the node, exclusive_access) and measures one of them alone;
+# with --distribute ReFrame makes the tests once per node. Each test keeps its GPU's identity
+# as read from the JSON (gpu_uuid, gpu_name, gpu_host: in the run report and the perflog),
+# never a value over the node.
+#
+# Variables (-S NAME=VALUE): membench (the executable; the build's name picks the reference),
+# tier, benchmark_filter (a regex: only these rows; default the tier's every row), references
+# (the reference file; empty: performance is logged, not judged), extra_args. Several builds:
+# -P build:membench,membench_ca,membench_cg with membench_dir set to their folder.
+import json
+import math
+import os
+import shlex
+
+import reframe as rfm
+import reframe.utility.sanity as sn
+from reframe.core.builtins import parameter, run_after, run_before, sanity_function, variable
+from reframe.core.exceptions import SanityError
+
+MAX_GPUS = int(os.getenv('MEMBENCH_RFM_MAX_GPUS', '8'))
+TIME_UNITS_US = {'ns': 1e-3, 'us': 1.0, 'ms': 1e3, 's': 1e6}
+BUILDS = {'membench': 'default', 'membench_ca': 'ca', 'membench_cg': 'cg'}
+OUTPUT = 'membench.json'
+
+
+def row_time_us(row):
+    """A row's median time in microseconds (Google Benchmark's real_time in its time_unit)."""
+    return row['real_time'] * TIME_UNITS_US[row.get('time_unit', 'ns')]
+
+
+def perf_name(row_name):
+    """A row's performance variable: its name without ':' (ReFrame's scope separator in references)."""
+    return row_name.removesuffix('/manual_time').replace(':', '=')
+
+
+def reference_key(context):
+    """The reference file's key for a run: GPU model and build, as membench-report fleet writes it."""
+    return f"{context.get('gpu_name', '?')}/{context.get('membench_cache_mode', 'default')}"
+
+
+@rfm.simple_test
+class membench_gpu_check(rfm.RunOnlyRegressionTest):
+    descr = 'membench on one GPU: the median time of each row against its GPU model\'s fleet'
+    valid_systems = ['*']
+    valid_prog_environs = ['*']
+    tags = {'membench'}
+    gpu = parameter(range(MAX_GPUS))
+    build = variable(str, value='membench')
+    membench_dir = variable(str, value='')
+    tier = variable(str, value='quick')
+    benchmark_filter = variable(str, value='')
+    extra_args = variable(str, value='')
+    references = variable(str, value='')
+    # What the JSON said about the GPU that ran: who it is, not which index it had.
+    gpu_uuid = variable(str, value='')
+    gpu_name = variable(str, value='')
+    gpu_host = variable(str, value='')
+    num_tasks = 1
+    exclusive_access = True
+
+    def node_gpus(self):
+        declared = self.current_partition.select_devices('gpu')
+        return sum(d.num_devices for d in declared) if declared else 1
+
+    @run_after('setup')
+    def one_gpu_of_the_node(self):
+        gpus = self.node_gpus()
+        self.skip_if(self.gpu >= gpus, f'GPU {self.gpu}: the partition declares {gpus} per node')
+        # The job holds the node's every GPU (CUDA device N is GPU N) and measures one alone.
+        self.num_gpus_per_node = gpus
+        self.executable = os.path.join(self.membench_dir, self.build) if self.membench_dir else self.build
+        self.executable_opts = [f'--device={self.gpu}', f'--suite={self.tier}',
+                                f'--benchmark_out={OUTPUT}', '--benchmark_out_format=json']
+        if self.benchmark_filter:
+            self.executable_opts.append('--benchmark_filter=' + shlex.quote(self.benchmark_filter))
+        self.executable_opts += self.extra_args.split()
+
+    def result(self):
+        with open(os.path.join(self.stagedir, OUTPUT)) as f:
+            return json.load(f)
+
+    @sanity_function
+    def every_row_verified(self):
+        # None: the scheduler does not say (Slurm without accounting, ReFrame's squeue backend).
+        if self.job.exitcode not in (0, None):
+            raise SanityError(f'membench exited {self.job.exitcode} (see {self.stdout} and {self.stderr})')
+        try:
+            doc = self.result()
+        except (OSError, ValueError) as e:
+            raise SanityError(f'no membench JSON: {e}') from e
+        context = doc.get('context', {})
+        self.gpu_uuid = context.get('gpu_uuid', '')
+        self.gpu_name = context.get('gpu_name', '')
+        self.gpu_host = context.get('host_name', '')
+        if not self.gpu_uuid:
+            raise SanityError('the JSON names no GPU (no gpu_uuid in its context)')
+        failed = [r['name'] for r in doc.get('benchmarks', []) if r.get('error_occurred')]
+        if failed or not doc.get('benchmarks'):
+            raise SanityError(f'rows failed: {failed[:5]}' if failed else 'no rows')
+        return True
+
+    @run_before('performance')
+    def rows_as_performance(self):
+        doc = self.result()
+        rows = [r for r in doc['benchmarks'] if math.isfinite(r.get('real_time', math.nan))]
+        self.perf_variables = {
+            perf_name(r['name']): sn.make_performance_function(lambda t=row_time_us(r): t, 'us') for r in rows
+        }
+        if self.references:
+            with open(self.references) as f:
+                table = json.load(f)
+            model = table.get(reference_key(doc['context']))
+            if model is None:
+                raise SanityError(f'{self.references} has no reference for {reference_key(doc["context"])}')
+            # The file is keyed by row name, as membench-report writes it.
+            self.reference = {'*': {perf_name(r['name']): tuple(model[r['name']]) for r in rows if r['name'] in model}}
