@@ -1,6 +1,7 @@
 # membench as a ReFrame regression test: one test per GPU of a node, each a run-only test of
 # membench's tier on that GPU, with a performance variable per JSON row (the row's median
-# time, us; named as the row, ':' written '=' and without /manual_time) and references per GPU model and build from the file that
+# time, us; named as membench-report names the row, with ':' written '=') and references
+# per GPU model and build from the file that
 # `membench-report fleet --baseline-out FILE --baseline-format reframe` writes.
 #
 # One test per GPU: the parameter `gpu` is the CUDA device index within the node, up to
@@ -36,9 +37,14 @@ def row_time_us(row):
     return row['real_time'] * TIME_UNITS_US[row.get('time_unit', 'ns')]
 
 
+def row_key(row_name):
+    """A row as membench-report names it: without Google Benchmark's /manual_time."""
+    return row_name.removesuffix('/manual_time')
+
+
 def perf_name(row_name):
     """A row's performance variable: its name without ':' (ReFrame's scope separator in references)."""
-    return row_name.removesuffix('/manual_time').replace(':', '=')
+    return row_key(row_name).replace(':', '=')
 
 
 def reference_key(context):
@@ -121,4 +127,5 @@ class membench_gpu_check(rfm.RunOnlyRegressionTest):
             if model is None:
                 raise SanityError(f'{self.references} has no reference for {reference_key(doc["context"])}')
             # The file is keyed by row name, as membench-report writes it.
-            self.reference = {'*': {perf_name(r['name']): tuple(model[r['name']]) for r in rows if r['name'] in model}}
+            self.reference = {'*': {perf_name(r['name']): tuple(model[row_key(r['name'])])
+                                    for r in rows if row_key(r['name']) in model}}
