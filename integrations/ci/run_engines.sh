@@ -67,7 +67,7 @@ local_part() {
     bash integrations/slurm/run_local.sh 0 1 2 3 >"$work/local.log" 2>&1
   code=$?
   grep -E '^(membench task [0-9]+ of|membench fleet:|run_local.sh:)' "$work/local.log" | sed 's/^/  /'
-  dir=$(ls -d "$root"/membench-local-* | head -n 1)
+  dir=$(find "$root" -mindepth 1 -maxdepth 1 -name 'membench-local-*' | head -n 1)
   say "run_local.sh exit $code (want $fleet_exit: the fleet report's); log $work/local.log"
   $check tasks "$dir" "$standin/recordings" "membench membench_cg" --scheduler=none &&
     $check fleet "$dir" "$standin/recordings" && [ "$code" = "$fleet_exit" ] || return 1
@@ -75,7 +75,7 @@ local_part() {
   return 0
 }
 
-# shellcheck source=slurm_cluster.sh
+# shellcheck source=integrations/ci/slurm_cluster.sh
 source "$repo/integrations/ci/slurm_cluster.sh"
 
 slurm_submit() {  # slurm_submit MODE: submit.sh as a site runs it, with the stand-in as membench
@@ -87,7 +87,7 @@ slurm_submit() {  # slurm_submit MODE: submit.sh as a site runs it, with the sta
 slurm_part() {
   slurm_install || return $?
   slurm_start || return 1
-  local mode out ok=0 root="$work/results" logs
+  local mode out ok=0 root="$work/results"
   declare -A job fleet
   rm -rf "$root"
   for mode in array node srun; do
@@ -104,8 +104,8 @@ slurm_part() {
     slurm_job_end "${job[$mode]}" | grep -v 'COMPLETED, exit code 0:0' && { say "a $mode task did not complete"; ok=1; }
     slurm_job_end "${fleet[$mode]}" | grep -q "FAILED, exit code $fleet_exit:0" ||
       { say "the $mode fleet job did not exit $fleet_exit"; ok=1; }
-    logs=$(ls "$root"/slurm-logs/*-"${job[$mode]}"_*.out "$root"/slurm-logs/*-"${job[$mode]}".out 2>/dev/null)
-    grep -h 'CUDA_VISIBLE_DEVICES' $logs | sed 's/^/  /'
+    find "$root/slurm-logs" \( -name "*-${job[$mode]}_*.out" -o -name "*-${job[$mode]}.out" \) \
+      -exec grep -h 'CUDA_VISIBLE_DEVICES' {} + | sed 's/^/  /'
   done
   local dir="$root/membench-${job[array]}"
   $check tasks "$dir" "$standin/recordings" "membench membench_cg" --scheduler=array || ok=1
@@ -132,9 +132,11 @@ run_reframe() {  # run_reframe NAME REFRAME-OPTIONS...: membench_check.py over t
   local name=$1 code refs=()
   shift
   [ -s "$work/references.json" ] && refs=(-S references="$work/references.json")
-  HOME="$work/reframe/home" RFM_COLORIZE=n "$work/venv/bin/reframe" -C integrations/reframe/config/ci.py \
-    -c integrations/reframe/membench_check.py "$@" -S membench_dir="$standin" "${refs[@]}" -r \
-    --prefix="$work/reframe/$name" --report-file="$work/reframe/$name/report.json" >"$work/reframe/$name.log" 2>&1
+  mkdir -p "$work/reframe/$name"
+  (cd "$work/reframe/$name" && HOME="$work/reframe/home" RFM_COLORIZE=n "$work/venv/bin/reframe" \
+    -C "$repo/integrations/reframe/config/ci.py" -c "$repo/integrations/reframe/membench_check.py" "$@" \
+    -S membench_dir="$standin" "${refs[@]}" -r --prefix="$work/reframe/$name" \
+    --report-file="$work/reframe/$name/report.json" >"$work/reframe/$name.log" 2>&1)
   code=$?
   grep -E '^\[ *(OK|FAIL|SKIP) *\]|^\[ *(PASSED|FAILED) *\]' "$work/reframe/$name.log" | sed 's/^/  /'
   say "reframe on $name: exit $code (1: a test failed); log $work/reframe/$name.log"

@@ -1,3 +1,4 @@
+# shellcheck shell=bash disable=SC2154  # $work comes from run_engines.sh
 # slurm_cluster.sh (sourced by run_engines.sh): a one-node Slurm cluster on this machine, for
 # CI. Debian's packages; the daemons started by hand (a container has no init to start them):
 # munged (unless one answers already), slurmctld and slurmd as root. The node declares four

@@ -15,7 +15,7 @@
 # Variables (-S NAME=VALUE): membench (the executable; the build's name picks the reference),
 # tier, benchmark_filter (a regex: only these rows; default the tier's every row), references
 # (the reference file; empty: performance is logged, not judged), extra_args. Several builds:
-# -P build:membench,membench_ca,membench_cg with membench_dir set to their folder.
+# -P build=membench,membench_ca,membench_cg with membench_dir set to their folder.
 import json
 import math
 import os

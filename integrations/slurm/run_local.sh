@@ -20,7 +20,8 @@ if [ ${#gpus[@]} -eq 0 ]; then
   [ ${#gpus[@]} -gt 0 ] || { echo "run_local.sh: nvidia-smi lists no GPU; name them: run_local.sh 0 1" >&2; exit 2; }
 fi
 export CUDA_DEVICE_ORDER=PCI_BUS_ID  # indices as nvidia-smi numbers them
-export MEMBENCH_RUN_ID="local-$(date +%Y%m%d_%H%M%S)"
+MEMBENCH_RUN_ID="local-$(date +%Y%m%d_%H%M%S)"
+export MEMBENCH_RUN_ID
 rc=0
 for gpu in "${gpus[@]}"; do
   CUDA_VISIBLE_DEVICES=$gpu MEMBENCH_TASK=$gpu bash "$here/membench_array.sbatch"

@@ -41,6 +41,5 @@ site_configuration = {
             },
         ],
     }],
-    'environments': [{'name': 'builtin'}],
     'logging': logging,
 }

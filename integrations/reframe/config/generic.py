@@ -38,6 +38,5 @@ site_configuration = {
             },
         ],
     }],
-    'environments': [{'name': 'builtin'}],
     'logging': logging,
 }
