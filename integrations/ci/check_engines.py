@@ -18,6 +18,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "tools"))
+import membench_schema as S  # noqa: E402  (membench's key names)
+
+C = S.context
+SLURM = {C.job_slurm_job_id: "job", C.job_slurm_array_task_id: "array task", C.job_slurm_node: "node"}
 FAILURES = []
 
 
@@ -38,24 +43,25 @@ def slow_uuids(recordings):
 
 
 def context(path):
-    return json.loads(Path(path).read_text())["context"]
+    return json.loads(Path(path).read_text())[S.file.context]
 
 
 def task_facts(task, build, scheduler):
     """What one task's JSON says of where it ran, and what in it is wrong for `scheduler`."""
     ctx = context(task / f"{build}.json")
     index, wrong = task.name.split("-")[1], []
-    slurm = {k.removeprefix("job_slurm_"): v for k, v in ctx.items() if k.startswith("job_slurm")}
-    if scheduler == "array" and (slurm.get("array_task_id") != index or "job_id" not in slurm):
+    slurm = {SLURM[k]: v for k, v in ctx.items() if k in SLURM}
+    if scheduler == "array" and (slurm.get("array task") != index or "job" not in slurm):
         wrong.append(f"not array task {index} of a Slurm job: {slurm}")
-    if scheduler.startswith("srun:") and (slurm.get("job_id") != scheduler[5:] or "array_task_id" in slurm):
+    if scheduler.startswith("srun:") and (slurm.get("job") != scheduler[5:] or "array task" in slurm):
         wrong.append(f"not a task of Slurm job {scheduler[5:]}: {slurm}")
     if scheduler == "none" and slurm:
         wrong.append(f"a Slurm job where there was none: {slurm}")
-    if ctx.get("host_name") != socket.gethostname():
-        wrong.append(f"host_name {ctx.get('host_name')}")
-    where = ", ".join(f"{k} {v}" for k, v in sorted(slurm.items())) or "no Slurm job"
-    return ctx["gpu_uuid"], f"{where}, host {ctx.get('host_name')}", wrong
+    host = ctx.get(S.gbench_context.host_name)
+    if host != socket.gethostname():
+        wrong.append(f"host_name {host}")
+    where = ", ".join(f"Slurm {k} {v}" for k, v in sorted(slurm.items())) or "no Slurm job"
+    return ctx[C.gpu_uuid], f"{where}, host {host}", wrong
 
 
 def check_tasks(folder, recordings, builds, scheduler="none"):
@@ -87,7 +93,7 @@ def check_node(folder, recordings, builds):
     for build in builds:
         files = [nodes[0] / f"{build}.gpu{g['index']}-{g['gpu_uuid']}.json" for g in gpus]
         present = [f for f in files if f.is_file()]
-        concurrent = {context(f).get("membench_concurrent_devices") for f in present}
+        concurrent = {context(f).get(C.membench_concurrent_devices) for f in present}
         check(len(present) == len(gpus) and concurrent == {str(len(gpus))},
               f"{nodes[0].name}: {len(present)} of {len(gpus)} {build}.gpuN-UUID.json, concurrent devices {concurrent}")
 
@@ -205,7 +211,7 @@ def check_k8s_replay(folder, standin, report, work, run="k8s-replay"):
              for i in range(job["spec"]["completions"])]
     check(codes == [0] * len(codes), f"{len(codes)} pods (completions): membench-task exit codes {codes}")
     run_dir = Path(local) / f"membench-{run}"
-    indices = [(t.name, context(t / "membench.json").get("job_completion_index")) for t in sorted(run_dir.glob("task-*"))]
+    indices = [(t.name, context(t / "membench.json").get(C.job_completion_index)) for t in sorted(run_dir.glob("task-*"))]
     check(all(name == f"task-{i}" for name, i in indices) and indices,
           f"each pod's JSON has its job_completion_index: {', '.join(f'{n}={i}' for n, i in indices)}")
     code = run_container(fleet, repo, {"MEMBENCH_RUN_ID": run}, local, image)

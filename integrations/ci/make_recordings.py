@@ -17,15 +17,20 @@ import uuid
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent.parent
+sys.path.insert(0, str(REPO / "tools"))
+import membench_schema as S  # noqa: E402  (membench's key names)
+
+C, F, R = S.context, S.file, S.row
 SOURCES = [REPO / "reports/h200/2026-11-27_a56f772/devices_alone" / f"membench.gpu{i}.json" for i in (0, 1)]
 # Measured durations: a slower GPU takes longer on each.
-TIMES = {"real_time", "cpu_time", "t_median_us", "t_mean_us", "t_min_us", "t_max_us", "ci_low_us",
-         "ci_high_us", "us_per_call", "kernel_us", "ns_per_access", "ns_per_load", "cycles_per_load",
-         "clocks_per_access", "h2d_us", "d2h_us", "batch_us", "serial_us", "hot_us"}
+TIMES = {R.real_time, R.cpu_time} | {S.counter[k] for k in (
+    "t_median_us", "t_mean_us", "t_min_us", "t_max_us", "ci_low_us", "ci_high_us", "us_per_call", "kernel_us",
+    "ns_per_access", "ns_per_load", "cycles_per_load", "clocks_per_access", "h2d_us", "d2h_us", "batch_us",
+    "serial_us", "hot_us")}
 # Rates, and rates against a fixed ceiling or clock: a slower GPU does less per second.
-RATES = {"bytes_per_second", "gb_per_s", "elems_per_s", "gflop_per_s", "host_gb_per_s",
-         "local_read_gb_per_s", "pct_peak", "pct_fp32_peak", "pct_pcie", "pct_of_bound",
-         "bytes_per_clk", "bytes_per_clk_per_sm"}
+RATES = {S.counter[k] for k in (
+    "bytes_per_second", "gb_per_s", "elems_per_s", "gflop_per_s", "host_gb_per_s", "local_read_gb_per_s",
+    "pct_peak", "pct_fp32_peak", "pct_pcie", "pct_of_bound", "bytes_per_clk", "bytes_per_clk_per_sm")}
 JITTER = 0.003
 
 
@@ -50,11 +55,11 @@ def scaled(row, factor):
 
 def made_gpu(source, index, slowdown):
     doc = json.loads(source.read_text())
-    ctx = doc["context"]
-    ctx["gpu_uuid"] = fake_uuid(index)
-    ctx["gpu_serial"] = f"{9000000000000 + index}"
-    ctx["gpu_pci_bus_id"] = f"0000:00:{6 + index:02x}.0"
-    doc["benchmarks"] = [scaled(r, slowdown * jitter(ctx["gpu_uuid"], r["name"])) for r in doc["benchmarks"]]
+    ctx = doc[F.context]
+    ctx[C.gpu_uuid] = fake_uuid(index)
+    ctx[C.gpu_serial] = f"{9000000000000 + index}"
+    ctx[C.gpu_pci_bus_id] = f"0000:00:{6 + index:02x}.0"
+    doc[F.benchmarks] = [scaled(r, slowdown * jitter(ctx[C.gpu_uuid], r[R.name])) for r in doc[F.benchmarks]]
     return doc
 
 
@@ -81,7 +86,7 @@ def main(args):
         slowdown = factor if i == slow else 1.0
         doc = json.loads(source.read_text()) if i < 2 and i != slow else made_gpu(source, i, slowdown)
         (out / f"gpu{i}.json").write_text(json.dumps(doc, indent=1) + "\n")
-        manifest.append({"index": i, "gpu_uuid": doc["context"]["gpu_uuid"], "source": str(source.relative_to(REPO)),
+        manifest.append({"index": i, "gpu_uuid": doc[F.context][C.gpu_uuid], "source": str(source.relative_to(REPO)),
                          "as_measured": i < 2 and i != slow, "slowdown": slowdown})
     (out / "manifest.json").write_text(json.dumps(manifest, indent=1) + "\n")
     print(f"make_recordings.py: {gpus} GPUs in {out}, GPU {slow} ({manifest[slow]['gpu_uuid']}) {factor:.2f}x slower")

@@ -20,12 +20,17 @@ import json
 import math
 import os
 import shlex
+import sys
 
 import reframe as rfm
 import reframe.utility.sanity as sn
 from reframe.core.builtins import parameter, run_after, run_before, sanity_function, variable
 from reframe.core.exceptions import SanityError
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools'))
+import membench_schema as S  # noqa: E402  (membench's key names)
+
+C, F, R = S.context, S.file, S.row
 MAX_GPUS = int(os.getenv('MEMBENCH_RFM_MAX_GPUS', '8'))
 TIME_UNITS_US = {'ns': 1e-3, 'us': 1.0, 'ms': 1e3, 's': 1e6}
 BUILDS = {'membench': 'default', 'membench_ca': 'ca', 'membench_cg': 'cg'}
@@ -34,7 +39,7 @@ OUTPUT = 'membench.json'
 
 def row_time_us(row):
     """A row's median time in microseconds (Google Benchmark's real_time in its time_unit)."""
-    return row['real_time'] * TIME_UNITS_US[row.get('time_unit', 'ns')]
+    return row[R.real_time] * TIME_UNITS_US[row.get(R.time_unit, 'ns')]
 
 
 def row_key(row_name):
@@ -49,7 +54,7 @@ def perf_name(row_name):
 
 def reference_key(context):
     """The reference file's key for a run: GPU model and build, as membench-report fleet writes it."""
-    return f"{context.get('gpu_name', '?')}/{context.get('membench_cache_mode', 'default')}"
+    return f"{context.get(C.gpu_name, '?')}/{context.get(C.membench_cache_mode, 'default')}"
 
 
 @rfm.simple_test
@@ -102,30 +107,30 @@ class membench_gpu_check(rfm.RunOnlyRegressionTest):
             doc = self.result()
         except (OSError, ValueError) as e:
             raise SanityError(f'no membench JSON: {e}') from e
-        context = doc.get('context', {})
-        self.gpu_uuid = context.get('gpu_uuid', '')
-        self.gpu_name = context.get('gpu_name', '')
-        self.gpu_host = context.get('host_name', '')
+        context = doc.get(F.context, {})
+        self.gpu_uuid = context.get(C.gpu_uuid, '')
+        self.gpu_name = context.get(C.gpu_name, '')
+        self.gpu_host = context.get(S.gbench_context.host_name, '')
         if not self.gpu_uuid:
             raise SanityError('the JSON names no GPU (no gpu_uuid in its context)')
-        failed = [r['name'] for r in doc.get('benchmarks', []) if r.get('error_occurred')]
-        if failed or not doc.get('benchmarks'):
+        failed = [r[R.name] for r in doc.get(F.benchmarks, []) if r.get(R.error_occurred)]
+        if failed or not doc.get(F.benchmarks):
             raise SanityError(f'rows failed: {failed[:5]}' if failed else 'no rows')
         return True
 
     @run_before('performance')
     def rows_as_performance(self):
         doc = self.result()
-        rows = [r for r in doc['benchmarks'] if math.isfinite(r.get('real_time', math.nan))]
+        rows = [r for r in doc[F.benchmarks] if math.isfinite(r.get(R.real_time, math.nan))]
         self.perf_variables = {
-            perf_name(r['name']): sn.make_performance_function(lambda t=row_time_us(r): t, 'us') for r in rows
+            perf_name(r[R.name]): sn.make_performance_function(lambda t=row_time_us(r): t, 'us') for r in rows
         }
         if self.references:
             with open(self.references) as f:
                 table = json.load(f)
-            model = table.get(reference_key(doc['context']))
-            if model is None:
-                raise SanityError(f'{self.references} has no reference for {reference_key(doc["context"])}')
+            key = reference_key(doc[F.context])
+            if key not in table:
+                raise SanityError(f'{self.references} has no reference for {key}')
             # The file is keyed by row name, as membench-report writes it.
-            self.reference = {'*': {perf_name(r['name']): tuple(model[row_key(r['name'])])
-                                    for r in rows if row_key(r['name']) in model}}
+            self.reference = {'*': {perf_name(r[R.name]): tuple(table[key][row_key(r[R.name])])
+                                    for r in rows if row_key(r[R.name]) in table[key]}}
