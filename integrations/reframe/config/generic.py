@@ -1,12 +1,23 @@
 # ReFrame configuration for a site running membench's test (membench_check.py): a GPU
 # partition under Slurm and the machine ReFrame runs on. Edit the lines marked SITE.
 import os
+import subprocess
 import sys
 
 sys.path.insert(0, os.path.dirname(__file__))
 from membench_logging import logging  # noqa: E402
 
 GPUS_PER_NODE = 4                                   # SITE: GPUs per node of the partition
+
+
+def local_gpus():
+    """This machine's GPUs, as nvidia-smi lists them (1 where it cannot say)."""
+    try:
+        out = subprocess.run(['nvidia-smi', '-L'], capture_output=True, text=True, timeout=30).stdout
+    except (OSError, subprocess.SubprocessError):
+        return 1
+    return max(1, sum(line.startswith('GPU ') for line in out.splitlines()))
+
 
 site_configuration = {
     'systems': [{
@@ -33,7 +44,7 @@ site_configuration = {
                 'scheduler': 'local',
                 'launcher': 'local',
                 'environs': ['builtin'],
-                'devices': [{'type': 'gpu', 'num_devices': 1}],   # SITE: this machine's GPUs
+                'devices': [{'type': 'gpu', 'num_devices': local_gpus()}],
                 'max_jobs': 1,
             },
         ],
