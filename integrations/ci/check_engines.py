@@ -73,12 +73,14 @@ def check_tasks(folder, recordings, builds, scheduler="none"):
     seen = []
     for task in tasks:
         missing = [b for b in builds if not (task / f"{b}.json").is_file()]
-        if not check(not missing, f"{task.name}: {', '.join(builds)} written" + (f"; missing {missing}" if missing else "")):
+        written = f"{task.name}: {', '.join(builds)} written" + (f"; missing {missing}" if missing else "")
+        if not check(not missing, written):
             continue
         facts = [task_facts(task, b, scheduler) for b in builds]
         uuids = {u for u, _, _ in facts}
         wrong = [w for _, _, ws in facts for w in ws]
-        check(len(uuids) == 1 and not wrong, f"{task.name}: {facts[0][0]}, {facts[0][1]}" + (f"; {wrong}" if wrong else ""))
+        said = f"{task.name}: {facts[0][0]}, {facts[0][1]}" + (f"; {wrong}" if wrong else "")
+        check(len(uuids) == 1 and not wrong, said)
         seen.append(facts[0][0])
     check(sorted(seen) == sorted(g["gpu_uuid"] for g in gpus),
           f"each task measured its own GPU: {len(set(seen))} distinct UUIDs, every GPU once")
@@ -148,10 +150,12 @@ def pod_spec(job):
 
 def check_k8s_static(folder):
     folder = Path(folder)
-    job, fleet, pvc = (load_yaml(folder / n) for n in ("membench-job.yaml", "membench-fleet-job.yaml", "membench-pvc.yaml"))
+    names = ("membench-job.yaml", "membench-fleet-job.yaml", "membench-pvc.yaml")
+    job, fleet, pvc = (load_yaml(folder / n) for n in names)
     spec = job["spec"]
     check(spec.get("completionMode") == "Indexed", "membench Job: completionMode Indexed")
-    check(spec.get("parallelism") == spec.get("completions"), "membench Job: every pod at once (parallelism = completions)")
+    check(spec.get("parallelism") == spec.get("completions"),
+          "membench Job: every pod at once (parallelism = completions)")
     limits = pod_spec(job)["containers"][0]["resources"]["limits"]
     check(limits.get("nvidia.com/gpu") == 1, "membench Job: one GPU a pod (nvidia.com/gpu: 1)")
     check("nvidia.com/gpu" not in json.dumps(fleet), "fleet Job: no GPU")
@@ -211,12 +215,13 @@ def check_k8s_replay(folder, standin, report, work, run="k8s-replay"):
              for i in range(job["spec"]["completions"])]
     check(codes == [0] * len(codes), f"{len(codes)} pods (completions): membench-task exit codes {codes}")
     run_dir = Path(local) / f"membench-{run}"
-    indices = [(t.name, context(t / "membench.json").get(C.job_completion_index)) for t in sorted(run_dir.glob("task-*"))]
+    indices = [(t.name, context(t / "membench.json").get(C.job_completion_index))
+               for t in sorted(run_dir.glob("task-*"))]
     check(all(name == f"task-{i}" for name, i in indices) and indices,
           f"each pod's JSON has its job_completion_index: {', '.join(f'{n}={i}' for n, i in indices)}")
     code = run_container(fleet, repo, {"MEMBENCH_RUN_ID": run}, local, image)
     want = 2 if os.environ.get("ENGINES_FLEET") == "0" else 1
-    check(code == want, f"fleet Job: membench-fleet exit {code} (want {want}: an outlier, or 2 without the fleet command)")
+    check(code == want, f"fleet Job: membench-fleet exit {code} (want {want}: 1 an outlier, 2 no fleet command)")
     return run_dir
 
 

@@ -47,6 +47,13 @@ class StandIn(unittest.TestCase):
         by_uuid = self.replay(CUDA_VISIBLE_DEVICES=self.gpus[1]["gpu_uuid"])
         self.assertEqual(by_uuid["context"]["gpu_uuid"], self.gpus[1]["gpu_uuid"])
 
+    def test_one_visible_gpu_skips_peer_rows(self):
+        rows = self.replay(CUDA_VISIBLE_DEVICES="2")["benchmarks"]
+        peer = [r for r in rows if r["name"].startswith("peer/")]
+        self.assertTrue(peer and all(r["error_occurred"] and r["error_message"].startswith("skipped:") for r in peer))
+        both = self.replay(CUDA_VISIBLE_DEVICES="2,3")["benchmarks"]
+        self.assertFalse(any(r.get("error_occurred") for r in both))
+
     def test_context_is_the_run_s(self):
         doc = self.replay(build="membench_cg", SLURM_JOB_ID="42", SLURM_ARRAY_TASK_ID="3", JOB_COMPLETION_INDEX="5")
         ctx = doc["context"]
@@ -65,7 +72,8 @@ class StandIn(unittest.TestCase):
 
     def test_devices_write_a_file_per_gpu(self):
         out = self.dir / "all" / "m.json"
-        done = self.run_standin("--suite=quick", "--devices=0,2", f"--benchmark_out={out}", CUDA_VISIBLE_DEVICES="1,2,3")
+        done = self.run_standin("--suite=quick", "--devices=0,2", f"--benchmark_out={out}",
+                                CUDA_VISIBLE_DEVICES="1,2,3")
         self.assertEqual(done.returncode, 0, done.stderr)
         want = {f"m.gpu0-{self.gpus[1]['gpu_uuid']}.json", f"m.gpu2-{self.gpus[3]['gpu_uuid']}.json"}
         self.assertEqual({p.name for p in out.parent.iterdir()}, want)
@@ -89,7 +97,8 @@ class StandIn(unittest.TestCase):
         again = self.dir / "again"
         subprocess.run([sys.executable, str(HERE / "make_recordings.py"), str(again)], check=True, capture_output=True)
         for i in range(len(self.gpus)):
-            self.assertEqual((again / f"gpu{i}.json").read_bytes(), (self.dir / "recordings" / f"gpu{i}.json").read_bytes())
+            first = (self.dir / "recordings" / f"gpu{i}.json").read_bytes()
+            self.assertEqual((again / f"gpu{i}.json").read_bytes(), first)
         rows = [{r["name"]: r["real_time"] for r in json.loads((again / f"gpu{i}.json").read_text())["benchmarks"]}
                 for i in (1, 3)]
         ratios = sorted(rows[1][n] / rows[0][n] for n in rows[0])
