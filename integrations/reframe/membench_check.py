@@ -138,6 +138,7 @@ class membench_gpu_check(rfm.RunOnlyRegressionTest):
             key = reference_key(doc[F.context])
             if key not in table:
                 raise SanityError(f'{self.references} has no reference for {key}')
-            # The file is keyed by row name, as membench-report writes it.
-            self.reference = {'*': {perf_name(r[R.name]): tuple(table[key][row_key(r[R.name])])
-                                    for r in rows if row_key(r[R.name]) in table[key]}}
+            # The file is keyed by row name, as membench-report writes it (with or without the suffix).
+            refs = table[key]
+            self.reference = {'*': {perf_name(r[R.name]): tuple(refs.get(row_key(r[R.name])) or refs[r[R.name]])
+                                    for r in rows if row_key(r[R.name]) in refs or r[R.name] in refs}}
