@@ -19,7 +19,9 @@
 #include "harness/device/device_info.hpp"
 #include "harness/device/list_devices.hpp"
 #include "harness/family/family.hpp"
+#include "harness/device/nvml.hpp"
 #include "harness/options/cli.hpp"
+#include "harness/process/cpu_affinity.hpp"
 #include "harness/process/devices.hpp"
 #include "harness/process/interrupt.hpp"
 #include "harness/process/json_out.hpp"
@@ -114,14 +116,23 @@ int run_devices(const std::vector<std::string>& user_args, const run_options& op
   }
   const auto& indices = std::get<std::vector<int>>(resolved);
   std::vector<std::string> uuids;
-  for (int index : indices) uuids.push_back(query_device(index).uuid);
+  std::vector<std::vector<int>> local;
+  for (int index : indices) {
+    const device_info info = query_device(index);
+    uuids.push_back(info.uuid);
+    std::string why_not;
+    const auto nvml = nvml_device::open(info.pci_bus_id, why_not);
+    local.push_back(nvml ? nvml->local_cpus() : std::vector<int>{});
+  }
+  std::vector<std::string> cpus;
+  for (const auto& share : share_cpus(local, allowed_cpus())) cpus.push_back(format_cpu_list(share));
   if (indices.size() == 1)
     std::fprintf(stderr, "membench: --devices=%s is one GPU here: the peer rows are skipped (they need two)\n",
                  opt.devices.c_str());
   // Each process's progress lines go through ours, marked with its GPU.
   const bool shown = opt.progress == progress_mode::always ||
                      (opt.progress == progress_mode::automatic && isatty(STDERR_FILENO) != 0);
-  return run_on_devices(user_args, indices, uuids, shown ? "always" : "never");
+  return run_on_devices(user_args, indices, uuids, cpus, shown ? "always" : "never");
 }
 
 int run(int argc, char** argv) {
@@ -156,6 +167,11 @@ int run(int argc, char** argv) {
     return exit_usage;
   }
   const run_options& opt = parsed.options;
+  // Before CUDA and NVML start threads of their own: they inherit the CPUs.
+  if (const auto problem = pin_from_environment()) {
+    std::fprintf(stderr, "membench: %s\n", problem->c_str());
+    return exit_usage;
+  }
   if (!opt.devices.empty() && !list_only && !opt.list_devices) return run_devices(user_args, opt);
   int count = 0;
   if (opt.list_devices) {

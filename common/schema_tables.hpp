@@ -73,6 +73,9 @@ inline constexpr field name_key_table[] = {
     {"row_bytes", "bytes", "width of one row of a 2D array"},
     {"rows", "rows", "rows of a 2D array"},
     {"access", "-", "peer access between two GPUs: `on` (`cudaDeviceEnablePeerAccess`) or `off` (the driver stages through the host)"},
+    // Peer matrix (P1): the same block as the peer family's; membench-report p2p reads it.
+    {"src", "index", "the GPU a peer row's data leaves (peer matrix)"},
+    {"dst", "index", "the GPU a peer row's data arrives at (peer matrix)"},
     {"method", "-",
      "how tiles reach shared memory (B3): `sync` (loads to registers, stores), `ldgsts` (`cp.async`), `bulk` "
      "(`cp.async.bulk`, 1D TMA), `tensor` (`cp.async.bulk.tensor`, 2D TMA)"},
@@ -189,6 +192,12 @@ inline constexpr field counter_table[] = {
     {"p2p_performance_rank", "rank", "`cudaDevP2PAttrPerformanceRank` (P1)"},
     {"local_read_gb_per_s", "GB/s", "the same kernel reading local memory (P1)"},
     {"pct_of_local_read", "%", "peer read over local read (P1)"},
+    // Peer matrix (P1): the same block as the peer family's; membench-report p2p reads it.
+    {"src_device", "index", "the GPU the data leaves (peer matrix)"},
+    {"dst_device", "index", "the GPU the data arrives at (peer matrix)"},
+    {"link_gb_per_s", "GB/s", "the row's ceiling: the path between src and dst (its NVLinks, else PCIe) (peer matrix)"},
+    {"pct_of_link", "%", "`gb_per_s` as % of `link_gb_per_s` (peer matrix)"},
+    {"link_nvlinks", "links", "NVLinks between src and dst; 0: the path is PCIe (peer matrix)"},
 };
 
 /// Tokens of a row's label, `name:value` separated by spaces.
@@ -271,6 +280,7 @@ inline constexpr field context_table[] = {
     {"gpu_remapped_rows", "-", "DRAM rows remapped for corrected and uncorrected errors, and a pending or failed remapping (NVML)"},
     {"host_name", "-", "the machine's host name"},
     {"membench_concurrent_devices", "processes", "GPUs of this host that ran membench at once (`--devices`; 1: alone)"},
+    {"membench_cpus", "cpu list", "host CPUs the process could run on (`0-15,32`); `--devices` gives each GPU its share of the CPUs local to it"},
     {"job_slurm_job_id", "-", "`SLURM_JOB_ID`, inside a Slurm job"},
     {"job_slurm_array_task_id", "-", "`SLURM_ARRAY_TASK_ID`, inside a Slurm job array"},
     {"job_slurm_node", "-", "`SLURMD_NODENAME`, inside a Slurm job"},
@@ -292,6 +302,8 @@ inline constexpr field context_table[] = {
     {"nvlink_version_code", "-", "`nvmlDeviceGetNvLinkVersion` of the first link up, as NVML returns it"},
     {"nvlink_link_gbps", "GB/s", "one direction of one link (NVML's common link speed)"},
     {"nvlink_peak_gbps", "GB/s", "one direction of all links up: the ceiling of a copy to or from one peer over NVLink"},
+    // Peer matrix (P1): the same block as the peer family's; membench-report p2p reads it.
+    {"peer_gpu_uuids", "-", "every GPU of the peer matrix, `index=UUID` comma-separated (`0=GPU-...,1=GPU-...`)"},
 };
 
 /// membench's own options (Google Benchmark's are listed by --help after them).

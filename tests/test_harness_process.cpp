@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/process/cpu_affinity.hpp"
 #include "harness/process/devices.hpp"
 #include "harness/process/json_out.hpp"
 #include "harness/process/rerun.hpp"
@@ -169,6 +170,41 @@ TEST(Devices, OneExitCodeForAll) {
   EXPECT_EQ(combined_exit_code({0, 1}), 1) << "a failed row on one GPU fails the run";
   EXPECT_EQ(combined_exit_code({1, 5, 0}), 5);
   EXPECT_EQ(combined_exit_code({1, 130, 5}), 130) << "a stopped run says so";
+}
+
+
+TEST(CpuAffinity, ParsesAndFormatsTheKernelsCpuList) {
+  EXPECT_EQ(parse_cpu_list("0-3,8,10-11"), (std::vector<int>{0, 1, 2, 3, 8, 10, 11}));
+  EXPECT_EQ(parse_cpu_list("5,1,1-2"), (std::vector<int>{1, 2, 5})) << "sorted, each once";
+  for (const char* bad : {"", ",", "1,", "3-1", "a", "1-", "-2", "0-99999"}) EXPECT_FALSE(parse_cpu_list(bad)) << bad;
+  EXPECT_EQ(format_cpu_list({0, 1, 2, 3, 8, 10, 11}), "0-3,8,10-11");
+  EXPECT_EQ(format_cpu_list({}), "");
+  EXPECT_EQ(format_cpu_list(*parse_cpu_list("0-15,32")), "0-15,32");
+}
+
+TEST(CpuAffinity, GpusOfOneNodeShareItsCpusEvenly) {
+  const std::vector<int> allowed = *parse_cpu_list("0-31");
+  const std::vector<int> node0 = *parse_cpu_list("0-15"), node1 = *parse_cpu_list("16-31");
+  const auto shares = share_cpus({node0, node0, node1, node1}, allowed);
+  ASSERT_EQ(shares.size(), 4u);
+  EXPECT_EQ(format_cpu_list(shares[0]), "0-7");
+  EXPECT_EQ(format_cpu_list(shares[1]), "8-15");
+  EXPECT_EQ(format_cpu_list(shares[2]), "16-23");
+  EXPECT_EQ(format_cpu_list(shares[3]), "24-31");
+}
+
+TEST(CpuAffinity, UnknownLocalityOrABindingFallsBackToWhatIsAllowed) {
+  // NVML silent: the allowed CPUs split among all GPUs.
+  const auto unknown = share_cpus({{}, {}, {}}, *parse_cpu_list("0-9"));
+  EXPECT_EQ(format_cpu_list(unknown[0]), "0-2");
+  EXPECT_EQ(format_cpu_list(unknown[1]), "3-5");
+  EXPECT_EQ(format_cpu_list(unknown[2]), "6-9");
+  // A Slurm binding to CPUs 4-7 that excludes the GPU's node: the binding wins.
+  const auto bound = share_cpus({*parse_cpu_list("0-3")}, *parse_cpu_list("4-7"));
+  EXPECT_EQ(format_cpu_list(bound[0]), "4-7");
+  // More GPUs than CPUs: each still gets one.
+  const auto few = share_cpus({{}, {}, {}}, {2, 3});
+  for (const auto& s : few) EXPECT_EQ(s.size(), 1u);
 }
 
 }  // namespace

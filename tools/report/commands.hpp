@@ -31,6 +31,11 @@ struct gpus_args {
   gpus_options opt;
   output_options out;
 };
+struct p2p_args {
+  std::vector<std::string> files;
+  common_options opt;
+  output_options out;
+};
 struct compare_args {
   std::vector<std::string> files, base, next;
   std::string pairs;
@@ -75,6 +80,7 @@ class command_set {
   table_args table_;
   builds_args builds_;
   gpus_args gpus_;
+  p2p_args p2p_;
   compare_args compare_;
   history_args history_;
   rows_args rows_;
@@ -86,6 +92,7 @@ class command_set {
 int run_table(const table_args& a, session& s);
 int run_builds(const builds_args& a, session& s);
 int run_gpus(const gpus_args& a, session& s);
+int run_p2p(const p2p_args& a, session& s);
 int run_compare(compare_args a, session& s);
 int run_history(const history_args& a, session& s);
 int run_rows(const rows_args& a, session& s);

@@ -219,17 +219,23 @@ document view_history(const std::vector<result_file>& files, const history_optio
   const std::vector<const result*> names = history_benchmarks(runs, opt);
   const run_steps st = decide_steps(runs, names, opt.test);
   int changes = 0;
+  std::vector<std::vector<const result*>> shown;  // per table, for its caption (pct_peak names the ceilings)
   for (std::size_t n = 0; n < names.size(); ++n) {
     const std::string experiment = names[n]->family();
     if (d.tables.empty() || d.tables.back().title != experiment) {
       table t;
       t.title = experiment;
-      t.unit = unit_of(opt.value);
       t.header.push_back("benchmark");
       t.header.insert(t.header.end(), headings.begin(), headings.end());
       d.tables.push_back(std::move(t));
+      shown.emplace_back();
     }
+    shown.back().push_back(names[n]);
     add_history_row(d.tables.back(), runs, st, n, *names[n], opt.value, changes);
+  }
+  for (std::size_t i = 0; i < d.tables.size(); ++i) {
+    d.tables[i].unit = unit_over(opt.value, shown[i]);
+    for (chart& c : d.tables[i].charts) c.y_label = d.tables[i].unit;
   }
   d.notes.push_back(fmt::format("{} change{} between consecutive runs ({} is better)", changes, changes == 1 ? "" : "s",
                                 lower_is_better(opt.value) ? "lower" : "higher"));

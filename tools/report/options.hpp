@@ -77,6 +77,18 @@ inline constexpr option_spec gpus_files{.names = "files", .kind = k::positional,
 inline constexpr option_spec gpus_build{.names = "--build", .help = "which build's files (default, ca or cg)",
                                         .text = "default"};
 
+// p2p.
+inline constexpr option_spec p2p_files{.names = "files", .kind = k::positional,
+                                       .help = "Google Benchmark JSON files of one host with membench's peer rows",
+                                       .required = true, .list = true};
+inline constexpr option_spec p2p_value{.names = "--value",
+                                       .help = "time or a counter (gb_per_s, pct_of_link, ns_per_load, ...)",
+                                       .default_note = "gb_per_s; ns_per_load for a case without it (latency)"};
+inline constexpr option_spec p2p_format{
+    .names = "--format", .kind = k::choice,
+    .help = "output format (html: each matrix a heatmap; json: every pair with its numbers, for programs)",
+    .text = "term", .choices = {"term", "md", "csv", "html", "json"}};
+
 // compare's test, shared with history.
 inline constexpr option_spec threshold{.names = "--threshold", .kind = k::number,
                                        .help = "percent change in time that counts", .number = 5, .low = 0, .high = 1000};
@@ -193,6 +205,7 @@ namespace options {
 inline constexpr std::array table_command{&table_files, &value, &filter, &format, &output, &color, &rows, &cols};
 inline constexpr std::array builds_command{&builds_files, &value, &filter, &format, &output, &color};
 inline constexpr std::array gpus_command{&gpus_files, &value, &filter, &format, &output, &color, &gpus_build};
+inline constexpr std::array p2p_command{&p2p_files, &p2p_value, &filter, &p2p_format, &output, &color};
 inline constexpr std::array compare_command{
     &compare_files, &base_files, &next_files, &threshold, &margin, &resolution, &clock_tolerance,
     &run_spread, &run_spread_copy, &run_spread_host, &calibration_runs, &confidence, &seed, &correction,
@@ -209,10 +222,13 @@ inline constexpr std::array options_command_list{&options_command, &options_form
 }  // namespace options
 
 /// Every command, in the order --help and the options document list them.
-inline constexpr std::array<command_spec, 9> commands{{
+inline constexpr std::array<command_spec, 10> commands{{
     {"table", "pivot any files on two keys of the benchmark names", options::table_command},
     {"builds", "default, ca and cg builds side by side, with ratios", options::builds_command},
-    {"gpus", "several GPUs side by side, absolute and as % of each one's peak", options::gpus_command},
+    {"gpus", "several GPUs side by side, absolute and as % of each row's ceiling (DRAM, its link, PCIe)",
+     options::gpus_command},
+    {"p2p", "peer-to-peer: a source x destination matrix per case, each pair as % of its link",
+     options::p2p_command},
     {"compare", "BASE against NEW: change, interval and verdict per benchmark; exit 1 on a regression",
      options::compare_command},
     {"history", "the same benchmarks over runs in time, changes marked by compare's test", options::history_command},

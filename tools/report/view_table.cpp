@@ -169,24 +169,6 @@ groups group_records(const std::vector<record>& records, const std::vector<std::
   return out;
 }
 
-// pct_peak is of the ceiling a row's label names (peak:pcie, ...), DRAM where it names none.
-std::string value_unit(const std::vector<record>& records, const std::string& value) {
-  if (value != "pct_peak") return unit_of(value);
-  std::set<std::string> peaks;
-  const std::string token = fmt::format("{}:", schema::label("peak").key);
-  for (const auto& rec : records) {
-    const std::string_view label = rec.r->label;
-    const auto at = label.find(token);
-    peaks.insert(at == std::string_view::npos
-                     ? std::string("DRAM")
-                     : std::string(label.substr(at + token.size(), label.find(' ', at) - at - token.size())));
-  }
-  if (peaks.size() == 1 && *peaks.begin() == "DRAM") return unit_of(value);
-  std::string names;
-  for (const auto& p : peaks) names += (names.empty() ? "" : ", ") + p;
-  return fmt::format("% of the theoretical {} peak", names);
-}
-
 // Builds read best in the lessons' order: default, ca, cg. Numbers by value; words in the
 // order membench registered them (a progression's steps: naive, coalesced, ...).
 void sort_unique(std::vector<std::string_view>& v) {
@@ -289,7 +271,9 @@ document pivot(const std::vector<result_file>& files, const std::vector<located>
   if (records.empty()) throw input_error(fmt::format("no benchmark matches --filter '{}'", opt.filter));
   choose_axes(records, membench, files.size(), opt);
   const table_split split = split_keys(records, opt);
-  const std::string unit = value_unit(records, opt.value);
+  std::vector<const result*> shown;
+  for (const record& rec : records) shown.push_back(rec.r);
+  const std::string unit = unit_over(opt.value, shown);
   document d;
   d.title = fmt::format("{} by {} and {}", opt.value, opt.rows, opt.cols);
   d.notes.push_back(fmt::format("value: {} in {}", opt.value, unit));

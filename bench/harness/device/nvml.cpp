@@ -58,6 +58,7 @@ struct nvml_device::api {
     unsigned long long reference_ns, violation_ns;
   };
   int (*violation)(device_t, int, violation_time*) = nullptr;  // optional: time spent power or thermal limited
+  int (*cpu_affinity)(device_t, unsigned, unsigned long*) = nullptr;  // optional: the CPUs local to the GPU
   // Optional, for the board's identity (identity.hpp); each absent one leaves its fact out.
   int (*uuid)(device_t, char*, unsigned) = nullptr;
   int (*serial)(device_t, char*, unsigned) = nullptr;
@@ -160,6 +161,7 @@ std::unique_ptr<nvml_device> nvml_device::open(const std::string& pci_bus_id, st
          a->bind(a->pcie_cur_gen, "nvmlDeviceGetCurrPcieLinkGeneration") &&
          a->bind(a->pcie_cur_width, "nvmlDeviceGetCurrPcieLinkWidth"));
   bind_identity(*a);
+  (void)a->bind(a->cpu_affinity, "nvmlDeviceGetCpuAffinity");
   if (a->bind(a->violation, "nvmlDeviceGetViolationStatus")) {
     api::violation_time v{};
     if (a->violation(a->dev, api::policy_power, &v) != 0) a->violation = nullptr;  // not supported here
@@ -237,6 +239,18 @@ std::vector<std::pair<std::string, std::string>> nvml_device::context() const {
 }
 
 std::string nvml_device::uuid() const { return nvml_text(api_->uuid, api_->dev); }
+
+std::vector<int> nvml_device::local_cpus() const {
+  const api& a = *api_;
+  constexpr unsigned words = 16;  // 1024 CPUs
+  std::array<unsigned long, words> mask{};
+  if (a.cpu_affinity == nullptr || a.cpu_affinity(a.dev, words, mask.data()) != 0) return {};
+  constexpr unsigned bits = 8 * sizeof(unsigned long);
+  std::vector<int> cpus;
+  for (unsigned c = 0; c < words * bits; ++c)
+    if ((mask[c / bits] >> (c % bits)) & 1UL) cpus.push_back(static_cast<int>(c));
+  return cpus;
+}
 
 std::optional<nvlink_links> nvml_device::nvlink() const {
   const api& a = *api_;

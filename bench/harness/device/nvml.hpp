@@ -63,6 +63,8 @@ class nvml_device {
   std::optional<std::uint64_t> limited_ns() const noexcept;
   /// The PCIe link; null when NVML does not say.
   std::optional<nvml_pcie> pcie() const noexcept;
+  /// The CPUs NVML calls local to the GPU (its NUMA node); empty where it does not say.
+  std::vector<int> local_cpus() const;
   /// The board's UUID as NVML prints it; empty where NVML does not answer.
   std::string uuid() const;
   /// NVLink links present and up with their rate; null on a GPU without NVLink.

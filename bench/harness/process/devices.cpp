@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "harness/options/cli.hpp"
+#include "harness/process/cpu_affinity.hpp"
 #include "harness/process/interrupt.hpp"
 
 extern char** environ;
@@ -107,10 +108,27 @@ struct device_process {
   int status = -1;
 };
 
-pid_t spawn(const std::vector<std::string>& args, int out_fd, pid_t group) {
-  std::vector<char*> argv;
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
+// environ, with `cpus` (when not empty) as the process's device_cpus_env.
+std::vector<std::string> child_environment(const std::string& cpus) {
+  std::vector<std::string> env;
+  const std::string key = std::string(device_cpus_env) + "=";
+  for (char** e = environ; *e != nullptr; ++e)
+    if (std::strncmp(*e, key.c_str(), key.size()) != 0) env.emplace_back(*e);
+  if (!cpus.empty()) env.push_back(key + cpus);
+  return env;
+}
+
+std::vector<char*> pointers(const std::vector<std::string>& strings) {
+  std::vector<char*> p;
+  for (const auto& s : strings) p.push_back(const_cast<char*>(s.c_str()));
+  p.push_back(nullptr);
+  return p;
+}
+
+pid_t spawn(const std::vector<std::string>& args, const std::string& cpus, int out_fd, pid_t group) {
+  std::vector<char*> argv = pointers(args);
+  const std::vector<std::string> env = child_environment(cpus);
+  std::vector<char*> envp = pointers(env);
   posix_spawn_file_actions_t actions;
   posix_spawnattr_t attr;
   posix_spawn_file_actions_init(&actions);
@@ -121,17 +139,17 @@ pid_t spawn(const std::vector<std::string>& args, int out_fd, pid_t group) {
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&attr, group);
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, &attr, argv.data(), environ);
+  const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, &attr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   if (rc != 0) throw std::runtime_error(fmt::format("cannot start a process for a device: {}", std::strerror(rc)));
   return pid;
 }
 
-void start(device_process& p, const std::vector<std::string>& args, pid_t group) {
+void start(device_process& p, const std::vector<std::string>& args, const std::string& cpus, pid_t group) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(fmt::format("pipe: {}", std::strerror(errno)));
-  p.pid = spawn(args, fds[1], group);
+  p.pid = spawn(args, cpus, fds[1], group);
   close(fds[1]);
   p.fd = fds[0];
 }
@@ -186,7 +204,8 @@ int wait_for(pid_t pid) {
 }  // namespace
 
 int run_on_devices(const std::vector<std::string>& args, const std::vector<int>& indices,
-                   const std::vector<std::string>& uuids, std::string_view progress) {
+                   const std::vector<std::string>& uuids, const std::vector<std::string>& cpus,
+                   std::string_view progress) {
   const std::string out = output_path(args);
   setenv(concurrent_devices_env, std::to_string(indices.size()).c_str(), 1);
   std::fflush(stdout);
@@ -196,10 +215,10 @@ int run_on_devices(const std::vector<std::string>& args, const std::vector<int>&
   for (std::size_t i = 0; i < indices.size(); ++i) {
     ps[i].index = indices[i];
     const std::string path = out.empty() ? std::string() : device_output_path(out, indices[i], uuids[i]);
-    start(ps[i], device_args(args, indices[i], path, progress), i == 0 ? 0 : ps[0].pid);
+    start(ps[i], device_args(args, indices[i], path, progress), cpus[i], i == 0 ? 0 : ps[0].pid);
     if (i == 0) forward_signals_to(-ps[0].pid);
-    std::fprintf(stderr, "membench: device %d (%s) -> %s\n", indices[i], uuids[i].c_str(),
-                 path.empty() ? "console" : path.c_str());
+    std::fprintf(stderr, "membench: device %d (%s, CPUs %s) -> %s\n", indices[i], uuids[i].c_str(),
+                 cpus[i].empty() ? "any" : cpus[i].c_str(), path.empty() ? "console" : path.c_str());
   }
   forward_output(ps);
   std::vector<int> codes;

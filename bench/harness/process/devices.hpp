@@ -42,10 +42,12 @@ inline constexpr const char* concurrent_devices_env = "MEMBENCH_CONCURRENT_DEVIC
 /// How many GPUs' processes this one runs beside, itself included (1 when alone).
 int concurrent_devices() noexcept;
 
-/// Starts one process per index, forwards their output line by line marked `[gpuN]`, and
+/// Starts one process per index, each restricted to its CPU list (`cpus[i]`, cpu_affinity.hpp;
+/// "" leaves it unrestricted), forwards their output line by line marked `[gpuN]`, and
 /// waits; a signal to membench goes on to every one of them. Returns combined_exit_code.
 /// throws std::runtime_error when a process cannot start.
 int run_on_devices(const std::vector<std::string>& args, const std::vector<int>& indices,
-                   const std::vector<std::string>& uuids, std::string_view progress);
+                   const std::vector<std::string>& uuids, const std::vector<std::string>& cpus,
+                   std::string_view progress);
 
 }  // namespace membench
