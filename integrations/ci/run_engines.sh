@@ -14,6 +14,7 @@
 # Needs root for Slurm (daemons, device nodes) and apt-get. Exit: 0 every part passed or was
 # skipped, 1 a part failed, 2 no membench-report.
 set -uo pipefail
+export PYTHONDONTWRITEBYTECODE=1  # no __pycache__ in the tree
 cd "$(dirname "$0")/../.." || exit 2
 repo=$PWD
 report='' work=build/engines
