@@ -107,6 +107,18 @@ std::vector<peer_pair> registered_peers(const run_options& opt, int visible) {
   return std::get<std::vector<peer_pair>>(resolve_peers(spec, first_devices(visible), false));
 }
 
+// Registers the rows of the options' tier, the peer rows for the pairs of the GPUs this
+// process may use; says so when there are none.
+std::vector<std::string> register_cases(session& s, const run_options& opt, bool list_only) {
+  const int visible = visible_gpu_count(std::getenv("CUDA_VISIBLE_DEVICES"), driver_gpu_count());
+  const std::vector<peer_pair> pairs = registered_peers(opt, visible);
+  if (pairs.empty() && opt.peers != "none" && !list_only)
+    std::fprintf(stderr, "membench: no peer rows: %d GPU(s) visible to this process (CUDA_VISIBLE_DEVICES, else "
+                         "/proc/driver/nvidia/gpus) and --peers=%s; they need two\n",
+                 visible, opt.peers.c_str());
+  return register_all(s, {opt.suite, opt.fault_demo, pairs, opt.peers_only});
+}
+
 // `peer_gpu_uuids`: who each GPU is that the selected peer rows touch; empty when none.
 std::string peer_gpu_uuids(const std::vector<std::string>& selected, int count) {
   std::string out;
@@ -208,17 +220,11 @@ int run(int argc, char** argv) {
   }
 
   session s(opt);
-  const int visible = visible_gpu_count(std::getenv("CUDA_VISIBLE_DEVICES"), driver_gpu_count());
-  const std::vector<peer_pair> pairs = registered_peers(opt, visible);
-  const std::vector<std::string> names = register_all(s, {opt.suite, opt.fault_demo, pairs, opt.peers_only});
+  const std::vector<std::string> names = register_cases(s, opt, list_only);
   if (list_only) {
     benchmark::RunSpecifiedBenchmarks();
     return exit_ok;
   }
-  if (pairs.empty() && opt.peers != "none")
-    std::fprintf(stderr, "membench: no peer rows: %d GPU(s) visible to this process (CUDA_VISIBLE_DEVICES, else "
-                         "/proc/driver/nvidia/gpus) and --peers=%s; they need two\n",
-                 visible, opt.peers.c_str());
   if (names.empty()) {
     std::fprintf(stderr, "membench: no benchmark to run (--peers-only and no pair of GPUs)\n");
     return exit_usage;

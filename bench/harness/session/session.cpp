@@ -31,8 +31,9 @@ std::optional<pcie_link> host_link(const nvml_device* nvml, const std::string& p
 }
 }  // namespace
 
-// Another GPU a peer row uses: what it is, and (once a row is timed on it) what the session
-// measured of the session's own device at open().
+// A GPU a peer row uses: what it is and what NVML says of it, and, once a row is timed on it
+// (another GPU than the session's), what open() measures of the session's own: its clock
+// reference, its event-pair cost, and its L2 flush buffer.
 struct session::other_device {
   device_info info;
   std::unique_ptr<nvml_device> own_nvml;
