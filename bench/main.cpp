@@ -221,13 +221,13 @@ int run(int argc, char** argv) {
 
   session s(opt);
   const std::vector<std::string> names = register_cases(s, opt, list_only);
+  if (names.empty()) {
+    std::fprintf(stderr, "membench: no benchmark to %s (--peers-only and no pair of GPUs)\n", list_only ? "list" : "run");
+    return list_only ? exit_ok : exit_usage;
+  }
   if (list_only) {
     benchmark::RunSpecifiedBenchmarks();
     return exit_ok;
-  }
-  if (names.empty()) {
-    std::fprintf(stderr, "membench: no benchmark to run (--peers-only and no pair of GPUs)\n");
-    return exit_usage;
   }
   if (const auto problem = check_filter(user_args, names, to_string(opt.suite))) {
     std::fprintf(stderr, "membench: %s\n", problem->c_str());
