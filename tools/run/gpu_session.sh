@@ -77,7 +77,7 @@ for phase in "$@"; do
       run_membench membench "peers_$tier" "${RUN_LIMIT:-580}" --peers-only --suite="$tier" --progress=always
       ;;
     p2p_check)
-      run_membench membench p2p_membench "${RUN_LIMIT:-400}" --peers-only --suite=full \
+      run_membench membench p2p_membench "${RUN_LIMIT:-400}" --peers-only --suite=full --min-time=0.5 \
         --benchmark_filter='^peer/copy/access:(on/dir:(push|bidir)|off/dir:push)/.*bytes:(64M|1G)'
       timeout 300 "$bundle/membench_p2p_check" >"$work/p2p_check.csv" 2>"$work/p2p_check.log"
       echo "membench_p2p_check: exit $?"
