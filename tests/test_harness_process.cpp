@@ -162,7 +162,22 @@ TEST(Devices, EachProcessRunsItsDeviceWithItsOutput) {
                               "--progress=auto", "--benchmark_filter=^global/"},
                              2, "x.gpu2-U.json", "never");
   EXPECT_EQ(a, (std::vector<std::string>{"membench", "--suite=quick", "--benchmark_filter=^global/", "--device=2",
-                                         "--benchmark_out=x.gpu2-U.json", "--progress=never"}));
+                                         "--peers=none", "--benchmark_out=x.gpu2-U.json", "--progress=never"}));
+  const auto b = device_args({"membench", "--peers=0-1", "--peers-only", "--suite=quick"}, 1, "", "always");
+  EXPECT_EQ(b, (std::vector<std::string>{"membench", "--suite=quick", "--device=1", "--peers=none", "--progress=always"}))
+      << "no peer row runs beside the other GPUs' processes";
+}
+
+TEST(Devices, ThePeerMatrixRunsAloneWithItsOwnJson) {
+  EXPECT_EQ(peers_output_path("r/membench.json"), "r/membench.peers.json");
+  EXPECT_EQ(peers_output_path("out"), "out.peers");
+  EXPECT_EQ(peers_output_path("./r.d/out"), "./r.d/out.peers");
+  const auto a = peer_process_args({"membench", "--devices=all", "--suite=quick", "--peers=all", "--device=3",
+                                    "--benchmark_out=x.json", "--progress=auto", "--benchmark_filter=^peer/copy/"},
+                                   0, "0-1,1-0", "x.peers.json", "never");
+  EXPECT_EQ(a, (std::vector<std::string>{"membench", "--suite=quick", "--benchmark_filter=^peer/copy/", "--device=0",
+                                         "--peers=0-1,1-0", "--peers-only", "--benchmark_out=x.peers.json",
+                                         "--progress=never"}));
 }
 
 TEST(Devices, OneExitCodeForAll) {

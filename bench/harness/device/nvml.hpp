@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "identity.hpp"
+#include "links.hpp"
 
 namespace membench {
 
@@ -69,6 +70,9 @@ class nvml_device {
   std::string uuid() const;
   /// NVLink links present and up with their rate; null on a GPU without NVLink.
   std::optional<nvlink_links> nvlink() const;
+  /// The far end of every NVLink up: NVML's remote PCI address and device type (a link's
+  /// kind is `other` where NVML does not say); empty without NVLink.
+  std::vector<nvlink_far_end> nvlink_far_ends() const;
   /// Serial, part number, VBIOS, settings, ECC and row-remapping state, NVLink.
   gpu_identity identity() const;
   /// Driver version, maximum SM clock, enforced power limit: for the JSON context.

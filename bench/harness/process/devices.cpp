@@ -63,18 +63,47 @@ std::string device_output_path(const std::string& out, int index, const std::str
   return has_extension ? out.substr(0, dot) + tag + out.substr(dot) : out + tag;
 }
 
-std::vector<std::string> device_args(const std::vector<std::string>& args, int index, const std::string& out,
-                                     std::string_view progress) {
+namespace {
+
+// `args` without the options a launched process gets its own values of.
+std::vector<std::string> common_args(const std::vector<std::string>& args) {
   auto starts = [](const std::string& a, std::string_view p) { return a.compare(0, p.size(), p) == 0; };
   std::vector<std::string> r;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (i > 0 && (starts(a, "--devices=") || starts(a, "--device=") || starts(a, "--benchmark_out=") ||
-                  starts(a, "--progress=")))
+                  starts(a, "--progress=") || starts(a, "--peers=") || a == "--peers-only"))
       continue;
     r.push_back(a);
   }
+  return r;
+}
+
+}  // namespace
+
+std::vector<std::string> device_args(const std::vector<std::string>& args, int index, const std::string& out,
+                                     std::string_view progress) {
+  std::vector<std::string> r = common_args(args);
   r.push_back(fmt::format("--device={}", index));
+  r.push_back("--peers=none");
+  if (!out.empty()) r.push_back("--benchmark_out=" + out);
+  r.push_back(fmt::format("--progress={}", progress));
+  return r;
+}
+
+std::string peers_output_path(const std::string& out) {
+  const auto slash = out.rfind('/');
+  const auto dot = out.rfind('.');
+  const bool has_extension = dot != std::string::npos && (slash == std::string::npos || dot > slash + 1);
+  return has_extension ? out.substr(0, dot) + ".peers" + out.substr(dot) : out + ".peers";
+}
+
+std::vector<std::string> peer_process_args(const std::vector<std::string>& args, int index, const std::string& pairs,
+                                           const std::string& out, std::string_view progress) {
+  std::vector<std::string> r = common_args(args);
+  r.push_back(fmt::format("--device={}", index));
+  r.push_back("--peers=" + pairs);
+  r.push_back("--peers-only");
   if (!out.empty()) r.push_back("--benchmark_out=" + out);
   r.push_back(fmt::format("--progress={}", progress));
   return r;
@@ -101,7 +130,7 @@ int combined_exit_code(const std::vector<int>& codes) {
 namespace {
 
 struct device_process {
-  int index = 0;
+  std::string tag;    ///< what its lines are marked with: gpu<N>, or peers
   pid_t pid = -1;
   int fd = -1;        ///< the read end of its stdout and stderr
   std::string line;   ///< what it printed since its last newline
@@ -158,9 +187,9 @@ void start(device_process& p, const std::vector<std::string>& args, const std::s
 void drain(device_process& p, bool at_end) {
   std::size_t start = 0;
   for (std::size_t nl; (nl = p.line.find('\n', start)) != std::string::npos; start = nl + 1)
-    std::fprintf(stderr, "[gpu%d] %.*s\n", p.index, static_cast<int>(nl - start), p.line.data() + start);
+    std::fprintf(stderr, "[%s] %.*s\n", p.tag.c_str(), static_cast<int>(nl - start), p.line.data() + start);
   p.line.erase(0, start);
-  if (at_end && !p.line.empty()) std::fprintf(stderr, "[gpu%d] %s\n", p.index, p.line.c_str());
+  if (at_end && !p.line.empty()) std::fprintf(stderr, "[%s] %s\n", p.tag.c_str(), p.line.c_str());
   std::fflush(stderr);
 }
 
@@ -213,7 +242,7 @@ int run_on_devices(const std::vector<std::string>& args, const std::vector<int>&
   std::vector<device_process> ps(indices.size());
   install_interrupt_handlers();
   for (std::size_t i = 0; i < indices.size(); ++i) {
-    ps[i].index = indices[i];
+    ps[i].tag = fmt::format("gpu{}", indices[i]);
     const std::string path = out.empty() ? std::string() : device_output_path(out, indices[i], uuids[i]);
     start(ps[i], device_args(args, indices[i], path, progress), cpus[i], i == 0 ? 0 : ps[0].pid);
     if (i == 0) forward_signals_to(-ps[0].pid);
@@ -225,8 +254,27 @@ int run_on_devices(const std::vector<std::string>& args, const std::vector<int>&
   for (auto& p : ps) codes.push_back(wait_for(p.pid));
   forward_signals_to(0);
   for (std::size_t i = 0; i < ps.size(); ++i)
-    if (codes[i] != 0) std::fprintf(stderr, "membench: device %d exited %d\n", ps[i].index, codes[i]);
+    if (codes[i] != 0) std::fprintf(stderr, "membench: device %d exited %d\n", indices[i], codes[i]);
   return combined_exit_code(codes);
+}
+
+int run_peer_process(const std::vector<std::string>& args) {
+  setenv(concurrent_devices_env, "1", 1);  // alone: no other membench process runs beside it
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::vector<device_process> ps(1);
+  ps[0].tag = "peers";
+  install_interrupt_handlers();
+  start(ps[0], args, "", 0);  // every CPU: it runs alone
+  forward_signals_to(-ps[0].pid);
+  const std::string out = output_path(args);
+  std::fprintf(stderr, "membench: the peer rows (%s) -> %s\n", flag_value(args, "--peers").c_str(),
+               out.empty() ? "console" : out.c_str());
+  forward_output(ps);
+  const int code = wait_for(ps[0].pid);
+  forward_signals_to(0);
+  if (code != 0) std::fprintf(stderr, "membench: the peer process exited %d\n", code);
+  return code;
 }
 
 }  // namespace membench
