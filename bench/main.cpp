@@ -13,13 +13,17 @@
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
+#include "common/schema.hpp"
 #include "harness/core/check.hpp"
 #include "harness/device/build_check.hpp"
 #include "harness/device/build_probe.hpp"
 #include "harness/device/device_info.hpp"
 #include "harness/device/list_devices.hpp"
+#include "harness/device/nvml.hpp"
 #include "harness/family/family.hpp"
 #include "harness/options/cli.hpp"
+#include "harness/options/peers.hpp"
+#include "harness/process/cpu_affinity.hpp"
 #include "harness/process/devices.hpp"
 #include "harness/process/interrupt.hpp"
 #include "harness/process/json_out.hpp"
@@ -98,7 +102,44 @@ int select_device(int device, int& count) {
   return exit_ok;
 }
 
-// --devices: the GPUs asked for, their UUIDs, then one process each (process/devices.hpp).
+// The pairs --peers names among the GPUs this process may use, counted without CUDA
+// (registration never touches a GPU); a pair of a device that is not there skips when it runs.
+std::vector<peer_pair> registered_peers(const run_options& opt, int visible) {
+  const auto spec = std::get<peer_spec>(parse_peers(opt.peers));  // parse_options refused a bad one
+  return std::get<std::vector<peer_pair>>(resolve_peers(spec, first_devices(visible), false));
+}
+
+// Registers the rows of the options' tier, the peer rows for the pairs of the GPUs this
+// process may use; says so when there are none.
+std::vector<std::string> register_cases(session& s, const run_options& opt, bool list_only) {
+  const int visible = visible_gpu_count(std::getenv("CUDA_VISIBLE_DEVICES"), driver_gpu_count());
+  const std::vector<peer_pair> pairs = registered_peers(opt, visible);
+  if (pairs.empty() && opt.peers != "none" && !list_only)
+    std::fprintf(stderr, "membench: no peer rows: %d GPU(s) visible to this process (CUDA_VISIBLE_DEVICES, else "
+                         "/proc/driver/nvidia/gpus) and --peers=%s; they need two\n",
+                 visible, opt.peers.c_str());
+  return register_all(s, {opt.suite, opt.fault_demo, pairs, opt.peers_only});
+}
+
+// `peer_gpu_uuids`: who each GPU is that the selected peer rows touch; empty when none.
+std::string peer_gpu_uuids(const std::vector<std::string>& selected, int count) {
+  std::string out;
+  for (int index : devices_named(selected)) {
+    if (index < count) out += fmt::format("{}{}={}", out.empty() ? "" : ",", index, query_device(index).uuid);
+  }
+  return out;
+}
+
+// After the per-GPU processes, the peer rows among the same GPUs in one process, alone.
+int run_peer_matrix(const std::vector<std::string>& user_args, const std::vector<peer_pair>& pairs,
+                    std::string_view progress) {
+  const std::string out = output_path(user_args);
+  return run_peer_process(peer_process_args(user_args, peer_devices(pairs).front(), format_peers(pairs),
+                                            out.empty() ? out : peers_output_path(out), progress));
+}
+
+// --devices: the GPUs asked for, their UUIDs, one process each (process/devices.hpp), then
+// the peer rows among them.
 int run_devices(const std::vector<std::string>& user_args, const run_options& opt) {
   const auto request = parse_devices(opt.devices);
   if (const auto* problem = std::get_if<std::string>(&request)) {
@@ -113,15 +154,40 @@ int run_devices(const std::vector<std::string>& user_args, const run_options& op
     return exit_bad_device;
   }
   const auto& indices = std::get<std::vector<int>>(resolved);
-  std::vector<std::string> uuids;
-  for (int index : indices) uuids.push_back(query_device(index).uuid);
+  const auto peers = resolve_peers(std::get<peer_spec>(parse_peers(opt.peers)), indices, true);
+  if (const auto* problem = std::get_if<std::string>(&peers)) {
+    std::fprintf(stderr, "membench: %s\n", problem->c_str());
+    return exit_usage;
+  }
+  const auto& pairs = std::get<std::vector<peer_pair>>(peers);
+  const bool each = !opt.peers_only && !selected_names(user_args, case_names({opt.suite, opt.fault_demo, {}, false})).empty();
+  const bool matrix = !selected_names(user_args, case_names({opt.suite, false, pairs, true})).empty();
   if (indices.size() == 1)
-    std::fprintf(stderr, "membench: --devices=%s is one GPU here: the peer rows are skipped (they need two)\n",
-                 opt.devices.c_str());
+    std::fprintf(stderr, "membench: --devices=%s is one GPU here: no peer rows (they need two)\n", opt.devices.c_str());
+  if (opt.peers_only && !matrix) {
+    std::fprintf(stderr, "membench: --peers-only: no peer row selected among --devices=%s (--peers=%s)\n",
+                 opt.devices.c_str(), opt.peers.c_str());
+    return exit_usage;
+  }
+  std::vector<std::string> uuids;
+  std::vector<std::vector<int>> local;
+  for (int index : indices) {
+    const device_info info = query_device(index);
+    uuids.push_back(info.uuid);
+    std::string why_not;
+    const auto nvml = nvml_device::open(info.pci_bus_id, why_not);
+    local.push_back(nvml ? nvml->local_cpus() : std::vector<int>{});
+  }
+  std::vector<std::string> cpus;
+  for (const auto& share : share_cpus(local, allowed_cpus())) cpus.push_back(format_cpu_list(share));
   // Each process's progress lines go through ours, marked with its GPU.
   const bool shown = opt.progress == progress_mode::always ||
                      (opt.progress == progress_mode::automatic && isatty(STDERR_FILENO) != 0);
-  return run_on_devices(user_args, indices, uuids, shown ? "always" : "never");
+  const char* progress = shown ? "always" : "never";
+  // Without a row for either, the per-GPU processes say what is wrong with the filter.
+  const int rc = each || !matrix ? run_on_devices(user_args, indices, uuids, cpus, progress) : exit_ok;
+  if (!matrix || rc > 128 || interrupted_by() != 0) return rc;
+  return combined_exit_code({rc, run_peer_matrix(user_args, pairs, progress)});
 }
 
 int run(int argc, char** argv) {
@@ -156,6 +222,11 @@ int run(int argc, char** argv) {
     return exit_usage;
   }
   const run_options& opt = parsed.options;
+  // Before CUDA and NVML start threads of their own: they inherit the CPUs.
+  if (const auto problem = pin_from_environment()) {
+    std::fprintf(stderr, "membench: %s\n", problem->c_str());
+    return exit_usage;
+  }
   if (!opt.devices.empty() && !list_only && !opt.list_devices) return run_devices(user_args, opt);
   int count = 0;
   if (opt.list_devices) {
@@ -165,7 +236,11 @@ int run(int argc, char** argv) {
   }
 
   session s(opt);
-  const std::vector<std::string> names = register_all(s, opt.suite, opt.fault_demo);
+  const std::vector<std::string> names = register_cases(s, opt, list_only);
+  if (names.empty()) {
+    std::fprintf(stderr, "membench: no benchmark to %s (--peers-only and no pair of GPUs)\n", list_only ? "list" : "run");
+    return list_only ? exit_ok : exit_usage;
+  }
   if (list_only) {
     benchmark::RunSpecifiedBenchmarks();
     return exit_ok;
@@ -188,6 +263,8 @@ int run(int argc, char** argv) {
   for (const auto& [k, v] : context_entries(info, "", build)) benchmark::AddCustomContext(k, v);
   for (const auto& [k, v] : probe_context(probe)) benchmark::AddCustomContext(k, v);
   for (const auto& [k, v] : s.context()) benchmark::AddCustomContext(k, v);
+  if (const std::string uuids = peer_gpu_uuids(selected_names(user_args, names), count); !uuids.empty())
+    benchmark::AddCustomContext(std::string(schema::context_key("peer_gpu_uuids").key), uuids);
   s.expect_rows(selected_count(user_args, names), build.cache_mode);
   benchmark::RunSpecifiedBenchmarks();
   s.close();

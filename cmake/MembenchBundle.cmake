@@ -1,7 +1,7 @@
-# `cmake --build <dir> --target bundle` writes <dir>/bundle: the executables, membench-report, the GPU test
-# binary and SASS check, and every non-system shared library they need, RPATH $ORIGIN, so
+# `cmake --build <dir> --target bundle` writes <dir>/bundle: the executables, membench-report, the peer
+# copy check, the GPU test binary and SASS check, and every non-system shared library they need, RPATH $ORIGIN, so
 # a GPU machine without the development packages runs them after a plain copy.
-set(bundle_targets ${MEMBENCH_EXECUTABLES} membench-report)
+set(bundle_targets ${MEMBENCH_EXECUTABLES} membench-report membench_p2p_check)
 if(TARGET membench_gpu_tests)
   list(APPEND bundle_targets membench_gpu_tests)
   install(PROGRAMS ${PROJECT_SOURCE_DIR}/tests/check_sass.sh DESTINATION . COMPONENT bundle)

@@ -1,6 +1,8 @@
 // Host-side parallel loops for references and verification of GiB-sized outputs.
 #pragma once
 
+#include <sched.h>
+
 #include <algorithm>
 #include <cstddef>
 #include <thread>
@@ -8,11 +10,19 @@
 
 namespace membench {
 
+/// The CPUs this process may run on (its affinity: `--devices` gives each GPU a share), at least 1.
+inline std::size_t usable_threads() noexcept {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return std::max(1u, std::thread::hardware_concurrency());
+  return static_cast<std::size_t>(std::max(1, CPU_COUNT(&set)));
+}
+
 /// Calls body(begin, end, part) on disjoint parts of [0, n) from several threads and
 /// returns how many parts were used. Ranges below `serial_below` run on the calling thread.
 template <class Body>
 std::size_t parallel_parts(std::size_t n, Body&& body, std::size_t serial_below = std::size_t{1} << 20) {
-  const std::size_t hw = std::max(1u, std::thread::hardware_concurrency());
+  const std::size_t hw = usable_threads();
   const std::size_t parts = n < serial_below ? 1 : std::min<std::size_t>({hw, 64, n});
   if (parts == 1) {
     body(std::size_t{0}, n, std::size_t{0});

@@ -36,7 +36,9 @@ inline constexpr field name_key_table[] = {
     {"style", "-", "`gridstride`: one resident wave loops; `perthread`: one block per tile, no loop"},
     {"l2", "-", "`cold`: L2 flushed before every timed launch; `warm`: not flushed"},
     {"cause", "-", "the fault a `--fault-demo` row raises: `illegal_address`, `misaligned_address`"},
-    {"dir", "-", "copy direction: `h2d`, `d2h`, `d2d`; between two GPUs `d0_d1`, `d1_d0`, `bidir` (both at once)"},
+    {"dir", "-",
+     "copy direction: `h2d`, `d2h`, `d2d`; between two GPUs `push` (issued on `src`), `pull` (issued on `dst`), `bidir` "
+     "(`src` to `dst` and back at once); of a peer kernel `uni` or `bidir` (both GPUs' kernels at once)"},
     {"host", "-",
      "host memory: `pageable`, `pinned` (`cudaMallocHost`), `host_alloc` (`cudaHostAlloc`), `wc` (write-combined), "
      "`registered` (`cudaHostRegister`)"},
@@ -67,12 +69,16 @@ inline constexpr field name_key_table[] = {
     {"on", "-", "where the work runs: `gpu`, `cpu1` (one CPU thread), `cpu_omp` (OpenMP, every core)"},
     {"math", "-", "`precise` or `fast` (the same kernel source built with `--use_fast_math`)"},
     {"transfers", "-", "`with`: H2D of the inputs + kernel + D2H of the result on one stream; `without`: kernel only"},
-    {"op", "-", "the half of an allocation pair a row times: `alloc` or `free` (the other half runs untimed between samples)"},
+    {"op", "-",
+     "the half of an allocation pair a row times: `alloc` or `free` (the other half runs untimed between samples); a "
+     "peer kernel's access: `read` (a kernel on `dst` reads `src`'s memory) or `write` (a kernel on `src` writes `dst`'s)"},
     {"alloc_bytes", "bytes", "size of one allocation"},
     {"layout", "-", "2D rows: `pitched` (`cudaMallocPitch`) or `packed` (exactly the width, `cudaMalloc`)"},
     {"row_bytes", "bytes", "width of one row of a 2D array"},
     {"rows", "rows", "rows of a 2D array"},
     {"access", "-", "peer access between two GPUs: `on` (`cudaDeviceEnablePeerAccess`) or `off` (the driver stages through the host)"},
+    {"src", "index", "the GPU a peer row's data leaves (a CUDA device ordinal, as `--device` takes it)"},
+    {"dst", "index", "the GPU a peer row's data arrives at"},
     {"method", "-",
      "how tiles reach shared memory (B3): `sync` (loads to registers, stores), `ldgsts` (`cp.async`), `bulk` "
      "(`cp.async.bulk`, 1D TMA), `tensor` (`cp.async.bulk.tensor`, 2D TMA)"},
@@ -182,8 +188,15 @@ inline constexpr field counter_table[] = {
     {"pitch_bytes", "bytes", "`cudaMallocPitch`'s pitch (A2)"},
     {"padding_bytes_per_row", "bytes", "pitch minus the row width (A2)"},
     {"misaligned_rows_pct", "%", "rows whose start is not aligned (A2)"},
-    {"device_d0", "index", "the first GPU of a peer pair (P1)"},
-    {"device_d1", "index", "the second GPU (P1)"},
+    {"src_device", "index", "the GPU the data leaves (P1; an aggregate's common end for `one_to_all`)"},
+    {"dst_device", "index", "the GPU the data arrives at (P1; an aggregate's common end for `all_to_one`)"},
+    {"peer_devices", "GPUs", "GPUs at the other end of an aggregate: every one copies at once (P1 `all_to_one`, `one_to_all`)"},
+    {"link_gb_per_s", "GB/s",
+     "the row's link ceiling from NVML: NVLinks between the two GPUs (a link to an NVSwitch reaches every GPU) x their rate "
+     "per direction, else the slower GPU's PCIe per direction (always for `access:off`, staged through the host); x2 for "
+     "`bidir`; an aggregate's: its common end's links; absent when NVML cannot tell (P1)"},
+    {"pct_of_link", "%", "`gb_per_s` over `link_gb_per_s` (P1; not on latency rows)"},
+    {"link_nvlinks", "links", "NVLinks the ceiling counts (0: the path is PCIe) (P1)"},
     {"peer_access_supported", "0/1", "`cudaDeviceCanAccessPeer` (P1)"},
     {"p2p_native_atomic", "0/1", "`cudaDevP2PAttrNativeAtomicSupported` (P1)"},
     {"p2p_performance_rank", "rank", "`cudaDevP2PAttrPerformanceRank` (P1)"},
@@ -271,6 +284,7 @@ inline constexpr field context_table[] = {
     {"gpu_remapped_rows", "-", "DRAM rows remapped for corrected and uncorrected errors, and a pending or failed remapping (NVML)"},
     {"host_name", "-", "the machine's host name"},
     {"membench_concurrent_devices", "processes", "GPUs of this host that ran membench at once (`--devices`; 1: alone)"},
+    {"membench_cpus", "cpu list", "host CPUs the process could run on (`0-15,32`); `--devices` gives each GPU its share of the CPUs local to it"},
     {"job_slurm_job_id", "-", "`SLURM_JOB_ID`, inside a Slurm job"},
     {"job_slurm_array_task_id", "-", "`SLURM_ARRAY_TASK_ID`, inside a Slurm job array"},
     {"job_slurm_node", "-", "`SLURMD_NODENAME`, inside a Slurm job"},
@@ -292,6 +306,7 @@ inline constexpr field context_table[] = {
     {"nvlink_version_code", "-", "`nvmlDeviceGetNvLinkVersion` of the first link up, as NVML returns it"},
     {"nvlink_link_gbps", "GB/s", "one direction of one link (NVML's common link speed)"},
     {"nvlink_peak_gbps", "GB/s", "one direction of all links up: the ceiling of a copy to or from one peer over NVLink"},
+    {"peer_gpu_uuids", "-", "every GPU the run's peer rows touch: `index=UUID`, comma-separated (P1)"},
 };
 
 /// membench's own options (Google Benchmark's are listed by --help after them).
@@ -299,8 +314,14 @@ inline constexpr option option_table[] = {
     {"--device", "N", "0", "CUDA device to run on (`CUDA_DEVICE_ORDER=PCI_BUS_ID` makes N match `nvidia-smi`)"},
     {"--devices", "all|LIST", "",
      "run on several GPUs at once (`all`, or indices such as `0,2,3`): one process and one JSON per GPU "
-     "(`--benchmark_out` with `.gpuN-UUID` before its extension), their output marked `[gpuN]`, one exit code"},
+     "(`--benchmark_out` with `.gpuN-UUID` before its extension), their output marked `[gpuN]`, one exit code; then "
+     "the peer rows among those GPUs in one more process, alone (`.peers` before the extension, output marked `[peers]`)"},
     {"--list-devices", "", "", "list the CUDA devices with the index `--device` takes, and exit"},
+    {"--peers", "PAIRS", "all",
+     "the ordered GPU pairs (data `src-dst`) the peer rows measure: `all` (every pair among the GPUs this process may "
+     "use, counted without CUDA: `CUDA_VISIBLE_DEVICES`, else the driver's list), `none`, or items such as `0-1,2-3`, "
+     "`0-*`, `*-2`"},
+    {"--peers-only", "", "", "only the peer rows (what `--devices` runs after the per-GPU processes)"},
     {"--suite", "TIER", "default",
      "`quick` (every family's headline rows), `default`, or `full` (the whole grid): the same names, fewer rows"},
     {"--timing", "METHOD", "blocking",

@@ -3,11 +3,16 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
+#include <string>
+#include <variant>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "common/schema.hpp"
 #include "harness/options/cli.hpp"
+#include "harness/options/peers.hpp"
 
 namespace membench {
 namespace {
@@ -106,6 +111,88 @@ TEST(Cli, OptionDefaultsAreTheOnesTheSchemaDocuments) {
   EXPECT_EQ(documented("--batch-below"), fmt::format("{}", o.batch_below_us));
   EXPECT_EQ(documented("--keep-samples"), fmt::format("{}", o.keep_samples));
   EXPECT_EQ(documented("--progress"), "auto");
+  EXPECT_EQ(documented("--peers"), o.peers);
+  EXPECT_FALSE(o.peers_only);
+}
+
+std::vector<peer_pair> pairs_of(std::string_view spec, int devices, bool strict = false) {
+  return std::get<std::vector<peer_pair>>(
+      resolve_peers(std::get<peer_spec>(parse_peers(spec)), first_devices(devices), strict));
+}
+
+std::string problem_of(std::string_view spec) {
+  const auto parsed = parse_peers(spec);
+  return std::holds_alternative<std::string>(parsed) ? std::get<std::string>(parsed) : "<accepted>";
+}
+
+TEST(Peers, AllIsEveryOrderedPair) {
+  EXPECT_EQ(pairs_of("all", 3), (std::vector<peer_pair>{{0, 1}, {0, 2}, {1, 0}, {1, 2}, {2, 0}, {2, 1}}));
+  EXPECT_EQ(pairs_of("*-*", 2), (std::vector<peer_pair>{{0, 1}, {1, 0}}));
+  EXPECT_TRUE(pairs_of("all", 1).empty()) << "one GPU: no pair";
+  EXPECT_TRUE(pairs_of("all", 0).empty());
+  EXPECT_TRUE(pairs_of("none", 8).empty());
+}
+
+TEST(Peers, PairsAndWildcards) {
+  EXPECT_EQ(pairs_of("2-3,0-1", 4), (std::vector<peer_pair>{{0, 1}, {2, 3}})) << "sorted";
+  EXPECT_EQ(pairs_of("0-*", 4), (std::vector<peer_pair>{{0, 1}, {0, 2}, {0, 3}}));
+  EXPECT_EQ(pairs_of("*-2", 3), (std::vector<peer_pair>{{0, 2}, {1, 2}}));
+  EXPECT_EQ(pairs_of("0-1,0-*,1-0", 2), (std::vector<peer_pair>{{0, 1}, {1, 0}})) << "each pair once";
+  EXPECT_EQ(pairs_of("0-5", 2), (std::vector<peer_pair>{{0, 5}})) << "the count is an estimate: kept, skips when run";
+}
+
+TEST(Peers, BadSpecsSayWhatIsWrong) {
+  EXPECT_NE(problem_of("0-0").find("pairs device 0 with itself"), std::string::npos);
+  for (const char* bad : {"", "0", "0-", "-1", "0--1", "a-1", "0-1,", "0-1,,1-0", "0:1", "all,0-1", "0-1-2"})
+    EXPECT_NE(problem_of(bad).find("is not a pair SRC-DST"), std::string::npos) << "'" << bad << "': " << problem_of(bad);
+  const auto outside = resolve_peers(std::get<peer_spec>(parse_peers("0-3")), {0, 1}, true);
+  ASSERT_TRUE(std::holds_alternative<std::string>(outside));
+  EXPECT_NE(std::get<std::string>(outside).find("names device 3, not one of the GPUs chosen (0,1)"), std::string::npos);
+  EXPECT_EQ(pairs_of("all", 2, true), (std::vector<peer_pair>{{0, 1}, {1, 0}}));
+  EXPECT_TRUE(parse_options({"membench", "--peers=0-x"}).error.has_value());
+  EXPECT_FALSE(parse_options({"membench", "--peers=0-1", "--peers-only"}).error.has_value());
+  EXPECT_TRUE(parse_options({"membench", "--peers-only"}).options.peers_only);
+}
+
+TEST(Peers, FormatNamesEveryPair) {
+  EXPECT_EQ(format_peers({{0, 1}, {1, 0}, {2, 3}}), "0-1,1-0,2-3");
+  EXPECT_EQ(format_peers({}), "none");
+  EXPECT_EQ(pairs_of(format_peers(pairs_of("all", 4)), 4), pairs_of("all", 4)) << "a round trip";
+  EXPECT_EQ(peer_devices({{3, 1}, {0, 1}}), (std::vector<int>{0, 1, 3}));
+  EXPECT_EQ(devices_named({"peer/copy/access:on/dir:push/src:2/dst:0/bytes:1M", "peer/all_to_one/access:on/dst:3/bytes:1M",
+                           "global/read/bytes:1G"}),
+            (std::vector<int>{0, 2, 3}));
+}
+
+TEST(Peers, VisibleGpusCountedWithoutCuda) {
+  EXPECT_EQ(visible_gpu_count(nullptr, 4), 4) << "unset: the driver's";
+  EXPECT_EQ(visible_gpu_count(nullptr, std::nullopt), 0);
+  EXPECT_EQ(visible_gpu_count("", 4), 0) << "set and empty: none";
+  EXPECT_EQ(visible_gpu_count("0,1", 4), 2);
+  EXPECT_EQ(visible_gpu_count("2, 3", 4), 2);
+  EXPECT_EQ(visible_gpu_count("0,7,1", 4), 1) << "CUDA stops at the first device that is not there";
+  EXPECT_EQ(visible_gpu_count("1,1", 4), 1) << "nor one listed twice";
+  EXPECT_EQ(visible_gpu_count("0,-1,1", 4), 1);
+  EXPECT_EQ(visible_gpu_count("GPU-4f8a1c2e,GPU-0b6d9e3f", std::nullopt), 2);
+  EXPECT_EQ(visible_gpu_count("MIG-abc", 4), 0);
+  EXPECT_EQ(visible_gpu_count("0,1,2,3", std::nullopt), 4) << "no driver list: the entries";
+}
+
+TEST(Peers, DriverListsOneFolderPerGpu) {
+  const auto dir = std::filesystem::temp_directory_path() / fmt::format("membench_gpus_{}", getpid());
+  std::filesystem::create_directories(dir / "0000:17:00.0");
+  std::filesystem::create_directories(dir / "0000:65:00.0");
+  EXPECT_EQ(driver_gpu_count(dir.string()), 2);
+  std::filesystem::remove_all(dir);
+  EXPECT_EQ(driver_gpu_count(dir.string()), std::nullopt);
+}
+
+TEST(Cli, SelectedNamesFollowTheFilter) {
+  const std::vector<std::string> names{"global/read/bytes:1G", "peer/copy/access:on/dir:push/src:0/dst:1/bytes:1M"};
+  EXPECT_EQ(selected_names({"m"}, names), names);
+  EXPECT_EQ(selected_names({"m", "--benchmark_filter=^peer/"}, names), (std::vector<std::string>{names[1]}));
+  EXPECT_EQ(selected_names({"m", "--benchmark_filter=-^peer/"}, names), (std::vector<std::string>{names[0]}));
+  EXPECT_EQ(selected_names({"m", "--benchmark_filter=read("}, names), names) << "invalid: check_filter says so";
 }
 
 TEST(Cli, FilterMustBeValidAndSelectSomething) {

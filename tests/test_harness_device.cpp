@@ -10,6 +10,7 @@
 #include "harness/device/build_check.hpp"
 #include "harness/device/device_info.hpp"
 #include "harness/device/identity.hpp"
+#include "harness/device/links.hpp"
 #include "harness/device/list_devices.hpp"
 #include "harness/device/metrics.hpp"
 #include "harness/device/nvml.hpp"
@@ -173,6 +174,89 @@ TEST(Identity, SchedulerJobFromTheEnvironment) {
   const auto k8s = [](const char* v) -> const char* { return std::string(v) == "JOB_COMPLETION_INDEX" ? "3" : ""; };
   EXPECT_EQ(scheduler_context(k8s), (context_list{{"job_completion_index", "3"}})) << "empty variables are absent";
   EXPECT_FALSE(host_name().empty());
+}
+
+TEST(Links, PciAddressesAsCudaAndNvmlSpellThem) {
+  EXPECT_EQ(parse_pci_address("0000:17:00.0"), (pci_address{0, 0x17, 0}));
+  EXPECT_EQ(parse_pci_address("00000001:C3:1f.0"), (pci_address{1, 0xc3, 0x1f}));
+  EXPECT_FALSE(parse_pci_address("0000:17:00"));
+  EXPECT_FALSE(parse_pci_address("unknown"));
+  EXPECT_FALSE(parse_pci_address("0000:17:zz.0"));
+}
+
+// An HGX-style GPU: `links` NVLinks up, each to an NVSwitch, 25 GB/s each way; PCIe gen5 x16.
+link_endpoint switched(unsigned bus, int links = 18) {
+  link_endpoint e{{0, bus, 0}, {}, 25.0, 63.0};
+  for (int i = 0; i < links; ++i) e.nvlinks.push_back({far_end_kind::nvswitch, {}});
+  return e;
+}
+
+TEST(Links, NvSwitchLinksReachEveryGpu) {
+  const link_endpoint a = switched(0x17), b = switched(0x65);
+  EXPECT_EQ(nvlinks_reaching(a, b), 18);
+  const auto c = pair_ceiling(a, b);
+  ASSERT_TRUE(c);
+  EXPECT_DOUBLE_EQ(c->gb_per_s, 450.0);
+  EXPECT_EQ(c->nvlinks, 18);
+  // Into one GPU from three at once: its own 18 links, not three times them.
+  const auto agg = aggregate_ceiling(a, {b, switched(0x80), switched(0x90)});
+  ASSERT_TRUE(agg);
+  EXPECT_DOUBLE_EQ(agg->gb_per_s, 450.0);
+  EXPECT_EQ(agg->nvlinks, 18);
+}
+
+TEST(Links, DirectLinksCountPerPeer) {
+  // Four GPUs, four links between each two (a bridge-style mesh), 50 GB/s each way.
+  auto gpu = [](unsigned bus) { return link_endpoint{{0, bus, 0}, {}, 50.0, 31.5}; };
+  link_endpoint g[4] = {gpu(1), gpu(2), gpu(3), gpu(4)};
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 4; ++j)
+      for (int l = 0; l < 4 && i != j; ++l) g[i].nvlinks.push_back({far_end_kind::gpu, g[j].pci});
+  const auto c = pair_ceiling(g[0], g[1]);
+  ASSERT_TRUE(c);
+  EXPECT_DOUBLE_EQ(c->gb_per_s, 200.0);
+  EXPECT_EQ(c->nvlinks, 4);
+  const auto agg = aggregate_ceiling(g[0], {g[1], g[2], g[3]});
+  ASSERT_TRUE(agg);
+  EXPECT_DOUBLE_EQ(agg->gb_per_s, 600.0) << "twelve links into GPU 0";
+  EXPECT_EQ(agg->nvlinks, 12);
+  const auto two = aggregate_ceiling(g[0], {g[1], g[2]});
+  ASSERT_TRUE(two);
+  EXPECT_DOUBLE_EQ(two->gb_per_s, 400.0) << "only the links to the GPUs taking part";
+}
+
+TEST(Links, WithoutNvLinkThePathIsTheSlowerPcie) {
+  link_endpoint a{{0, 1, 0}, {}, 0, 63.0}, b{{0, 2, 0}, {}, 0, 31.5};
+  const auto c = pair_ceiling(a, b);
+  ASSERT_TRUE(c);
+  EXPECT_DOUBLE_EQ(c->gb_per_s, 31.5);
+  EXPECT_EQ(c->nvlinks, 0);
+  // Links to a third GPU only: still PCIe between these two.
+  a.nvlinks.push_back({far_end_kind::gpu, {0, 9, 0}});
+  EXPECT_EQ(pair_ceiling(a, b)->nvlinks, 0);
+  // Into a from b and a gen5 peer: a's own PCIe link bounds them both.
+  const auto agg = aggregate_ceiling(a, {b, link_endpoint{{0, 3, 0}, {}, 0, 63.0}});
+  ASSERT_TRUE(agg);
+  EXPECT_DOUBLE_EQ(agg->gb_per_s, 63.0);
+  // Staged through the host (peer access off): PCIe even where NVLink connects them.
+  const auto staged = staged_ceiling(switched(1), switched(2));
+  ASSERT_TRUE(staged);
+  EXPECT_DOUBLE_EQ(staged->gb_per_s, 63.0);
+  EXPECT_EQ(staged->nvlinks, 0);
+}
+
+TEST(Links, NoCeilingWhereNvmlCannotTell) {
+  link_endpoint a = switched(1), b = switched(2);
+  a.nvlink_gbps = 0;  // NVML gave no rate
+  EXPECT_FALSE(pair_ceiling(a, b));
+  link_endpoint c{{0, 3, 0}, {{far_end_kind::other, {}}}, 25.0, 63.0}, d{{0, 4, 0}, {}, 25.0, 63.0};
+  EXPECT_FALSE(pair_ceiling(c, d)) << "a link NVML cannot name might reach d: neither NVLink nor PCIe is sure";
+  EXPECT_FALSE(pair_ceiling(link_endpoint{{0, 5, 0}, {}, 0, 0}, d)) << "no PCIe rate either";
+  EXPECT_FALSE(aggregate_ceiling(d, {c}));
+  EXPECT_FALSE(aggregate_ceiling(d, {}));
+  // One side sees links to the other, the other none to it: no NVLink path, PCIe.
+  link_endpoint e{{0, 6, 0}, {{far_end_kind::gpu, {0, 7, 0}}}, 25.0, 63.0}, f{{0, 7, 0}, {}, 25.0, 31.5};
+  EXPECT_EQ(pair_ceiling(e, f)->nvlinks, 0);
 }
 
 TEST(Nvml, DescribesClockReasons) {

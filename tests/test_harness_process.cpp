@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/process/cpu_affinity.hpp"
 #include "harness/process/devices.hpp"
 #include "harness/process/json_out.hpp"
 #include "harness/process/rerun.hpp"
@@ -161,7 +162,22 @@ TEST(Devices, EachProcessRunsItsDeviceWithItsOutput) {
                               "--progress=auto", "--benchmark_filter=^global/"},
                              2, "x.gpu2-U.json", "never");
   EXPECT_EQ(a, (std::vector<std::string>{"membench", "--suite=quick", "--benchmark_filter=^global/", "--device=2",
-                                         "--benchmark_out=x.gpu2-U.json", "--progress=never"}));
+                                         "--peers=none", "--benchmark_out=x.gpu2-U.json", "--progress=never"}));
+  const auto b = device_args({"membench", "--peers=0-1", "--peers-only", "--suite=quick"}, 1, "", "always");
+  EXPECT_EQ(b, (std::vector<std::string>{"membench", "--suite=quick", "--device=1", "--peers=none", "--progress=always"}))
+      << "no peer row runs beside the other GPUs' processes";
+}
+
+TEST(Devices, ThePeerMatrixRunsAloneWithItsOwnJson) {
+  EXPECT_EQ(peers_output_path("r/membench.json"), "r/membench.peers.json");
+  EXPECT_EQ(peers_output_path("out"), "out.peers");
+  EXPECT_EQ(peers_output_path("./r.d/out"), "./r.d/out.peers");
+  const auto a = peer_process_args({"membench", "--devices=all", "--suite=quick", "--peers=all", "--device=3",
+                                    "--benchmark_out=x.json", "--progress=auto", "--benchmark_filter=^peer/copy/"},
+                                   0, "0-1,1-0", "x.peers.json", "never");
+  EXPECT_EQ(a, (std::vector<std::string>{"membench", "--suite=quick", "--benchmark_filter=^peer/copy/", "--device=0",
+                                         "--peers=0-1,1-0", "--peers-only", "--benchmark_out=x.peers.json",
+                                         "--progress=never"}));
 }
 
 TEST(Devices, OneExitCodeForAll) {
@@ -169,6 +185,41 @@ TEST(Devices, OneExitCodeForAll) {
   EXPECT_EQ(combined_exit_code({0, 1}), 1) << "a failed row on one GPU fails the run";
   EXPECT_EQ(combined_exit_code({1, 5, 0}), 5);
   EXPECT_EQ(combined_exit_code({1, 130, 5}), 130) << "a stopped run says so";
+}
+
+
+TEST(CpuAffinity, ParsesAndFormatsTheKernelsCpuList) {
+  EXPECT_EQ(parse_cpu_list("0-3,8,10-11"), (std::vector<int>{0, 1, 2, 3, 8, 10, 11}));
+  EXPECT_EQ(parse_cpu_list("5,1,1-2"), (std::vector<int>{1, 2, 5})) << "sorted, each once";
+  for (const char* bad : {"", ",", "1,", "3-1", "a", "1-", "-2", "0-99999"}) EXPECT_FALSE(parse_cpu_list(bad)) << bad;
+  EXPECT_EQ(format_cpu_list({0, 1, 2, 3, 8, 10, 11}), "0-3,8,10-11");
+  EXPECT_EQ(format_cpu_list({}), "");
+  EXPECT_EQ(format_cpu_list(*parse_cpu_list("0-15,32")), "0-15,32");
+}
+
+TEST(CpuAffinity, GpusOfOneNodeShareItsCpusEvenly) {
+  const std::vector<int> allowed = *parse_cpu_list("0-31");
+  const std::vector<int> node0 = *parse_cpu_list("0-15"), node1 = *parse_cpu_list("16-31");
+  const auto shares = share_cpus({node0, node0, node1, node1}, allowed);
+  ASSERT_EQ(shares.size(), 4u);
+  EXPECT_EQ(format_cpu_list(shares[0]), "0-7");
+  EXPECT_EQ(format_cpu_list(shares[1]), "8-15");
+  EXPECT_EQ(format_cpu_list(shares[2]), "16-23");
+  EXPECT_EQ(format_cpu_list(shares[3]), "24-31");
+}
+
+TEST(CpuAffinity, UnknownLocalityOrABindingFallsBackToWhatIsAllowed) {
+  // NVML silent: the allowed CPUs split among all GPUs.
+  const auto unknown = share_cpus({{}, {}, {}}, *parse_cpu_list("0-9"));
+  EXPECT_EQ(format_cpu_list(unknown[0]), "0-2");
+  EXPECT_EQ(format_cpu_list(unknown[1]), "3-5");
+  EXPECT_EQ(format_cpu_list(unknown[2]), "6-9");
+  // A Slurm binding to CPUs 4-7 that excludes the GPU's node: the binding wins.
+  const auto bound = share_cpus({*parse_cpu_list("0-3")}, *parse_cpu_list("4-7"));
+  EXPECT_EQ(format_cpu_list(bound[0]), "4-7");
+  // More GPUs than CPUs: each still gets one.
+  const auto few = share_cpus({{}, {}, {}}, {2, 3});
+  for (const auto& s : few) EXPECT_EQ(s.size(), 1u);
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 
 #include "common/stats.hpp"
 #include "family.hpp"
+#include "test_report_support.hpp"
 #include "verdict.hpp"
 
 namespace membench::report {
@@ -65,11 +66,7 @@ decision expect_unsure(const run& base, const run& next, const std::string& reas
   return d;
 }
 
-side many(const std::vector<run>& runs) {
-  side s;
-  for (const run& r : runs) s.runs.push_back(&r);
-  return s;
-}
+using test_support::many;
 
 // The quantiles behind the intervals (common/stats.hpp), against the tables.
 TEST(ReportVerdict, StudentAndNormalQuantiles) {

@@ -55,25 +55,14 @@ def scale_row(row, s):
         row[R.samples_us] = [x * s for x in row[R.samples_us]]
 
 
-def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("input")
-    ap.add_argument("output")
-    ap.add_argument("--slowdown", type=float, required=True, help="percent slower (negative: faster)")
-    ap.add_argument("--filter", default="", help="regular expression searched in row names")
-    ap.add_argument("--every", type=int, default=1, help="change every N-th matching row")
-    ap.add_argument("--phase", type=int, default=0, help="the first matching row changed (0 to N - 1)")
-    args = ap.parse_args()
-    if args.every < 1:
-        ap.error("--every must be at least 1")
-    if not 0 <= args.phase < args.every:
-        ap.error("--phase must be between 0 and --every - 1")
-    doc = json.load(open(args.input))
+def inject(doc, slowdown, pattern="", every=1, phase=0):
+    """Makes the chosen rows of a loaded file `slowdown` % slower in place (see above) and
+    notes it in the context; returns the changed benchmarks as membench-report names them."""
     rows = doc.get(S.file.benchmarks)
     if not isinstance(rows, list):
-        sys.exit(f"{args.input}: no benchmarks array")
-    pattern = re.compile(args.filter)
-    s = 1 + args.slowdown / 100
+        raise ValueError("no benchmarks array")
+    pattern = re.compile(pattern)
+    s = 1 + slowdown / 100
     aggregates_only = not any(r.get(R.run_type, "iteration") == "iteration" for r in rows)
     chosen, decided = [], {}
     for row in rows:
@@ -88,14 +77,35 @@ def main():
             continue
         # The repetition rows of one benchmark are chosen together.
         if name not in decided:
-            decided[name] = len(decided) % args.every == args.phase
+            decided[name] = len(decided) % every == phase
             if decided[name]:
                 chosen.append(report_name(name))
         if decided[name]:
             scale_row(row, s)
     ctx = doc.setdefault(S.file.context, {})
-    ctx[INJECTED_PCT] = f"{args.slowdown:g}"
+    ctx[INJECTED_PCT] = f"{slowdown:g}"
     ctx[INJECTED_ROWS] = ",".join(chosen)
+    return chosen
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("input")
+    ap.add_argument("output")
+    ap.add_argument("--slowdown", type=float, required=True, help="percent slower (negative: faster)")
+    ap.add_argument("--filter", default="", help="regular expression searched in row names")
+    ap.add_argument("--every", type=int, default=1, help="change every N-th matching row")
+    ap.add_argument("--phase", type=int, default=0, help="the first matching row changed (0 to N - 1)")
+    args = ap.parse_args()
+    if args.every < 1:
+        ap.error("--every must be at least 1")
+    if not 0 <= args.phase < args.every:
+        ap.error("--phase must be between 0 and --every - 1")
+    doc = json.load(open(args.input))
+    try:
+        chosen = inject(doc, args.slowdown, args.filter, args.every, args.phase)
+    except ValueError as e:
+        sys.exit(f"{args.input}: {e}")
     json.dump(doc, open(args.output, "w"), indent=2)
     print(f"{args.output}: {len(chosen)} benchmark(s) {args.slowdown:+g} %", file=sys.stderr)
 

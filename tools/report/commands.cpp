@@ -41,6 +41,13 @@ CLI::App* add_compare(CLI::App& app, compare_args& a) {
   return b.done();
 }
 
+CLI::App* add_p2p(CLI::App& app, p2p_args& a) {
+  option_binder b(app, "p2p");
+  b(o::p2p_files, a.files)(o::p2p_value, a.opt.value)(o::filter, a.opt.filter);
+  b(o::p2p_format, a.out.format)(o::output, a.out.output)(o::color, a.out.colour);
+  return b.done();
+}
+
 CLI::App* add_history(CLI::App& app, history_args& a) {
   option_binder b(app, "history");
   bind_view(b, a.files, o::history_files, a.opt, a.out);
@@ -64,8 +71,10 @@ std::vector<command_set::registered> command_set::add_to(CLI::App& app, command_
   bind_view(gpus, gpus_.files, o::gpus_files, gpus_.opt, gpus_.out);
   gpus(o::gpus_build, gpus_.opt.build);
   out.push_back({gpus.done(), [this](session& s) { return run_gpus(gpus_, s); }});
+  out.push_back({add_p2p(app, p2p_), [this](session& s) { return run_p2p(p2p_, s); }});
   out.push_back({add_compare(app, compare_), [this](session& s) { return run_compare(compare_, s); }});
   out.push_back({add_history(app, history_), [this](session& s) { return run_history(history_, s); }});
+  out.push_back({add_fleet(app, fleet_), [this](session& s) { return run_fleet(fleet_, s); }});
   option_binder rows(app, "rows");
   rows(o::rows_files, rows_.files)(o::filter, rows_.filter)(o::output, rows_.output);
   out.push_back({rows.done(), [this](session& s) { return run_rows(rows_, s); }});
@@ -99,9 +108,15 @@ int run_builds(const builds_args& a, session& s) {
 }
 
 int run_gpus(const gpus_args& a, session& s) {
-  const document d = view_gpus(s.load(a.files, reads_for(a.opt)), a.opt);
+  const document d = view_gpus(s.load(a.files, gpus_reads(a.opt)), a.opt);
   s.release();
   return emit(d, a.out, s);
+}
+
+int run_p2p(const p2p_args& a, session& s) {
+  const file_refs files = s.load(a.files, p2p_reads(a.opt));
+  if (a.out.format == "json") return write_text(p2p_json(files, a.opt), a.out.output, s);
+  return emit(view_p2p(files, a.opt), a.out, s);
 }
 
 int run_history(const history_args& a, session& s) {

@@ -8,6 +8,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "fleet.hpp"
 #include "session.hpp"
 #include "views.hpp"
 
@@ -31,6 +32,11 @@ struct gpus_args {
   gpus_options opt;
   output_options out;
 };
+struct p2p_args {
+  std::vector<std::string> files;
+  common_options opt;
+  output_options out;
+};
 struct compare_args {
   std::vector<std::string> files, base, next;
   std::string pairs;
@@ -46,6 +52,12 @@ struct history_args {
   std::vector<std::string> files;
   history_options opt;
   std::string export_format;
+  output_options out;
+};
+struct fleet_args {
+  std::vector<std::string> files;
+  fleet_options opt;
+  std::string baseline, baseline_out;
   output_options out;
 };
 struct views_args {
@@ -75,8 +87,10 @@ class command_set {
   table_args table_;
   builds_args builds_;
   gpus_args gpus_;
+  p2p_args p2p_;
   compare_args compare_;
   history_args history_;
+  fleet_args fleet_;
   rows_args rows_;
   views_args views_;
   schema_args schema_;
@@ -86,9 +100,13 @@ class command_set {
 int run_table(const table_args& a, session& s);
 int run_builds(const builds_args& a, session& s);
 int run_gpus(const gpus_args& a, session& s);
+int run_p2p(const p2p_args& a, session& s);
 int run_compare(compare_args a, session& s);
 int run_history(const history_args& a, session& s);
 int run_rows(const rows_args& a, session& s);
+/// fleet's options bound to its table (fleet_command.cpp).
+CLI::App* add_fleet(CLI::App& app, fleet_args& a);
+int run_fleet(fleet_args a, session& s);
 int run_schema(const schema_args& a, session& s);
 int run_options(const options_args& a, session& s);
 /// Makes (or with `check`, compares) every view of a folder whose inputs it has.

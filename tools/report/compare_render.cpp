@@ -112,14 +112,6 @@ std::string rule_note(const compare_options& opt) {
       opt.run_spread_pct, opt.run_spread_copy_pct, opt.run_spread_host_pct, opt.calibration_runs);
 }
 
-std::string family_note(const family_outcome& fam, const compare_options& opt) {
-  if (opt.family != correction::bh) return "family: none (--correction none: each benchmark alone at its level)";
-  return fmt::format("family: Benjamini-Hochberg over the {} benchmarks compared (false calls at most {:g} % of the "
-                     "calls): {} slower or faster at the {:.4g} % level{}, {} called alone but unsure as one of {}",
-                     fam.compared, 100 - opt.confidence_pct, fam.kept, 100 * fam.level,
-                     fam.kept == 0 ? " (what one call would need)" : "", fam.demoted, fam.compared);
-}
-
 // The notes before the rest: the sides, the counts, the rule and the family.
 std::vector<std::string> head_notes(const compare_sides& files, const family_outcome& fam, const compare_counts& c,
                                     const compare_options& opt) {
@@ -128,7 +120,7 @@ std::vector<std::string> head_notes(const compare_sides& files, const family_out
                       c.faster, c.same, c.unsure, c.unusable),
           fmt::format("geometric mean of new/base time: {:.4f} ({:+.2f} %)", c.geomean_ratio,
                       100 * (c.geomean_ratio - 1)),
-          rule_note(opt), family_note(fam, opt)};
+          rule_note(opt), family_note(fam, opt.family, opt.confidence_pct, "benchmark")};
 }
 
 // Notes when the sides differ in GPU, build or suite tier.

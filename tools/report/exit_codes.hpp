@@ -19,17 +19,20 @@ struct exit_status {
 
 inline constexpr std::array exit_table{
     exit_status{exit_ok, "ok",
-                "done: no regression (`compare`), every view made or equal to its file (`views`), the "
-                "table, trend, export, schema or options written; `--help`"},
-    exit_status{exit_regression, "a regression or a view that differs",
+                "done: no regression (`compare`), no GPU an outlier (`fleet`), every view made or equal to its "
+                "file (`views`), the table, matrix, trend, export, schema or options written; `--help`"},
+    exit_status{exit_regression, "a regression, an outlier or a view that differs",
                 "a finding: `compare` found a benchmark slower beyond the noise (or unsure, with "
-                "`--unsure=fail`); `views --check` found a view that differs from its file or is missing. "
-                "`history` never exits 1: it marks changes"},
+                "`--unsure=fail`); `fleet` found a GPU that is an outlier; `views --check` found a view that "
+                "differs from its file or is missing. `history` never exits 1: it marks changes"},
     exit_status{exit_unusable, "unusable input, a bad option or an output not written",
                 "no verdict: an input missing, unreadable or not Google Benchmark JSON (a value out of "
-                "range, a key given twice, a benchmark name too long to filter), a benchmark missing or "
+                "range, a key given twice, a benchmark name too long to filter), no peer matrix row (`p2p`), a "
+                "benchmark missing or "
                 "errored on either side of `compare` (without `--allow-missing`; skipped on both sides is "
-                "only noted); an unknown option or a "
+                "only noted); a `fleet` file without `gpu_uuid`, files of several models or builds (without "
+                "`--allow-mixed`), a folder without JSON, a baseline that is not one or lacks the fleet; an "
+                "unknown option or a "
                 "bad value (refused before anything runs); an output that could not be written whole "
                 "(`-o`, a view's file, standard output: the old file is left as it was) or that would "
                 "replace an input"},

@@ -55,4 +55,12 @@ family_outcome correct_family(std::vector<decision>& ds, const decide_options& o
   return out;
 }
 
+std::string family_note(const family_outcome& fam, correction c, double confidence_pct, std::string_view what) {
+  if (c != correction::bh) return fmt::format("family: none (--correction none: each {} alone at its level)", what);
+  return fmt::format("family: Benjamini-Hochberg over the {} {}s compared (false calls at most {:g} % of the "
+                     "calls): {} slower or faster at the {:.4g} % level{}, {} called alone but unsure as one of {}",
+                     fam.compared, what, 100 - confidence_pct, fam.kept, 100 * fam.level,
+                     fam.kept == 0 ? " (what one call would need)" : "", fam.demoted, fam.compared);
+}
+
 }  // namespace membench::report

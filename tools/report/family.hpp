@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <functional>
 #include <stdexcept>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -52,5 +53,8 @@ decide_options at_level(const decide_options& o, double alpha);
 /// when many benchmarks changed, k is large and each needs little more than q itself.
 /// The others become unsure, saying a level that would keep them.
 family_outcome correct_family(std::vector<decision>& ds, const decide_options& o, const redecider& again);
+
+/// The note on a family's correction, `what` naming one of what was compared ("benchmark").
+std::string family_note(const family_outcome& fam, correction c, double confidence_pct, std::string_view what);
 
 }  // namespace membench::report

@@ -25,4 +25,11 @@ const char* tone_class(tone t);
 /// An SVG line chart of `c` in a <figure>.
 void append_chart(std::string& out, const chart& c);
 
+/// The page's CSS for heatmaps, in its head only where a table has one.
+extern const std::string_view heat_css;
+/// A heatmap cell's style attribute (` style="background:#...;color:#..."`); "" for no heat.
+std::string heat_style(double heat, bool diverging);
+/// The legend of a heatmap: what the shade is, and swatches from 0 to its top.
+void append_heat_legend(std::string& out, const heat_scale& h);
+
 }  // namespace membench::report::html

@@ -125,6 +125,13 @@ evidence shared_evidence(const side& base, const side& next) {
   return run_count(base) >= 2 || run_count(next) >= 2 ? evidence::repetitions : evidence::none;
 }
 
+evidence own_evidence(const side& s) {
+  for (evidence e : {evidence::intervals, evidence::noise}) {
+    if (carries(s, e)) return e;
+  }
+  return run_count(s) >= 2 ? evidence::repetitions : evidence::none;
+}
+
 double within_variance(const run& r, evidence e, double ci_level) {
   switch (e) {
     case evidence::intervals: {
@@ -141,39 +148,34 @@ double within_variance(const run& r, evidence e, double ci_level) {
   }
 }
 
+double log_sum_sq(const side& s) {
+  if (s.runs.size() < 2) return 0;
+  double mean = 0, sq = 0;
+  for (const run* r : s.runs) mean += std::log(r->time_us);
+  mean /= static_cast<double>(s.runs.size());
+  for (const run* r : s.runs) sq += (std::log(r->time_us) - mean) * (std::log(r->time_us) - mean);
+  return sq;
+}
+
 namespace {
 
-struct side_spread {
-  double variance = 0;            // of the side's log centre
-  double df = INFINITY;           // degrees of freedom behind it
-  double between = NAN;           // sample variance of the runs' log medians, when there are several
-};
-
-side_spread spread_of(const side& s, evidence e, double run_spread) {
-  side_spread out;
-  const double k = static_cast<double>(run_count(s));
+// The runs' own variance of their log medians (from `e`), on average.
+double mean_within(const side& s, evidence e) {
+  if (s.runs.empty()) return 0;
   double within = 0;
-  if (s.runs.empty()) {
-    if (s.aggregate_cv >= 0 && k >= 2) out.between = std::log1p(s.aggregate_cv) * std::log1p(s.aggregate_cv);
-  } else {
-    std::vector<double> logs;
-    for (const run* r : s.runs) {
-      logs.push_back(std::log(r->time_us));
-      within += within_variance(*r, e, s.ci_level);
-    }
-    within /= k;
-    if (logs.size() >= 2) {
-      double mean = 0, sq = 0;
-      for (double l : logs) mean += l;
-      mean /= k;
-      for (double l : logs) sq += (l - mean) * (l - mean);
-      out.between = sq / (k - 1);
-    }
-  }
-  const double floor = within + run_spread * run_spread;
-  if (!std::isnan(out.between) && out.between > floor) {
-    out.variance = out.between / k;
-    out.df = k - 1;
+  for (const run* r : s.runs) within += within_variance(*r, e, s.ci_level);
+  return within / static_cast<double>(s.runs.size());
+}
+
+// The variance of the centre of k runs: a measured run-to-run variance `between` (on `df`
+// degrees of freedom) where it exceeds the floor (their own variance plus the assumed
+// spread), else the floor.
+side_spread larger_of(double between, double df, double floor, double k) {
+  side_spread out;
+  out.between = between;
+  if (!std::isnan(between) && between > floor) {
+    out.variance = between / k;
+    out.df = df;
   } else {
     out.variance = floor / k;
   }
@@ -181,6 +183,33 @@ side_spread spread_of(const side& s, evidence e, double run_spread) {
 }
 
 }  // namespace
+
+side_spread spread_of(const side& s, evidence e, double run_spread) {
+  const double k = static_cast<double>(run_count(s));
+  double between = NAN;
+  if (s.runs.empty()) {
+    if (s.aggregate_cv >= 0 && k >= 2) between = std::log1p(s.aggregate_cv) * std::log1p(s.aggregate_cv);
+  } else if (s.runs.size() >= 2) {
+    between = log_sum_sq(s) / (k - 1);
+  }
+  return larger_of(between, k - 1, mean_within(s, e) + run_spread * run_spread, k);
+}
+
+side_spread pooled_spread_of(const side& s, evidence e, double run_spread, double pooled, double df) {
+  return larger_of(df > 0 ? pooled : NAN, df, mean_within(s, e) + run_spread * run_spread,
+                   static_cast<double>(run_count(s)));
+}
+
+std::pair<double, double> t_interval(const side_spread& a, const side_spread& b, double confidence, double d) {
+  const double var = a.variance + b.variance;
+  double df_terms = 0;
+  for (const side_spread* s : {&a, &b}) {
+    if (std::isfinite(s->df) && s->df > 0) df_terms += s->variance * s->variance / s->df;
+  }
+  const double df = df_terms > 0 ? var * var / df_terms : INFINITY;
+  const double half = student_t_quantile(0.5 + confidence / 2, df) * std::sqrt(var);
+  return {d - half, d + half};
+}
 
 // The noisiest kind of work any run of either side times.
 run::work_kind work_of(const side& base, const side& next) {
@@ -215,14 +244,7 @@ std::pair<double, double> normal_interval(const side& base, const side& next, ev
   };
   borrow(b, n, base);
   borrow(n, b, next);
-  const double var = b.variance + n.variance;
-  double df_terms = 0;
-  for (const side_spread* s : {&b, &n}) {
-    if (std::isfinite(s->df) && s->df > 0) df_terms += s->variance * s->variance / s->df;
-  }
-  const double df = df_terms > 0 ? var * var / df_terms : INFINITY;
-  const double half = student_t_quantile(0.5 + o.confidence / 2, df) * std::sqrt(var);
-  return {d - half, d + half};
+  return t_interval(b, n, o.confidence, d);
 }
 
 // The bootstrap interval of the log ratio of medians (samples on both sides).

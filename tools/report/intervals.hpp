@@ -2,6 +2,7 @@
 // both sides share, and the interval of the log ratio of their times from that evidence.
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <string_view>
 #include <utility>
@@ -22,6 +23,29 @@ run::work_kind work_of(const side& base, const side& next);
 /// The variance of a run's log median from its own interval (intervals, at `ci_level`) or
 /// its noise and sample count (noise); 0 for other evidence.
 double within_variance(const run& r, evidence e, double ci_level);
+
+/// The strongest evidence of its own spread every run of one side carries, samples aside
+/// (membench rows with samples carry intervals too): intervals, noise; else repetitions
+/// (two runs or more), else none.
+evidence own_evidence(const side& s);
+
+/// The variance of a side's log centre and the degrees of freedom behind it.
+struct side_spread {
+  double variance = 0;   ///< of the side's log centre
+  double df = INFINITY;  ///< degrees of freedom behind it (infinite: from the floor)
+  double between = NAN;  ///< sample variance of the runs' log medians, when there are several
+};
+/// Per run the larger of the runs' spread and their own variance (from `e`) plus the floor
+/// `run_spread` (relative, one sd), over the number of runs.
+side_spread spread_of(const side& s, evidence e, double run_spread);
+/// The same with the run-to-run variance measured elsewhere: `pooled` (of a run's log
+/// median, on `df` degrees of freedom; none when df is 0) instead of the side's own runs'.
+side_spread pooled_spread_of(const side& s, evidence e, double run_spread, double pooled, double df);
+/// The sum of squares of a side's runs' log medians about their mean (0 below two runs).
+double log_sum_sq(const side& s);
+/// The t interval at `confidence` of a log ratio `d` whose two independent parts spread as
+/// `a` and `b` (Welch's degrees of freedom).
+std::pair<double, double> t_interval(const side_spread& a, const side_spread& b, double confidence, double d);
 
 /// The t interval of the log ratio `d` (all evidence but samples).
 std::pair<double, double> normal_interval(const side& base, const side& next, evidence e, const decide_options& o,

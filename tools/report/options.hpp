@@ -77,6 +77,18 @@ inline constexpr option_spec gpus_files{.names = "files", .kind = k::positional,
 inline constexpr option_spec gpus_build{.names = "--build", .help = "which build's files (default, ca or cg)",
                                         .text = "default"};
 
+// p2p.
+inline constexpr option_spec p2p_files{.names = "files", .kind = k::positional,
+                                       .help = "Google Benchmark JSON files of one host with membench's peer rows",
+                                       .required = true, .list = true};
+inline constexpr option_spec p2p_value{.names = "--value",
+                                       .help = "time or a counter (gb_per_s, pct_of_link, ns_per_load, ...)",
+                                       .default_note = "gb_per_s; ns_per_load for a case without it (latency)"};
+inline constexpr option_spec p2p_format{
+    .names = "--format", .kind = k::choice,
+    .help = "output format (html: each matrix a heatmap; json: every pair with its numbers, for programs)",
+    .text = "term", .choices = {"term", "md", "csv", "html", "json"}};
+
 // compare's test, shared with history.
 inline constexpr option_spec threshold{.names = "--threshold", .kind = k::number,
                                        .help = "percent change in time that counts", .number = 5, .low = 0, .high = 1000};
@@ -152,6 +164,43 @@ inline constexpr option_spec export_format{
             "customSmallerIsBetter) JSON",
     .choices = {"bmf", "gab"}};
 
+// fleet.
+inline constexpr option_spec fleet_files{
+    .names = "files", .kind = k::positional,
+    .help = "membench JSON files, a file per GPU and run (several runs of one GPU share its gpu_uuid), or folders "
+            "of them (every .json below)",
+    .required = true, .list = true};
+inline constexpr option_spec fleet_threshold{
+    .names = "--threshold", .kind = k::number,
+    .help = "percent a GPU's time must differ from the fleet's centre, its whole interval beyond it, to call a row "
+            "slower or faster",
+    .number = 3, .low = 0, .high = 1000,
+    .default_note = "above healthy GPUs' deviations on kernel rows, below the slowdowns worth finding (docs/report.md)"};
+inline constexpr option_spec outlier_share{
+    .names = "--outlier-share", .kind = k::number,
+    .help = "a GPU with this percent of its decided rows slower (two rows or more) is an outlier", .number = 10,
+    .low = 0, .high = 100};
+inline constexpr option_spec allow_mixed{
+    .names = "--allow-mixed", .kind = k::flag,
+    .help = "files of several GPU models or builds are judged as separate fleets instead of refused"};
+inline constexpr option_spec baseline_in{
+    .names = "--baseline",
+    .help = "judge the GPUs against this baseline (written by --baseline-out) instead of against each other"};
+inline constexpr option_spec baseline_out{
+    .names = "--baseline-out", .help = "also write each model and build's centre and band per row to this file"};
+inline constexpr option_spec baseline_format{
+    .names = "--baseline-format", .kind = k::choice,
+    .help = "membench: what --baseline reads (format version, GPUs, centre, spread and band per row); reframe: "
+            "ReFrame's reference form, {\"MODEL/BUILD\": {\"ROW\": [value, lower, upper, \"us\"]}}",
+    .text = "membench", .choices = {"membench", "reframe"}};
+inline constexpr option_spec fleet_all{.names = "--all", .kind = k::flag,
+                                       .help = "list every row of every GPU, not only those called slower or faster"};
+inline constexpr option_spec fleet_format{
+    .names = "--format", .kind = k::choice,
+    .help = "output format (html: with a GPU x family heatmap; json: a record per GPU and per row called, for "
+            "programs)",
+    .text = "term", .choices = {"term", "md", "csv", "html", "json"}};
+
 // views.
 inline constexpr option_spec views_dir{.names = "dir", .kind = k::positional, .help = "the result folder",
                                        .required = true};
@@ -193,6 +242,7 @@ namespace options {
 inline constexpr std::array table_command{&table_files, &value, &filter, &format, &output, &color, &rows, &cols};
 inline constexpr std::array builds_command{&builds_files, &value, &filter, &format, &output, &color};
 inline constexpr std::array gpus_command{&gpus_files, &value, &filter, &format, &output, &color, &gpus_build};
+inline constexpr std::array p2p_command{&p2p_files, &p2p_value, &filter, &p2p_format, &output, &color};
 inline constexpr std::array compare_command{
     &compare_files, &base_files, &next_files, &threshold, &margin, &resolution, &clock_tolerance,
     &run_spread, &run_spread_copy, &run_spread_host, &calibration_runs, &confidence, &seed, &correction,
@@ -201,6 +251,10 @@ inline constexpr std::array history_command{
     &history_files, &value, &filter, &format, &output, &color, &threshold, &margin, &resolution,
     &clock_tolerance, &run_spread, &run_spread_copy, &run_spread_host, &calibration_runs, &confidence, &seed,
     &correction, &export_format};
+inline constexpr std::array fleet_command{
+    &fleet_files, &fleet_threshold, &outlier_share, &confidence, &resolution, &run_spread, &run_spread_copy,
+    &run_spread_host, &correction, &allow_mixed, &baseline_in, &baseline_out, &baseline_format, &filter,
+    &fleet_all, &fleet_format, &output, &color};
 inline constexpr std::array rows_command{&rows_files, &filter, &output};
 inline constexpr std::array views_command{&views_dir, &views_file, &views_check, &views_only};
 inline constexpr std::array schema_command{&schema_table};
@@ -209,13 +263,18 @@ inline constexpr std::array options_command_list{&options_command, &options_form
 }  // namespace options
 
 /// Every command, in the order --help and the options document list them.
-inline constexpr std::array<command_spec, 9> commands{{
+inline constexpr std::array<command_spec, 11> commands{{
     {"table", "pivot any files on two keys of the benchmark names", options::table_command},
     {"builds", "default, ca and cg builds side by side, with ratios", options::builds_command},
-    {"gpus", "several GPUs side by side, absolute and as % of each one's peak", options::gpus_command},
+    {"gpus", "several GPUs side by side, absolute and as % of each row's ceiling (DRAM, its link, PCIe)",
+     options::gpus_command},
+    {"p2p", "peer-to-peer: a source x destination matrix per case, each pair as % of its link",
+     options::p2p_command},
     {"compare", "BASE against NEW: change, interval and verdict per benchmark; exit 1 on a regression",
      options::compare_command},
     {"history", "the same benchmarks over runs in time, changes marked by compare's test", options::history_command},
+    {"fleet", "which GPU of many of one model and build is slow: each against the fleet's centre; exit 1 on an outlier",
+     options::fleet_command},
     {"rows", "each row's values, the interval of its median time and its usability, as JSON", options::rows_command},
     {"views", "the standard views of a result folder, from a views file (reports/views.json)", options::views_command},
     {"schema", "the JSON schema's tables as Markdown (the README's)", options::schema_command},

@@ -129,11 +129,14 @@ void append_table(std::string& out, const table& t) {
       const cell& c = r[i];
       const std::string cls = fmt::format("{}{}{}", numeric_col[i] ? "num" : "",
                                           numeric_col[i] && c.mood != tone::plain ? " " : "", tone_class(c.mood));
-      fmt::format_to(out_it(out), "<td{}>{}</td>", cls.empty() ? "" : " class=\"" + cls + "\"", escape(c.text));
+      fmt::format_to(out_it(out), "<td{}{}>{}</td>", cls.empty() ? "" : " class=\"" + cls + "\"", heat_style(c.heat, t.heat && t.heat->diverging),
+                     escape(c.text));
     }
     out += "</tr>\n";
   }
-  out += "</tbody>\n</table></div>\n";
+  out += "</tbody>\n</table>";
+  if (t.heat) append_heat_legend(out, *t.heat);  // under the table it explains
+  out += "</div>\n";
   for (const auto& c : t.charts) append_chart(out, c);
   out += "</div>\n</section>\n";
 }
@@ -145,6 +148,7 @@ std::string render_html(const document& d) {
   out += "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n";
   fmt::format_to(out_it(out), "<title>{}</title>\n", escape(d.title.empty() ? "membench report" : d.title));
   out += style;
+  if (std::any_of(d.tables.begin(), d.tables.end(), [](const table& t) { return t.heat.has_value(); })) out += heat_css;
   out += "</head>\n<body>\n";
   if (!d.title.empty()) fmt::format_to(out_it(out), "<h1>{}</h1>\n", escape(d.title));
   if (!d.notes.empty()) {

@@ -213,9 +213,15 @@ decision decide(const side& base, const side& next, const decide_options& o, std
     out.low = std::expm1(lo);
     out.high = std::expm1(hi);
   }
+  judge_change(out, base, next, o);
+  return out;
+}
+
+void judge_change(decision& out, const side& base, const side& next, const decide_options& o) {
+  const side* cal = calibrating_side(base, next, o);
   out.base_clock_mhz = side_clock(base);
   out.new_clock_mhz = side_clock(next);
-  if (std::abs(out.change) < o.threshold * (1 - 1e-9)) return out;  // same
+  if (std::abs(out.change) < o.threshold * (1 - 1e-9)) return;  // same
 
   std::vector<std::string> reasons;
   if (std::abs(out.new_us - out.base_us) < o.resolution_us) reasons.emplace_back("too small");
@@ -245,7 +251,7 @@ decision decide(const side& base, const side& next, const decide_options& o, std
   // Host work moves from run to run by more than any sample shows (5-35 % between two runs
   // of one commit on an H100): one run a side cannot tell that from a change.
   if (!cal && work_of(base, next) == run::work_kind::host && (run_count(base) < 2 || run_count(next) < 2))
-    reasons.emplace_back("host work, one run a side (give several --base and --new runs)");
+    reasons.push_back(fmt::format("host work, one run a side ({})", o.more_runs));
   if (std::abs(out.new_clock_mhz / out.base_clock_mhz - 1) > o.clock_tolerance)
     reasons.push_back(fmt::format("clocks differ ({:.0f} vs {:.0f} MHz)", out.base_clock_mhz, out.new_clock_mhz));
   if (reasons.empty() && cal != nullptr) {
@@ -258,11 +264,10 @@ decision decide(const side& base, const side& next, const decide_options& o, std
   }
   if (reasons.empty()) {
     out.v = out.change > 0 ? verdict::slower : verdict::faster;
-    return out;
+    return;
   }
   out.v = verdict::unsure;
   for (const auto& r : reasons) out.reason += (out.reason.empty() ? "" : "; ") + r;
-  return out;
 }
 
 }  // namespace membench::report

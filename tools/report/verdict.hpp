@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "model.hpp"
@@ -64,6 +65,7 @@ struct decide_options {
   double confidence = options::confidence.number / 100;       ///< level of the interval of the change
   int replicates = 2000;                                      ///< bootstrap replicates (samples)
   std::uint64_t seed = options::seed.value<std::uint64_t>();  ///< with the benchmark's name, seeds its bootstrap
+  std::string_view more_runs = "give several --base and --new runs";  ///< what a host row of one run a side needs
 };
 
 struct decision {
@@ -100,5 +102,10 @@ struct decision {
 /// (faster) also needs the change within the
 /// levels that both sides reach with two runs: a shift of runs between levels is unsure.
 decision decide(const side& base, const side& next, const decide_options& o, std::string_view name);
+
+/// The second half of decide, for a change measured elsewhere (fleet: a GPU against its
+/// fleet's centre): from `out`'s times, change, interval and evidence, its verdict and
+/// reasons by every condition above (the clocks of each side recorded in `out`).
+void judge_change(decision& out, const side& base, const side& next, const decide_options& o);
 
 }  // namespace membench::report

@@ -2,6 +2,7 @@
 // (per build, per GPU), one table per experiment.
 #include <algorithm>
 #include <cmath>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -57,6 +58,11 @@ table& experiment_table(document& d, const result& r, const result*& first, cons
   return d.tables.back();
 }
 
+// Each table's caption from the rows it shows (pct_peak names their ceilings).
+void caption_tables(document& d, const std::vector<std::vector<const result*>>& shown, const std::string& value) {
+  for (std::size_t i = 0; i < d.tables.size() && i < shown.size(); ++i) d.tables[i].unit = unit_over(value, shown[i]);
+}
+
 }  // namespace
 
 document view_builds(const file_refs& files, const common_options& options) {
@@ -90,13 +96,16 @@ document view_builds(const file_refs& files, const common_options& options) {
   for (std::size_t i = 1; i < cols.size(); ++i) columns.push_back(fmt::format("{}/{}", cols[i].heading, cols[0].heading));
   const std::vector<const result*> rows = union_results(cols, filter);
   d.tables.reserve(family_tables(rows));
+  std::vector<std::vector<const result*>> shown;  // per table, for its caption
   const result* first = nullptr;
   for (const result* r : rows) {
     table* t = &experiment_table(d, *r, first, opt.value, columns);
+    shown.resize(d.tables.size());
     std::vector<cell> line{{r->param_text(), NAN, tone::plain}};
     std::vector<double> values;
     for (const auto& c : cols) {
       const result* x = c.file->find(r->name);
+      if (x != nullptr) shown.back().push_back(x);
       cell v = x == nullptr ? cell{"missing", NAN, tone::bad} : value_cell(*x, opt.value);
       values.push_back(v.value);
       line.push_back(std::move(v));
@@ -105,41 +114,81 @@ document view_builds(const file_refs& files, const common_options& options) {
     t->rows.push_back(std::move(line));
   }
   if (d.tables.empty()) throw input_error(fmt::format("no benchmark matches --filter '{}'", opt.filter));
+  caption_tables(d, shown, opt.value);
   return d;
 }
+
+namespace {
+
+// One column per GPU of the build asked for; two GPUs of one model (the GPUs of one host) are
+// told apart by their PCI bus id. throws input_error for one GPU twice, or none
+std::vector<column_file> gpu_columns(const file_refs& files, const gpus_options& opt) {
+  std::vector<column_file> cols;
+  const std::string bus_key(schema::context_key("gpu_pci_bus_id").key);
+  auto heading = [&](const result_file& f, bool with_bus) {
+    return with_bus ? fmt::format("{} [{}] ({:.0f} GB/s peak)", f.gpu(), f.context_value(bus_key), f.peak_gbps())
+                    : fmt::format("{} ({:.0f} GB/s peak)", f.gpu(), f.peak_gbps());
+  };
+  for (const auto& f : files) {
+    if (f.build() != opt.build) continue;
+    bool same_model = false;
+    for (auto& c : cols) {
+      if (c.file->gpu() != f.gpu()) continue;
+      same_model = true;
+      if (c.file->context_value(bus_key) == f.context_value(bus_key))
+        throw input_error(fmt::format("{} and {}: two {} files of one GPU ({})", c.file->path, f.path, opt.build, f.gpu()));
+      c.heading = heading(*c.file, true);
+    }
+    cols.push_back({heading(f, same_model), &f});
+  }
+  if (cols.empty()) throw input_error(fmt::format("no file of the {} build among the inputs", opt.build));
+  return cols;
+}
+
+// The heading of a table's % columns: which ceiling its rows are judged against.
+std::string share_heading(const std::set<std::string>& ceilings) {
+  if (ceilings.size() != 1) return ceilings.empty() ? "%" : "% ceiling";
+  const std::string& c = *ceilings.begin();
+  return c == "DRAM" ? "% peak" : c == "link" ? "% link" : fmt::format("% {} peak", c);
+}
+
+// The % cells of one table and the ceiling of each, to name it where the table has several.
+struct table_shares {
+  std::set<std::string> ceilings;
+  std::vector<std::pair<std::pair<std::size_t, std::size_t>, std::string>> cells;  ///< (row, column), ceiling
+};
+
+cell share_cell(const result* r, double dram_gbps, table_shares& shares, std::size_t row, std::size_t col) {
+  if (r == nullptr || r->error) return {"-", NAN, tone::muted};
+  const ceiling_share s = share_of_ceiling(*r, dram_gbps);
+  if (std::isnan(s.pct)) return {"-", NAN, tone::muted};
+  shares.ceilings.insert(s.ceiling);
+  shares.cells.push_back({{row, col}, s.ceiling});
+  return {fmt::format("{:.1f}", s.pct), s.pct};
+}
+
+// Heads a table's % columns with its ceiling, or names each cell's where it has several.
+void name_ceilings(table& t, const table_shares& shares) {
+  for (std::size_t k = 2; k < t.header.size(); k += 2) t.header[k] = share_heading(shares.ceilings);
+  if (shares.ceilings.size() < 2) return;
+  for (const auto& [at, ceiling] : shares.cells) t.rows[at.first][at.second].text += fmt::format(" {}", ceiling);
+}
+
+}  // namespace
 
 document view_gpus(const file_refs& files, const gpus_options& options) {
   const name_filter filter(options.filter);
   const gpus_options opt = with_value(files, options);
-  std::vector<column_file> cols;
-  for (const auto& f : files) {
-    if (f.build() != opt.build) continue;
-    // Two GPUs of one model (the GPUs of one host) are told apart by their PCI bus id.
-    const std::string bus = context_of(f, schema::context_key("gpu_pci_bus_id"));
-    bool same_model = false;
-    for (const auto& c : cols) {
-      if (c.file->gpu() != f.gpu()) continue;
-      same_model = true;
-      if (context_of(*c.file, schema::context_key("gpu_pci_bus_id")) == bus)
-        throw input_error(fmt::format("{} and {}: two {} files of one GPU ({})", c.file->path, f.path, opt.build, f.gpu()));
-    }
-    if (same_model) {
-      for (auto& c : cols) {
-        if (c.file->gpu() == f.gpu() && c.heading.find(" [") == std::string::npos)
-          c.heading = fmt::format("{} [{}] ({:.0f} GB/s peak)", c.file->gpu(), context_of(*c.file, schema::context_key("gpu_pci_bus_id")),
-                                  c.file->peak_gbps());
-      }
-      cols.push_back({fmt::format("{} [{}] ({:.0f} GB/s peak)", f.gpu(), bus, f.peak_gbps()), &f});
-    } else {
-      cols.push_back({fmt::format("{} ({:.0f} GB/s peak)", f.gpu(), f.peak_gbps()), &f});
-    }
-  }
-  if (cols.empty()) throw input_error(fmt::format("no file of the {} build among the inputs", opt.build));
+  const std::vector<column_file> cols = gpu_columns(files, opt);
   const bool bandwidth = opt.value == schema::counter("gb_per_s").key;
   document d;
   d.title = fmt::format("{} per GPU, {} build", opt.value, opt.build);
   d.notes.push_back(fmt::format("value: {} in {}{}", opt.value, unit_of(opt.value),
-                                bandwidth ? "; % is of each GPU's own theoretical DRAM peak" : ""));
+                                bandwidth ? "; % of each row's own ceiling: % peak of the GPU's theoretical DRAM peak, "
+                                            "% link of the row's link (pct_of_link: peer rows), % NAME peak of the "
+                                            "ceiling the row's label names (its pct_peak); % ceiling: a table whose "
+                                            "rows have several names each cell's"
+                                          : ""));
   for (const auto& c : cols)
     d.notes.push_back(fmt::format("{}: {} (driver {}, commit {})", c.heading, c.file->path,
                                   context_of(*c.file, schema::context_key("cuda_driver_version")),
@@ -147,33 +196,32 @@ document view_gpus(const file_refs& files, const gpus_options& options) {
   std::vector<std::string> columns;
   for (const auto& c : cols) {
     columns.push_back(c.heading);
-    if (bandwidth) columns.push_back("% peak");
+    if (bandwidth) columns.push_back("%");  // named once the table's rows say which ceiling
   }
   const std::vector<const result*> rows = union_results(cols, filter);
   d.tables.reserve(family_tables(rows));
-  std::vector<double> peaks;
+  std::vector<double> peaks;  // each GPU's, read once
   for (const auto& c : cols) peaks.push_back(c.file->peak_gbps());
+  std::vector<table_shares> shares;              // per table
+  std::vector<std::vector<const result*>> shown;  // per table, for its caption
   const result* first = nullptr;
   for (const result* r : rows) {
     table* t = &experiment_table(d, *r, first, opt.value, columns);
+    shares.resize(d.tables.size());
+    shown.resize(d.tables.size());
     std::vector<cell> line{{r->param_text(), NAN, tone::plain}};
     for (std::size_t k = 0; k < cols.size(); ++k) {
       const column_file& c = cols[k];
       const result* x = c.file->find(r->name);
-      cell v = x == nullptr ? cell{"missing", NAN, tone::muted} : value_cell(*x, opt.value);
-      const double peak = peaks[k];
-      if (bandwidth) {
-        const bool has = v.numeric() && peak > 0;
-        line.push_back(std::move(v));
-        line.push_back(has ? cell{fmt::format("{:.1f}", 100 * line.back().value / peak), 100 * line.back().value / peak}
-                           : cell{"-", NAN, tone::muted});
-      } else {
-        line.push_back(std::move(v));
-      }
+      if (x != nullptr) shown.back().push_back(x);
+      line.push_back(x == nullptr ? cell{"missing", NAN, tone::muted} : value_cell(*x, opt.value));
+      if (bandwidth) line.push_back(share_cell(x, peaks[k], shares.back(), t->rows.size(), line.size()));
     }
     t->rows.push_back(std::move(line));
   }
   if (d.tables.empty()) throw input_error(fmt::format("no benchmark matches --filter '{}'", opt.filter));
+  for (std::size_t i = 0; bandwidth && i < d.tables.size(); ++i) name_ceilings(d.tables[i], shares[i]);
+  caption_tables(d, shown, opt.value);
   return d;
 }
 

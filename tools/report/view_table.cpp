@@ -172,24 +172,6 @@ groups group_records(const std::vector<record>& records, const std::vector<std::
   return out;
 }
 
-// pct_peak is of the ceiling a row's label names (peak:pcie, ...), DRAM where it names none.
-std::string value_unit(const std::vector<record>& records, const std::string& value) {
-  if (value != "pct_peak") return unit_of(value);
-  std::set<std::string> peaks;
-  const std::string token = fmt::format("{}:", schema::label("peak").key);
-  for (const auto& rec : records) {
-    const std::string_view label = rec.r->label;
-    const auto at = label.find(token);
-    peaks.insert(at == std::string_view::npos
-                     ? std::string("DRAM")
-                     : std::string(label.substr(at + token.size(), label.find(' ', at) - at - token.size())));
-  }
-  if (peaks.size() == 1 && *peaks.begin() == "DRAM") return unit_of(value);
-  std::string names;
-  for (const auto& p : peaks) names += (names.empty() ? "" : ", ") + p;
-  return fmt::format("% of the theoretical {} peak", names);
-}
-
 std::string group_title(const std::vector<std::string_view>& g, const std::vector<std::string_view>& group_keys,
                         const record& first) {
   std::string title;
@@ -283,7 +265,9 @@ laid_out lay_out(const std::vector<located>& rows, bool membench, std::size_t fi
   for (const located& x : rows) records.push_back({keys_of(x), x.r});
   if (records.empty()) throw input_error(fmt::format("no benchmark matches --filter '{}'", opt.filter));
   choose_axes(records, membench, files, opt);
-  laid_out out{opt, split_keys(records, opt), value_unit(records, opt.value), {}};
+  std::vector<const result*> shown;
+  for (const record& rec : records) shown.push_back(rec.r);
+  laid_out out{opt, split_keys(records, opt), unit_over(opt.value, shown), {}};
   for (const auto& [g, recs] : group_records(records, out.split.group_keys))
     out.tables.push_back(group_table(recs, group_title(g, out.split.group_keys, *recs.front()), out.unit, out.opt));
   return out;

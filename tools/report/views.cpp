@@ -47,6 +47,13 @@ read_options reads_for(const common_options& opt, bool evidence) {
   return r;
 }
 
+read_options gpus_reads(const gpus_options& opt) {
+  read_options r = reads_for(opt);
+  for (const auto* f : {&schema::counter("pct_of_link"), &schema::counter("link_gb_per_s"), &schema::counter("pct_peak")})
+    r.counters.emplace_back(f->key);
+  return r;
+}
+
 std::string resolve_value(const std::vector<const result_file*>& files, const common_options& opt) {
   auto has = [&](std::string_view counter) {
     return std::any_of(files.begin(), files.end(), [&](const result_file* f) {
@@ -111,6 +118,28 @@ cell value_cell(const result& r, const std::string& what) {
   return {format_value(*v), *v, tone::plain};
 }
 
+std::string_view labelled_peak(std::string_view label) {
+  const std::string_view key = schema::label("peak").key;
+  for (std::size_t at = label.find(key); at != std::string_view::npos; at = label.find(key, at + 1)) {
+    const std::size_t from = at + key.size();
+    if ((at == 0 || label[at - 1] == ' ') && from < label.size() && label[from] == ':')
+      return label.substr(from + 1, label.find(' ', from) - from - 1);
+  }
+  return {};
+}
+
+ceiling_share share_of_ceiling(const result& r, double dram_gbps) {
+  const auto gb = r.value(schema::counter("gb_per_s").key);
+  if (const double* pct = r.counters.find(schema::counter("pct_of_link").key)) return {*pct, "link"};
+  const double* link = r.counters.find(schema::counter("link_gb_per_s").key);
+  if (link != nullptr) return {gb && *link > 0 ? 100 * *gb / *link : NAN, "link"};
+  if (const std::string_view peak = labelled_peak(r.label); !peak.empty()) {
+    const double* pct = r.counters.find(schema::counter("pct_peak").key);  // of that ceiling: the harness knows it
+    return {pct != nullptr ? *pct : NAN, std::string(peak)};
+  }
+  return {gb && dram_gbps > 0 ? 100 * *gb / dram_gbps : NAN, "DRAM"};
+}
+
 std::string format_value(double v) {
   const double a = std::abs(v);
   // Compiled formats: a view formats every cell (100 000 rows and more).
@@ -126,6 +155,7 @@ std::string unit_of(const std::string& value) {
       {"time", "us (median sample)"},
       {schema::counter("gb_per_s").key, "GB/s (decimal, median sample)"},
       {schema::counter("pct_peak").key, "% of theoretical DRAM peak"},
+      {schema::counter("pct_of_link").key, "% of the row's link (link_gb_per_s)"},
       {schema::counter("bytes").key, "bytes per launch"},
       {schema::counter("noise_pct").key, "% (stddev/mean of samples)"},
       {schema::counter("load_efficiency_pct").key, "% (requested/moved bytes)"},
@@ -134,6 +164,19 @@ std::string unit_of(const std::string& value) {
   if (const auto it = captions.find(value); it != captions.end()) return std::string(it->second);
   if (const schema::field* f = schema::find_counter(value)) return std::string(f->unit);
   return value;  // a counter outside the schema (--metric-list): its name says what it is
+}
+
+std::string unit_over(const std::string& value, const std::vector<const result*>& rows) {
+  if (value != schema::counter("pct_peak").key) return unit_of(value);
+  std::set<std::string> peaks;
+  for (const result* r : rows) {
+    const std::string_view peak = labelled_peak(r->label);
+    peaks.insert(peak.empty() ? std::string("DRAM") : std::string(peak));
+  }
+  if (peaks.size() <= 1 && (peaks.empty() || *peaks.begin() == "DRAM")) return unit_of(value);
+  std::string names;
+  for (const auto& p : peaks) names += (names.empty() ? "" : ", ") + p;
+  return fmt::format("% of the theoretical {} peak", names);
 }
 
 bool lower_is_better(const std::string& value) {

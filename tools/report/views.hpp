@@ -47,8 +47,20 @@ document view_builds(const file_refs& files, const common_options& opt);
 struct gpus_options : common_options {
   std::string build = std::string(options::gpus_build.text);  ///< which build's files to compare across GPUs
 };
-/// The same benchmarks on several GPUs, absolute and as % of each GPU's own peak. throws input_error
+/// The same benchmarks on several GPUs, absolute and as % of each row's own ceiling
+/// (share_of_ceiling). throws input_error
 document view_gpus(const file_refs& files, const gpus_options& opt);
+/// What gpus reads of each row: the value and the counters of each row's ceiling.
+read_options gpus_reads(const gpus_options& opt);
+
+/// p2p: per case of the peer family (the name without src and dst) a source x destination
+/// matrix, or one row per GPU for the aggregates. `value` empty: gb_per_s, or ns_per_load
+/// for a case without it (latency). throws input_error, also when no peer matrix row is left
+document view_p2p(const file_refs& files, const common_options& opt);
+/// The same as JSON: per case every pair's state, value, link and interval, for programs.
+std::string p2p_json(const file_refs& files, const common_options& opt);
+/// What p2p reads of each row: the value, the link's counters and the evidence of an interval.
+read_options p2p_reads(const common_options& opt);
 
 struct compare_options {
   std::string filter;
@@ -127,10 +139,25 @@ std::string export_bmf(const result_file& run, const common_options& opt);
 /// github-action-benchmark's customSmallerIsBetter: [{"name", "unit": "us", "value", "range"}].
 std::string export_gab(const result_file& run, const common_options& opt);
 
+/// The ceiling a row's label names (`peak:pcie` -> "pcie"); "" when it names none (DRAM).
+std::string_view labelled_peak(std::string_view label);
+
+/// What a row's gb_per_s is judged against and how far it gets: `pct` NAN when unknown.
+struct ceiling_share {
+  double pct = NAN;
+  std::string ceiling;  ///< "link" (pct_of_link, link_gb_per_s), the label's ("pcie"), or "DRAM"
+};
+/// The share of its own ceiling `r`'s gb_per_s reaches: its link where it has one (peer
+/// rows), else the ceiling its label names (its pct_peak), else `dram_gbps` (0: unknown).
+ceiling_share share_of_ceiling(const result& r, double dram_gbps);
+
 /// Formats a value for a table: about four significant digits, no exponent.
 std::string format_value(double v);
 /// What a value is measured in, for table captions ("GB/s (decimal, median sample)", "us", ...).
 std::string unit_of(const std::string& value);
+/// unit_of `value` over these rows: pct_peak names the ceilings their labels name (peak:pcie,
+/// ...), as the harness computed it, and DRAM only for rows that name none.
+std::string unit_over(const std::string& value, const std::vector<const result*>& rows);
 /// True when smaller is better (times), false for rates and efficiencies.
 bool lower_is_better(const std::string& value);
 

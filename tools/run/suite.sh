@@ -1,19 +1,21 @@
 #!/usr/bin/env bash
-# tools/run/suite.sh [--tier=quick|default|full] [--out=DIR] [--build=DIR]: from a fresh clone to a
-# report on a Linux machine with an NVIDIA GPU and the CUDA toolkit. Gets what is missing
-# (apt-get when it may; header-only libraries unpacked into .deps/ without root; otherwise
-# it says exactly what to do), builds the three cache-mode builds for the GPU it finds,
-# runs the tier (quick by default) of each with progress, and writes the Markdown and HTML
-# reports. Libraries installed elsewhere are found through CMAKE_PREFIX_PATH, and a
-# .deps/prefix that tools/run/fetch_debs.sh made on a machine with apt (for one without
-# package access) is used as it is.
+# tools/run/suite.sh [--tier=quick|default|full] [--devices=all|0,2] [--out=DIR] [--build=DIR]:
+# from a fresh clone to a report on a Linux machine with NVIDIA GPUs and the CUDA toolkit.
+# Gets what is missing (apt-get when it may; header-only libraries unpacked into .deps/
+# without root; otherwise it says exactly what to do), builds the three cache-mode builds
+# for the GPUs it finds, runs the tier (quick by default) of each on every GPU at once
+# (membench --devices), and writes the Markdown and HTML reports: each GPU's three builds,
+# and with several GPUs the GPUs side by side. Libraries installed elsewhere are found
+# through CMAKE_PREFIX_PATH, and a .deps/prefix that tools/run/fetch_debs.sh made on a
+# machine with apt (for one without package access) is used as it is.
 # Exit: 0 every row verified; 1 a row failed; 2 something to install or a bad option.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
-tier=quick out="results/$(date +%Y%m%d_%H%M%S)" build=build/suite
+tier=quick devices=all out="results/$(date +%Y%m%d_%H%M%S)" build=build/suite
 for arg in "$@"; do
   case $arg in
     --tier=*) tier=${arg#*=} ;;
+    --devices=*) devices=${arg#*=} ;;
     --out=*) out=${arg#*=} ;;
     --build=*) build=${arg#*=} ;;
     -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
@@ -81,17 +83,35 @@ cmake --build "$build" --target membench membench_ca membench_cg membench-report
 rc=0 part=0
 for exe in membench membench_ca membench_cg; do
   part=$((part + 1))
-  # The log gets everything; the terminal the progress lines and membench's own messages.
-  MEMBENCH_SUITE_PART="$part/3" "$build/bin/$exe" --suite="$tier" --progress=always --keep-samples=100 \
-    --benchmark_out="$out/$exe.json" --benchmark_out_format=json >"$out/$exe.log" \
-    2> >(tee -a "$out/$exe.log" | grep --line-buffered -E '^\[[0-9]+/[0-9]+\]|^membench:' >&2)
+  # One process per GPU, all at once; each writes $exe.gpu<N>-<UUID>.json. The log gets
+  # everything; the terminal the progress lines and membench's own messages.
+  MEMBENCH_SUITE_PART="$part/3" "$build/bin/$exe" --devices="$devices" --suite="$tier" --progress=always \
+    --keep-samples=100 --benchmark_out="$out/$exe.json" --benchmark_out_format=json >"$out/$exe.log" \
+    2> >(tee -a "$out/$exe.log" | grep --line-buffered -E '^(\[gpu[0-9]+\] )?(\[[0-9]+/[0-9]+\]|membench:)' >&2)
   code=$?
   say "$exe: exit $code"
   [ $code -ne 0 ] && rc=1
 done
 report="$build/bin/membench-report"
-"$report" builds "$out"/membench.json "$out"/membench_ca.json "$out"/membench_cg.json --format md -o "$out/report.md"
-"$report" builds "$out"/membench.json "$out"/membench_ca.json "$out"/membench_cg.json --format html -o "$out/report.html"
-say "results: $out/membench{,_ca,_cg}.json"
-say "report:  $out/report.md (Markdown) and $out/report.html (open in a browser)"
+# Each GPU's three builds side by side; with several GPUs, the GPUs side by side too.
+gpus=()
+for f in "$out"/membench.gpu*.json; do
+  [ -e "$f" ] || continue
+  tag=${f#"$out"/membench.}
+  tag=${tag%.json}
+  gpus+=("$tag")
+  for format in md html; do
+    "$report" builds "$out/membench.$tag.json" "$out/membench_ca.$tag.json" "$out/membench_cg.$tag.json" \
+      --format "$format" -o "$out/report.${tag%%-*}.$format" || rc=1
+  done
+done
+[ ${#gpus[@]} -gt 0 ] || { say "no result file in $out (see $out/membench.log)"; exit 1; }
+if [ ${#gpus[@]} -gt 1 ]; then
+  for format in md html; do
+    "$report" gpus "$out"/membench.gpu*.json --format "$format" -o "$out/report.gpus.$format" || rc=1
+  done
+fi
+say "results: $out/membench{,_ca,_cg}.gpu<N>-<UUID>.json (${#gpus[@]} GPU(s))"
+say "report:  $out/report.gpu<N>.md (Markdown) and .html (open in a browser), one per GPU"
+[ ${#gpus[@]} -gt 1 ] && say "         $out/report.gpus.md and .html: the GPUs side by side"
 exit $rc

@@ -58,6 +58,7 @@ struct nvml_device::api {
     unsigned long long reference_ns, violation_ns;
   };
   int (*violation)(device_t, int, violation_time*) = nullptr;  // optional: time spent power or thermal limited
+  int (*cpu_affinity)(device_t, unsigned, unsigned long*) = nullptr;  // optional: the CPUs local to the GPU
   // Optional, for the board's identity (identity.hpp); each absent one leaves its fact out.
   int (*uuid)(device_t, char*, unsigned) = nullptr;
   int (*serial)(device_t, char*, unsigned) = nullptr;
@@ -71,6 +72,13 @@ struct nvml_device::api {
   int (*app_clock)(device_t, int, unsigned*) = nullptr;
   int (*nvlink_state)(device_t, unsigned, int*) = nullptr;
   int (*nvlink_version)(device_t, unsigned, unsigned*) = nullptr;
+  struct pci_info {  // nvmlPciInfo_t
+    char bus_id_legacy[16];
+    unsigned domain, bus, device, pci_device_id, pci_subsystem_id;
+    char bus_id[32];
+  };
+  int (*nvlink_remote_pci)(device_t, unsigned, pci_info*) = nullptr;
+  int (*nvlink_remote_type)(device_t, unsigned, int*) = nullptr;  // nvmlIntNvLinkDeviceType_t
   struct field_value {  // nvmlFieldValue_t
     unsigned field_id, scope_id;
     long long timestamp, latency_us;
@@ -86,6 +94,7 @@ struct nvml_device::api {
   static constexpr unsigned field_nvlink_speed_common = 90;     // NVML_FI_DEV_NVLINK_SPEED_MBPS_COMMON
   static constexpr unsigned field_nvlink_speed = 164;           // NVML_FI_DEV_NVLINK_GET_SPEED (scope: the link)
   static constexpr int value_unsigned_int = 1;                   // NVML_VALUE_TYPE_UNSIGNED_INT
+  static constexpr int remote_gpu = 0, remote_switch = 2;        // NVML_NVLINK_DEVICE_TYPE_GPU, _SWITCH
 
   template <class F>
   bool bind(F& f, const char* name) {
@@ -110,6 +119,8 @@ void bind_identity(nvml_device::api& a) {
   a.bind(a.nvlink_state, "nvmlDeviceGetNvLinkState");
   a.bind(a.nvlink_version, "nvmlDeviceGetNvLinkVersion");
   a.bind(a.field_values, "nvmlDeviceGetFieldValues");
+  a.bind(a.nvlink_remote_pci, "nvmlDeviceGetNvLinkRemotePciInfo_v2");
+  a.bind(a.nvlink_remote_type, "nvmlDeviceGetNvLinkRemoteDeviceType");
 }
 
 // A string NVML writes into a buffer; empty where it does not answer.
@@ -160,6 +171,7 @@ std::unique_ptr<nvml_device> nvml_device::open(const std::string& pci_bus_id, st
          a->bind(a->pcie_cur_gen, "nvmlDeviceGetCurrPcieLinkGeneration") &&
          a->bind(a->pcie_cur_width, "nvmlDeviceGetCurrPcieLinkWidth"));
   bind_identity(*a);
+  (void)a->bind(a->cpu_affinity, "nvmlDeviceGetCpuAffinity");
   if (a->bind(a->violation, "nvmlDeviceGetViolationStatus")) {
     api::violation_time v{};
     if (a->violation(a->dev, api::policy_power, &v) != 0) a->violation = nullptr;  // not supported here
@@ -238,6 +250,18 @@ std::vector<std::pair<std::string, std::string>> nvml_device::context() const {
 
 std::string nvml_device::uuid() const { return nvml_text(api_->uuid, api_->dev); }
 
+std::vector<int> nvml_device::local_cpus() const {
+  const api& a = *api_;
+  constexpr unsigned words = 16;  // 1024 CPUs
+  std::array<unsigned long, words> mask{};
+  if (a.cpu_affinity == nullptr || a.cpu_affinity(a.dev, words, mask.data()) != 0) return {};
+  constexpr unsigned bits = 8 * sizeof(unsigned long);
+  std::vector<int> cpus;
+  for (unsigned c = 0; c < words * bits; ++c)
+    if ((mask[c / bits] >> (c % bits)) & 1UL) cpus.push_back(static_cast<int>(c));
+  return cpus;
+}
+
 std::optional<nvlink_links> nvml_device::nvlink() const {
   const api& a = *api_;
   if (a.nvlink_state == nullptr) return std::nullopt;
@@ -262,6 +286,28 @@ std::optional<nvlink_links> nvml_device::nvlink() const {
     break;
   }
   return l;
+}
+
+std::vector<nvlink_far_end> nvml_device::nvlink_far_ends() const {
+  const api& a = *api_;
+  std::vector<nvlink_far_end> out;
+  if (a.nvlink_state == nullptr) return out;
+  for (unsigned link = 0; link < api::max_nvlinks; ++link) {
+    int active = 0;
+    if (a.nvlink_state(a.dev, link, &active) != 0 || active == 0) continue;
+    nvlink_far_end end;  // `other` unless NVML names both the kind and, for a GPU, its address
+    api::pci_info pci{};
+    int type = -1;
+    const bool typed = a.nvlink_remote_type != nullptr && a.nvlink_remote_type(a.dev, link, &type) == 0;
+    const bool placed = a.nvlink_remote_pci != nullptr && a.nvlink_remote_pci(a.dev, link, &pci) == 0;
+    if (typed && type == api::remote_switch) end.kind = far_end_kind::nvswitch;
+    if (typed && type == api::remote_gpu && placed) {
+      end.kind = far_end_kind::gpu;
+      end.pci = pci_address{pci.domain, pci.bus, pci.device};
+    }
+    out.push_back(end);
+  }
+  return out;
 }
 
 gpu_identity nvml_device::identity() const {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "identity.hpp"
+#include "links.hpp"
 
 namespace membench {
 
@@ -63,10 +64,15 @@ class nvml_device {
   std::optional<std::uint64_t> limited_ns() const noexcept;
   /// The PCIe link; null when NVML does not say.
   std::optional<nvml_pcie> pcie() const noexcept;
+  /// The CPUs NVML calls local to the GPU (its NUMA node); empty where it does not say.
+  std::vector<int> local_cpus() const;
   /// The board's UUID as NVML prints it; empty where NVML does not answer.
   std::string uuid() const;
   /// NVLink links present and up with their rate; null on a GPU without NVLink.
   std::optional<nvlink_links> nvlink() const;
+  /// The far end of every NVLink up: NVML's remote PCI address and device type (a link's
+  /// kind is `other` where NVML does not say); empty without NVLink.
+  std::vector<nvlink_far_end> nvlink_far_ends() const;
   /// Serial, part number, VBIOS, settings, ECC and row-remapping state, NVLink.
   gpu_identity identity() const;
   /// Driver version, maximum SM clock, enforced power limit: for the JSON context.

@@ -23,7 +23,8 @@ bool in_tier(suite_tier smallest, suite_tier tier) { return static_cast<int>(sma
 
 }  // namespace
 
-family_builder::family_builder(std::string_view family) : family_(family) {
+family_builder::family_builder(std::string_view family, std::vector<peer_pair> peers)
+    : family_(family), peers_(std::move(peers)) {
   const auto slash = family_.find('/');
   if (slash == std::string::npos) throw std::invalid_argument("family name needs <space>/<experiment>: " + family_);
   space_ = family_.substr(0, slash);
@@ -43,22 +44,30 @@ family_registrar::family_registrar(const char* family, family_maker make, bool o
     throw std::logic_error(std::string("family registered twice: ") + family);
 }
 
-std::vector<bench_case> all_cases(suite_tier tier, bool include_opt_in) {
+std::vector<bench_case> all_cases(const case_selection& selection) {
   std::vector<bench_case> out;
   for (const auto& [name, f] : families()) {
-    if (f.opt_in && !include_opt_in) continue;
-    family_builder b(name);
+    if (f.opt_in && !selection.include_opt_in) continue;
+    const bool peer = std::string_view(name).substr(0, name.find('/')) == peer_space;
+    if (selection.peers_only && !peer) continue;
+    family_builder b(name, peer ? selection.peers : std::vector<peer_pair>{});
     f.make(b);
     for (auto& c : b.cases()) {
-      if (in_tier(c.smallest, tier)) out.push_back(std::move(c));
+      if (in_tier(c.smallest, selection.tier)) out.push_back(std::move(c));
     }
   }
   return out;
 }
 
-std::vector<std::string> register_all(session& s, suite_tier tier, bool include_opt_in) {
+std::vector<std::string> case_names(const case_selection& selection) {
   std::vector<std::string> names;
-  for (auto& c : all_cases(tier, include_opt_in)) {
+  for (auto& c : all_cases(selection)) names.push_back(std::move(c.name));
+  return names;
+}
+
+std::vector<std::string> register_all(session& s, const case_selection& selection) {
+  std::vector<std::string> names;
+  for (auto& c : all_cases(selection)) {
     auto run = [&s, name = c.name, body = std::move(c.body)](benchmark::State& state) { s.run(state, name, body); };
     benchmark::RegisterBenchmark(c.name.c_str(), run)->UseManualTime()->Unit(benchmark::kMicrosecond);
     names.push_back(std::move(c.name));

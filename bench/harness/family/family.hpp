@@ -1,6 +1,7 @@
 // Registration without touching the GPU. A family file says only what differs: its name
 // (once, in its registrar), its cases with their name keys and the suite tier each is in,
 // and how to run one. main registers the families sorted by name, cases in family order.
+// The peer families (space `peer`) make their cases for the pairs of GPUs `--peers` chose.
 #pragma once
 
 #include <functional>
@@ -12,6 +13,7 @@
 
 #include "common/naming.hpp"
 #include "harness/options/options.hpp"
+#include "harness/options/peers.hpp"
 #include "harness/session/context.hpp"
 
 namespace membench {
@@ -24,10 +26,22 @@ struct bench_case {
   std::function<void(bench_context&)> body;
 };
 
+/// The space of the families that measure between GPUs: they alone use the peer pairs.
+inline constexpr std::string_view peer_space = "peer";
+
+/// What decides which cases exist: the tier, the opt-in families, and the ordered pairs of
+/// GPUs the peer families make cases for; `peers_only` leaves every other family out.
+struct case_selection {
+  suite_tier tier = suite_tier::standard;
+  bool include_opt_in = false;
+  std::vector<peer_pair> peers;
+  bool peers_only = false;
+};
+
 /// What a family's maker fills: cases named `<family>/<key>:<value>/...`.
 class family_builder {
  public:
-  explicit family_builder(std::string_view family);  ///< "global/read_offset"
+  explicit family_builder(std::string_view family, std::vector<peer_pair> peers = {});  ///< "global/read_offset"
   /// Adds a case in `smallest` and every larger tier: quick rows are in every tier, standard
   /// rows in the default and full tiers, full rows only in the full tier.
   /// throws std::invalid_argument (a bad name)
@@ -35,10 +49,13 @@ class family_builder {
   /// The name a case with `params` gets (for references to another row of the family).
   std::string name(std::vector<name_param> params) const;
   const std::string& family() const noexcept { return family_; }
+  /// The ordered pairs of GPUs a peer family makes cases for (sorted; empty: none).
+  const std::vector<peer_pair>& peers() const noexcept { return peers_; }
   std::vector<bench_case>& cases() noexcept { return cases_; }
 
  private:
   std::string family_, space_, experiment_;
+  std::vector<peer_pair> peers_;
   std::vector<bench_case> cases_;
 };
 
@@ -50,11 +67,14 @@ struct family_registrar {
   family_registrar(const char* family, family_maker make, bool opt_in = false);
 };
 
-/// Every case of the families in `tier`, in registration order (no GPU, no registration).
-std::vector<bench_case> all_cases(suite_tier tier, bool include_opt_in = false);
+/// Every case `selection` selects, in registration order (no GPU, no registration).
+std::vector<bench_case> all_cases(const case_selection& selection);
 
-/// Registers the cases of `tier` with Google Benchmark, each running in `s`'s error
+/// The names of those cases.
+std::vector<std::string> case_names(const case_selection& selection);
+
+/// Registers the cases `selection` selects with Google Benchmark, each running in `s`'s error
 /// boundary; returns their names in order.
-std::vector<std::string> register_all(session& s, suite_tier tier, bool include_opt_in = false);
+std::vector<std::string> register_all(session& s, const case_selection& selection);
 
 }  // namespace membench

@@ -18,6 +18,7 @@
 
 #include "common/schema.hpp"
 #include "harness/device/metrics.hpp"
+#include "harness/options/peers.hpp"
 
 namespace membench {
 
@@ -71,6 +72,8 @@ parsed_options parse_options(const std::vector<std::string>& args) {
   app.add_option("--device", o.device)->check(CLI::Range(0, 1 << 16));
   app.add_option("--devices", o.devices);
   app.add_flag("--list-devices", o.list_devices);
+  app.add_option("--peers", o.peers);
+  app.add_flag("--peers-only", o.peers_only);
   app.add_option("--suite", suite)->check(CLI::IsMember({"quick", "default", "full"}));
   app.add_option("--timing", timing)->check(CLI::IsMember({"blocking", "events", "single"}));
   app.add_option("--max-ci", r.max_ci_pct);
@@ -103,6 +106,10 @@ parsed_options parse_options(const std::vector<std::string>& args) {
   o.progress = *parse_progress_mode(progress);
   if (auto problem = validate(o.rule)) {
     out.error = *problem;
+    return out;
+  }
+  if (const auto spec = parse_peers(o.peers); std::holds_alternative<std::string>(spec)) {
+    out.error = std::get<std::string>(spec);
     return out;
   }
   if (metrics || !metric_list.empty()) {
@@ -157,18 +164,23 @@ std::optional<std::string> check_filter(const std::vector<std::string>& args, co
                      tier == "full" ? "" : " (--suite=full lists every row)");
 }
 
-std::size_t selected_count(const std::vector<std::string>& args, const std::vector<std::string>& names) {
-  std::size_t selected = names.size();
+std::vector<std::string> selected_names(const std::vector<std::string>& args, const std::vector<std::string>& names) {
   std::string spec = has_arg_prefix(args, "--benchmark_filter=") ? flag_value(args, "--benchmark_filter") : "";
-  if (!spec.empty() && spec != "all") {
-    const bool negative = spec.front() == '-';
-    if (negative) spec.erase(0, 1);
-    std::string error;
-    if (const auto re = filter_regex(spec, error)) {
-      selected = 0;
-      for (const auto& n : names) selected += std::regex_search(n + "/manual_time", *re) != negative ? 1 : 0;
-    }
+  if (spec.empty() || spec == "all") return names;
+  const bool negative = spec.front() == '-';
+  if (negative) spec.erase(0, 1);
+  std::string error;
+  const auto re = filter_regex(spec, error);
+  if (!re) return names;
+  std::vector<std::string> selected;
+  for (const auto& n : names) {
+    if (std::regex_search(n + "/manual_time", *re) != negative) selected.push_back(n);
   }
+  return selected;
+}
+
+std::size_t selected_count(const std::vector<std::string>& args, const std::vector<std::string>& names) {
+  const std::size_t selected = selected_names(args, names).size();
   const std::string reps = flag_value(args, "--benchmark_repetitions");
   const int r = reps.empty() ? 1 : std::atoi(reps.c_str());
   return selected * static_cast<std::size_t>(r > 1 ? r : 1);

@@ -63,6 +63,9 @@ std::string help_text(std::string_view build_mode);
 std::optional<std::string> check_filter(const std::vector<std::string>& args, const std::vector<std::string>& names,
                                         std::string_view tier);
 
+/// The names `--benchmark_filter` selects (all of them when it is absent or invalid).
+std::vector<std::string> selected_names(const std::vector<std::string>& args, const std::vector<std::string>& names);
+
 /// How many rows the run will report: the names the filter selects times
 /// `--benchmark_repetitions` (for progress). An invalid filter counts every name.
 std::size_t selected_count(const std::vector<std::string>& args, const std::vector<std::string>& names);

@@ -57,6 +57,8 @@ std::optional<progress_mode> parse_progress_mode(std::string_view s) noexcept;
 struct run_options {
   int device = 0;
   std::string devices;  ///< --devices: empty, `all` or a list (the launcher parses it)
+  std::string peers = "all";  ///< --peers: the pairs of GPUs the peer rows measure (peers.hpp parses it)
+  bool peers_only = false;    ///< --peers-only: the peer rows and nothing else
   bool list_devices = false;
   suite_tier suite = suite_tier::standard;
   timing_method method = timing_method::blocking;

@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "harness/options/cli.hpp"
+#include "harness/process/cpu_affinity.hpp"
 #include "harness/process/interrupt.hpp"
 
 extern char** environ;
@@ -62,18 +63,47 @@ std::string device_output_path(const std::string& out, int index, const std::str
   return has_extension ? out.substr(0, dot) + tag + out.substr(dot) : out + tag;
 }
 
-std::vector<std::string> device_args(const std::vector<std::string>& args, int index, const std::string& out,
-                                     std::string_view progress) {
+namespace {
+
+// `args` without the options a launched process gets its own values of.
+std::vector<std::string> common_args(const std::vector<std::string>& args) {
   auto starts = [](const std::string& a, std::string_view p) { return a.compare(0, p.size(), p) == 0; };
   std::vector<std::string> r;
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (i > 0 && (starts(a, "--devices=") || starts(a, "--device=") || starts(a, "--benchmark_out=") ||
-                  starts(a, "--progress=")))
+                  starts(a, "--progress=") || starts(a, "--peers=") || a == "--peers-only"))
       continue;
     r.push_back(a);
   }
+  return r;
+}
+
+}  // namespace
+
+std::vector<std::string> device_args(const std::vector<std::string>& args, int index, const std::string& out,
+                                     std::string_view progress) {
+  std::vector<std::string> r = common_args(args);
   r.push_back(fmt::format("--device={}", index));
+  r.push_back("--peers=none");
+  if (!out.empty()) r.push_back("--benchmark_out=" + out);
+  r.push_back(fmt::format("--progress={}", progress));
+  return r;
+}
+
+std::string peers_output_path(const std::string& out) {
+  const auto slash = out.rfind('/');
+  const auto dot = out.rfind('.');
+  const bool has_extension = dot != std::string::npos && (slash == std::string::npos || dot > slash + 1);
+  return has_extension ? out.substr(0, dot) + ".peers" + out.substr(dot) : out + ".peers";
+}
+
+std::vector<std::string> peer_process_args(const std::vector<std::string>& args, int index, const std::string& pairs,
+                                           const std::string& out, std::string_view progress) {
+  std::vector<std::string> r = common_args(args);
+  r.push_back(fmt::format("--device={}", index));
+  r.push_back("--peers=" + pairs);
+  r.push_back("--peers-only");
   if (!out.empty()) r.push_back("--benchmark_out=" + out);
   r.push_back(fmt::format("--progress={}", progress));
   return r;
@@ -100,17 +130,34 @@ int combined_exit_code(const std::vector<int>& codes) {
 namespace {
 
 struct device_process {
-  int index = 0;
+  std::string tag;    ///< what its lines are marked with: gpu<N>, or peers
   pid_t pid = -1;
   int fd = -1;        ///< the read end of its stdout and stderr
   std::string line;   ///< what it printed since its last newline
   int status = -1;
 };
 
-pid_t spawn(const std::vector<std::string>& args, int out_fd, pid_t group) {
-  std::vector<char*> argv;
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
+// environ, with `cpus` (when not empty) as the process's device_cpus_env.
+std::vector<std::string> child_environment(const std::string& cpus) {
+  std::vector<std::string> env;
+  const std::string key = std::string(device_cpus_env) + "=";
+  for (char** e = environ; *e != nullptr; ++e)
+    if (std::strncmp(*e, key.c_str(), key.size()) != 0) env.emplace_back(*e);
+  if (!cpus.empty()) env.push_back(key + cpus);
+  return env;
+}
+
+std::vector<char*> pointers(const std::vector<std::string>& strings) {
+  std::vector<char*> p;
+  for (const auto& s : strings) p.push_back(const_cast<char*>(s.c_str()));
+  p.push_back(nullptr);
+  return p;
+}
+
+pid_t spawn(const std::vector<std::string>& args, const std::string& cpus, int out_fd, pid_t group) {
+  std::vector<char*> argv = pointers(args);
+  const std::vector<std::string> env = child_environment(cpus);
+  std::vector<char*> envp = pointers(env);
   posix_spawn_file_actions_t actions;
   posix_spawnattr_t attr;
   posix_spawn_file_actions_init(&actions);
@@ -121,17 +168,17 @@ pid_t spawn(const std::vector<std::string>& args, int out_fd, pid_t group) {
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETPGROUP);
   posix_spawnattr_setpgroup(&attr, group);
   pid_t pid = 0;
-  const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, &attr, argv.data(), environ);
+  const int rc = posix_spawn(&pid, "/proc/self/exe", &actions, &attr, argv.data(), envp.data());
   posix_spawn_file_actions_destroy(&actions);
   posix_spawnattr_destroy(&attr);
   if (rc != 0) throw std::runtime_error(fmt::format("cannot start a process for a device: {}", std::strerror(rc)));
   return pid;
 }
 
-void start(device_process& p, const std::vector<std::string>& args, pid_t group) {
+void start(device_process& p, const std::vector<std::string>& args, const std::string& cpus, pid_t group) {
   int fds[2];
   if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error(fmt::format("pipe: {}", std::strerror(errno)));
-  p.pid = spawn(args, fds[1], group);
+  p.pid = spawn(args, cpus, fds[1], group);
   close(fds[1]);
   p.fd = fds[0];
 }
@@ -140,9 +187,9 @@ void start(device_process& p, const std::vector<std::string>& args, pid_t group)
 void drain(device_process& p, bool at_end) {
   std::size_t start = 0;
   for (std::size_t nl; (nl = p.line.find('\n', start)) != std::string::npos; start = nl + 1)
-    std::fprintf(stderr, "[gpu%d] %.*s\n", p.index, static_cast<int>(nl - start), p.line.data() + start);
+    std::fprintf(stderr, "[%s] %.*s\n", p.tag.c_str(), static_cast<int>(nl - start), p.line.data() + start);
   p.line.erase(0, start);
-  if (at_end && !p.line.empty()) std::fprintf(stderr, "[gpu%d] %s\n", p.index, p.line.c_str());
+  if (at_end && !p.line.empty()) std::fprintf(stderr, "[%s] %s\n", p.tag.c_str(), p.line.c_str());
   std::fflush(stderr);
 }
 
@@ -186,7 +233,8 @@ int wait_for(pid_t pid) {
 }  // namespace
 
 int run_on_devices(const std::vector<std::string>& args, const std::vector<int>& indices,
-                   const std::vector<std::string>& uuids, std::string_view progress) {
+                   const std::vector<std::string>& uuids, const std::vector<std::string>& cpus,
+                   std::string_view progress) {
   const std::string out = output_path(args);
   setenv(concurrent_devices_env, std::to_string(indices.size()).c_str(), 1);
   std::fflush(stdout);
@@ -194,20 +242,39 @@ int run_on_devices(const std::vector<std::string>& args, const std::vector<int>&
   std::vector<device_process> ps(indices.size());
   install_interrupt_handlers();
   for (std::size_t i = 0; i < indices.size(); ++i) {
-    ps[i].index = indices[i];
+    ps[i].tag = fmt::format("gpu{}", indices[i]);
     const std::string path = out.empty() ? std::string() : device_output_path(out, indices[i], uuids[i]);
-    start(ps[i], device_args(args, indices[i], path, progress), i == 0 ? 0 : ps[0].pid);
+    start(ps[i], device_args(args, indices[i], path, progress), cpus[i], i == 0 ? 0 : ps[0].pid);
     if (i == 0) forward_signals_to(-ps[0].pid);
-    std::fprintf(stderr, "membench: device %d (%s) -> %s\n", indices[i], uuids[i].c_str(),
-                 path.empty() ? "console" : path.c_str());
+    std::fprintf(stderr, "membench: device %d (%s, CPUs %s) -> %s\n", indices[i], uuids[i].c_str(),
+                 cpus[i].empty() ? "any" : cpus[i].c_str(), path.empty() ? "console" : path.c_str());
   }
   forward_output(ps);
   std::vector<int> codes;
   for (auto& p : ps) codes.push_back(wait_for(p.pid));
   forward_signals_to(0);
   for (std::size_t i = 0; i < ps.size(); ++i)
-    if (codes[i] != 0) std::fprintf(stderr, "membench: device %d exited %d\n", ps[i].index, codes[i]);
+    if (codes[i] != 0) std::fprintf(stderr, "membench: device %d exited %d\n", indices[i], codes[i]);
   return combined_exit_code(codes);
+}
+
+int run_peer_process(const std::vector<std::string>& args) {
+  setenv(concurrent_devices_env, "1", 1);  // alone: no other membench process runs beside it
+  std::fflush(stdout);
+  std::fflush(stderr);
+  std::vector<device_process> ps(1);
+  ps[0].tag = "peers";
+  install_interrupt_handlers();
+  start(ps[0], args, "", 0);  // every CPU: it runs alone
+  forward_signals_to(-ps[0].pid);
+  const std::string out = output_path(args);
+  std::fprintf(stderr, "membench: the peer rows (%s) -> %s\n", flag_value(args, "--peers").c_str(),
+               out.empty() ? "console" : out.c_str());
+  forward_output(ps);
+  const int code = wait_for(ps[0].pid);
+  forward_signals_to(0);
+  if (code != 0) std::fprintf(stderr, "membench: the peer process exited %d\n", code);
+  return code;
 }
 
 }  // namespace membench

@@ -23,6 +23,18 @@ bench_context::~bench_context() = default;
 
 std::string bench_context::param(std::string_view key) const { return parsed_.get(key).value_or(""); }
 
+const device_info& bench_context::device() const { return moved_device_ != nullptr ? *moved_device_ : session_.device(); }
+
+void bench_context::move_to(int index) {
+  if (index == device().index) return;
+  if (moved_device_ != nullptr) throw std::logic_error("membench: a row moves to another device once, first");
+  const device_info& info = session_.device_of(index);
+  stream_.synchronize();
+  moved_scope_ = std::make_unique<device_scope>(index);
+  moved_stream_.emplace();
+  moved_device_ = &info;
+}
+
 std::string bench_context::workspace_key(std::initializer_list<std::string_view> keys) const {
   std::string key = parsed_.space;
   for (std::string_view k : keys) key += fmt::format("/{}:{}", k, param(k));
@@ -71,7 +83,7 @@ double bench_context::verify_and_time(l2_state l2, std::uint64_t bytes_per_launc
 }
 
 double bench_context::report(const launch_options& opt, std::uint64_t bytes, const std::function<sample_run()>& sample) {
-  const nvml_device* nvml = session_.nvml();
+  const nvml_device* nvml = session_.nvml_of(device().index);
   const std::optional<gpu_snapshot> before = nvml != nullptr ? nvml->read() : std::nullopt;
   const sample_run run = sample();
   const std::optional<gpu_snapshot> after = nvml != nullptr ? nvml->read() : std::nullopt;
@@ -80,7 +92,7 @@ double bench_context::report(const launch_options& opt, std::uint64_t bytes, con
                                          "{:.0f} % of the run's reference SM clock",
                                          run.discarded, session_.options().clocks.threshold_pct));
   row_inputs in{opt, bytes, run, before, after, seconds_since(started_s_), session_.options().rule.ci_level_pct / 100};
-  label_ = write_row(state_, session_.device(), in);
+  label_ = write_row(state_, device(), in);
   const double median = median_of(run.samples);
   session_.medians()[name_] = median;
   session_.keep_samples(name_, run.samples);
@@ -144,6 +156,8 @@ void bench_context::profile_metrics(const launch_options& lo, const launch_fn& l
   std::string token;
   if (!lo.kernel_row()) {
     token = "metrics:none(not_a_kernel_row)";  // copies and host calls: no SM counters to read
+  } else if (moved_device_ != nullptr) {
+    token = metrics_unavailable_token(fmt::format("the profiler is on device {}", session_.device().index));
   } else if (!metrics->unavailable()) {
     const cudaStream_t st = lo.stream != nullptr ? lo.stream : stream();
     const measure_env env = session_.environment();

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <functional>
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,8 +41,21 @@ class bench_context {
   bench_context(const bench_context&) = delete;
   bench_context& operator=(const bench_context&) = delete;
 
-  cudaStream_t stream() const noexcept { return stream_.get(); }
-  const device_info& device() const { return session_.device(); }
+  /// The row's stream: on the session's device, or on the one the row moved to.
+  cudaStream_t stream() const noexcept { return moved_stream_ ? moved_stream_->get() : stream_.get(); }
+  /// The row's device: the session's, or the one it moved to.
+  const device_info& device() const;
+
+  /// Moves the row to GPU `index` (a peer row whose work another GPU issues). Until the row
+  /// ends that device is current and stream() is a stream of it, so verification, timing and
+  /// read-back happen there, with that device's L2 flush, clock reference, event-pair cost and
+  /// NVML. Call it before anything else of the row; a no-op for the session's device.
+  /// throws cuda_error
+  void move_to(int index);
+  /// The properties of another GPU of the process, and what NVML says of its links (null
+  /// without NVML), for peer rows. throws cuda_error
+  const device_info& device_of(int index) { return session_.device_of(index); }
+  const link_endpoint* links_of(int index) { return session_.links_of(index); }
   const std::string& name() const noexcept { return name_; }
   /// The value of a name key of this row ("" when the name has none).
   std::string param(std::string_view key) const;
@@ -61,7 +75,7 @@ class bench_context {
   template <class W, class Make>
   W& workspace(std::initializer_list<std::string_view> keys, Make&& make) {
     W& w = session_.workspaces().get<W>(workspace_key(keys), std::forward<Make>(make));
-    stream_.synchronize();
+    MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(stream()));
     return w;
   }
 
@@ -119,6 +133,11 @@ class bench_context {
   std::string label_;
   double started_s_;
   membench::stream stream_;
+  // A row moved to another device: its device, kept current (destroyed after the stream of
+  // it below, before stream_), and a stream of it.
+  const device_info* moved_device_ = nullptr;
+  std::unique_ptr<device_scope> moved_scope_;
+  std::optional<membench::stream> moved_stream_;
 };
 
 }  // namespace membench

@@ -6,6 +6,7 @@
 #include <nvtx3/nvToolsExt.h>
 
 #include "harness/core/check.hpp"
+#include "harness/device/links.hpp"
 #include "harness/device/metrics.hpp"
 #include "harness/device/nvml.hpp"
 #include "harness/measure/device_timers.hpp"
@@ -15,7 +16,41 @@ namespace membench {
 
 namespace {
 constexpr std::size_t staging_bytes = std::size_t{64} << 20;
+
+// The host-device link's ceiling: NVML's maximum (what the device and slot allow; an idle
+// link may have trained down), else sysfs (virtual machines often hide it: "Unknown").
+std::optional<pcie_link> host_link(const nvml_device* nvml, const std::string& pci_bus_id, std::string& source) {
+  const std::optional<nvml_pcie> np = nvml != nullptr ? nvml->pcie() : std::nullopt;
+  std::optional<pcie_link> link = np ? pcie_link_of(np->max_generation, np->max_width) : std::nullopt;
+  if (link) {
+    source = fmt::format("nvml maximum; now gen{} x{}", np->current_generation, np->current_width);
+  } else if ((link = read_pcie_link(pci_bus_id))) {
+    source = "sysfs current link";
+  }
+  return link;
+}
 }  // namespace
+
+// A GPU a peer row uses: what it is and what NVML says of it, and, once a row is timed on it
+// (another GPU than the session's), what open() measures of the session's own: its clock
+// reference, its event-pair cost, and its L2 flush buffer.
+struct session::other_device {
+  device_info info;
+  std::unique_ptr<nvml_device> own_nvml;
+  const nvml_device* nvml = nullptr;  ///< own_nvml, or the session's for the session's device
+  std::optional<std::optional<link_endpoint>> links;  ///< outer: read yet; inner: NVML told
+  bool timed = false;
+  double reference_mhz = 0;
+  std::optional<event_calibration> calibration;
+  std::unique_ptr<l2_flusher> flusher;
+
+  ~other_device() {  // the flush buffer is freed with its device current
+    int previous = 0;
+    if (!flusher || cudaGetDevice(&previous) != cudaSuccess || cudaSetDevice(info.index) != cudaSuccess) return;
+    flusher.reset();
+    MEMBENCH_CUDA_LOG(cudaSetDevice(previous));
+  }
+};
 
 session::session(run_options options) : options_(std::move(options)) {}
 
@@ -30,15 +65,7 @@ void session::open(const device_info& device) {
   device_ = device;
   nvtx_ = nvtxDomainCreateA("membench");
   nvml_ = nvml_device::open(device.pci_bus_id, nvml_missing_);
-  // The host-device ceiling. NVML's maximum is what the device and slot allow; an idle
-  // link may have trained down, and virtual machines often hide sysfs ("Unknown").
-  const std::optional<nvml_pcie> np = nvml_ ? nvml_->pcie() : std::nullopt;
-  if (np) pcie_ = pcie_link_of(np->max_generation, np->max_width);
-  if (pcie_) {
-    pcie_source_ = fmt::format("nvml maximum; now gen{} x{}", np->current_generation, np->current_width);
-  } else if ((pcie_ = read_pcie_link(device.pci_bus_id))) {
-    pcie_source_ = "sysfs current link";
-  }
+  pcie_ = host_link(nvml_.get(), device.pci_bus_id, pcie_source_);
   if (!options_.metrics.empty()) {
     metrics_ = std::make_unique<metrics_profiler>(device.index, options_.metrics);
     if (metrics_->unavailable())
@@ -64,6 +91,7 @@ void session::open(const device_info& device) {
 
 void session::release_cuda() noexcept {
   workspaces_.clear();
+  others_.clear();
   flusher_.reset();
   blocker_.reset();
   probe_.reset();
@@ -89,14 +117,81 @@ void session::close() noexcept {
   medians_.clear();
 }
 
+session::other_device& session::other(int index) {
+  std::unique_ptr<other_device>& o = others_[index];
+  if (o) return *o;
+  auto made = std::make_unique<other_device>();
+  if (index == device().index) {
+    made->info = device();
+    made->nvml = nvml_.get();
+  } else {
+    made->info = query_device(index);
+    std::string why_not;
+    made->own_nvml = nvml_device::open(made->info.pci_bus_id, why_not);
+    made->nvml = made->own_nvml.get();
+  }
+  o = std::move(made);
+  return *o;
+}
+
+const device_info& session::device_of(int index) { return index == device().index ? device() : other(index).info; }
+
+const nvml_device* session::nvml_of(int index) { return index == device().index ? nvml_.get() : other(index).nvml; }
+
+const link_endpoint* session::links_of(int index) {
+  other_device& o = other(index);
+  if (!o.links) {
+    o.links.emplace();
+    const auto pci = parse_pci_address(o.info.pci_bus_id);
+    if (o.nvml != nullptr && pci) {
+      std::string source;
+      const std::optional<pcie_link> pcie = host_link(o.nvml, o.info.pci_bus_id, source);
+      const std::optional<nvlink_links> nv = o.nvml->nvlink();
+      *o.links = link_endpoint{*pci, o.nvml->nvlink_far_ends(), nv ? nv->link_gbps : 0, pcie ? pcie->gbps() : 0};
+    }
+  }
+  return *o.links ? &**o.links : nullptr;
+}
+
+// The device's clock reference and event-pair cost, measured as open() measures the session's.
+session::other_device& session::timed_other(int index) {
+  other_device& o = other(index);
+  if (o.timed) return o;
+  const device_scope on(index);
+  stream st;
+  if (probe_) o.reference_mhz = reference_sm_clock(*probe_, st.get(), o.info.sm_count);
+  if (blocker_) {
+    spin_gpu(st.get(), o.info.sm_count, 0.05);
+    o.calibration = calibrate_event_pair(*blocker_, st.get());  // null: its rows fall back to events
+  }
+  st.synchronize();
+  o.timed = true;
+  return o;
+}
+
 measure_env session::environment() {
+  int current = 0;
+  MEMBENCH_CUDA_CHECK(cudaGetDevice(&current));
+  if (current == device().index) {
+    return measure_env{options_,
+                       blocker_.get(),
+                       probe_.get(),
+                       nvml_.get(),
+                       reference_mhz_,
+                       calibration_ ? calibration_->median_s : 0,
+                       [this](cudaStream_t s) { flush_l2(s); }};
+  }
+  other_device& o = timed_other(current);
   return measure_env{options_,
-                     blocker_.get(),
+                     o.calibration ? blocker_.get() : nullptr,
                      probe_.get(),
-                     nvml_.get(),
-                     reference_mhz_,
-                     calibration_ ? calibration_->median_s : 0,
-                     [this](cudaStream_t s) { flush_l2(s); }};
+                     o.nvml,
+                     o.reference_mhz,
+                     o.calibration ? o.calibration->median_s : 0,
+                     [&o](cudaStream_t s) {
+                       if (!o.flusher) o.flusher = std::make_unique<l2_flusher>(o.info.l2_bytes);
+                       o.flusher->flush(s);
+                     }};
 }
 
 void session::flush_l2(cudaStream_t s) {

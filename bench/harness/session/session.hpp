@@ -28,6 +28,7 @@ namespace membench {
 
 class bench_context;
 class clock_probe;
+struct link_endpoint;
 class metrics_profiler;
 class nvml_device;
 class progress;
@@ -65,7 +66,19 @@ class session {
   metrics_profiler* profiler() noexcept { return metrics_.get(); }
   const nvml_device* nvml() const noexcept { return nvml_.get(); }
 
-  /// What a measurement strategy needs (measurement.hpp).
+  // Other GPUs of the process, for the peer rows: each is read on first use (and timed on
+  // first use, environment()); the session's own device answers from what open() read.
+  /// The properties of device `index`. throws cuda_error
+  const device_info& device_of(int index);
+  /// Its NVML; null where NVML is missing. throws cuda_error
+  const nvml_device* nvml_of(int index);
+  /// What NVML says of its links (NVLinks and their far ends, PCIe); null without NVML.
+  /// throws cuda_error
+  const link_endpoint* links_of(int index);
+
+  /// What a measurement strategy needs (measurement.hpp) on the current device: the session's,
+  /// or another a peer row moved to (bench_context::move_to), with that device's clock
+  /// reference, event-pair cost and L2 flush, measured on first use. throws cuda_error
   measure_env environment();
   workspace_cache& workspaces() noexcept { return workspaces_; }
   /// Pinned staging memory for copying results back (64 MiB, made on first use).
@@ -90,6 +103,9 @@ class session {
   const std::string& poisoned_by() const noexcept { return poisoned_by_; }
 
  private:
+  struct other_device;
+  other_device& other(int index);
+  other_device& timed_other(int index);
   void flush_l2(cudaStream_t s);
   void release_cuda() noexcept;
   void fail(benchmark::State& state, const std::string& message);
@@ -111,6 +127,7 @@ class session {
   std::string timing_fallback_;
   void* nvtx_ = nullptr;
   workspace_cache workspaces_;
+  std::map<int, std::unique_ptr<other_device>> others_;  ///< by device index
   std::string verified_name_;
   std::map<std::string, double> medians_;
   std::map<std::string, std::vector<std::vector<double>>> kept_;

@@ -7,6 +7,7 @@
 #include "common/schema.hpp"
 #include "harness/device/metrics.hpp"
 #include "harness/device/nvml.hpp"
+#include "harness/process/cpu_affinity.hpp"
 #include "harness/process/devices.hpp"
 #include "harness/session/session.hpp"
 
@@ -69,6 +70,7 @@ std::vector<std::pair<std::string, std::string>> session::context() const {
   }
   out.push_back(entry(context_key("host_name"), host_name()));
   out.push_back(entry(context_key("membench_concurrent_devices"), fmt::format("{}", concurrent_devices())));
+  out.push_back(entry(context_key("membench_cpus"), format_cpu_list(allowed_cpus())));
   for (auto& kv : scheduler_context([](const char* v) { return std::getenv(v); })) out.push_back(std::move(kv));
   if (nvml_) {
     for (auto& kv : nvml_->context()) out.push_back(std::move(kv));

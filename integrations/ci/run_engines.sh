@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# integrations/ci/run_engines.sh [--report=PATH] [--work=DIR]: the engines that fleets run,
+# really run, on a machine without a GPU. Only the GPU is a test double: membench_standin
+# replays recorded membench JSON for the GPU it is given (four GPUs of one node, the last one
+# made 10 % slower). Parts, each skipped with its reason only where what it needs cannot be
+# installed (Debian's slurm-wlm and munge; ReFrame and kubernetes-validate from PyPI):
+#   local       integrations/slurm/run_local.sh: the array's task body per GPU, then the fleet report
+#   slurm       a one-node Slurm (slurmctld, slurmd, munged started here, four fake GPUs in
+#               gres.conf); submit.sh's three shapes (array, node, srun) with their fleet jobs
+#   reframe     membench_check.py under the local scheduler and on the Slurm partition (--distribute)
+#   kubernetes  the manifests against the Kubernetes API schema (offline); the Jobs' containers
+#               run here as the kubelet would run them
+# --report: membench-report (default build/ci/bin, else build/dev/bin); --work: build/engines.
+# Needs root for Slurm (daemons, device nodes) and apt-get. Exit: 0 every part passed or was
+# skipped, 1 a part failed, 2 no membench-report.
+set -uo pipefail
+export PYTHONDONTWRITEBYTECODE=1  # no __pycache__ in the tree
+cd "$(dirname "$0")/../.." || exit 2
+repo=$PWD
+report='' work=build/engines
+for arg in "$@"; do
+  case $arg in
+    --report=*) report=${arg#*=} ;;
+    --work=*) work=${arg#*=} ;;
+    *) echo "run_engines.sh: unknown option $arg" >&2; exit 2 ;;
+  esac
+done
+for r in "$report" build/ci/bin/membench-report build/dev/bin/membench-report; do
+  [ -n "$r" ] && [ -x "$r" ] && { report=$(realpath "$r"); break; }
+done
+[ -x "$report" ] || { echo "run_engines.sh: no membench-report (build it, or --report=PATH)" >&2; exit 2; }
+if [ -d "$work" ] && [ -n "$(ls -A "$work")" ] && [ ! -e "$work/.engines-work" ]; then
+  echo "run_engines.sh: $work is not empty and not a folder of this script's (no .engines-work)" >&2; exit 2
+fi
+mkdir -p "$work" && work=$(realpath "$work") && touch "$work/.engines-work"
+# Until membench-report has its fleet command, the fleet job exits 2 and nothing judges the GPUs.
+export ENGINES_FLEET=1
+"$report" fleet --help 2>&1 | grep -qi '^usage:.*fleet' || ENGINES_FLEET=0
+fleet_exit=$((ENGINES_FLEET ? 1 : 2))
+standin="$work/standin"        # membench, membench_ca, membench_cg -> the stand-in; recordings/
+standin8="$work/standin8"      # eight GPUs, for the Kubernetes Job's eight pods
+check="python3 $repo/integrations/ci/check_engines.py"
+say() { printf 'engines: %s\n' "$*"; }
+started=$SECONDS passed=0 failed=0 skipped=0
+
+part() {  # part NAME FUNCTION: runs it, counts it; the function returns 77 to skip
+  local name=$1 t0=$SECONDS code
+  say "--- $name"
+  "$2"
+  code=$?
+  case $code in
+    0) passed=$((passed + 1)); say "$name: passed ($((SECONDS - t0)) s)" ;;
+    77) skipped=$((skipped + 1)); say "$name: skipped ($((SECONDS - t0)) s)" ;;
+    *) failed=$((failed + 1)); say "$name: FAILED ($((SECONDS - t0)) s)" ;;
+  esac
+}
+
+make_standin() {  # make_standin DIR GPUS: the programs' names linked to the stand-in, and its GPUs
+  rm -rf "$1" && mkdir -p "$1"
+  for b in membench membench_ca membench_cg; do ln -s "$repo/integrations/ci/membench_standin" "$1/$b"; done
+  python3 "$repo/integrations/ci/make_recordings.py" "$1/recordings" --gpus="$2"
+}
+
+local_part() {
+  local root="$work/local" dir code
+  rm -rf "$root"
+  MEMBENCH_BIN=$standin MEMBENCH_REPORT=$report MEMBENCH_RESULTS_ROOT=$root MEMBENCH_BUILDS="membench membench_cg" \
+    bash integrations/slurm/run_local.sh 0 1 2 3 >"$work/local.log" 2>&1
+  code=$?
+  grep -E '^(membench task [0-9]+ of|membench fleet:|run_local.sh:)' "$work/local.log" | sed 's/^/  /'
+  dir=$(find "$root" -mindepth 1 -maxdepth 1 -name 'membench-local-*' | head -n 1)
+  say "run_local.sh exit $code (want $fleet_exit: the fleet report's); log $work/local.log"
+  $check tasks "$dir" "$standin/recordings" "membench membench_cg" --scheduler=none &&
+    $check fleet "$dir" "$standin/recordings" && [ "$code" = "$fleet_exit" ] || return 1
+  [ "$ENGINES_FLEET" = 1 ] && cp "$dir/reframe-references.json" "$work/references.json"
+  return 0
+}
+
+# shellcheck source=integrations/ci/slurm_cluster.sh
+source "$repo/integrations/ci/slurm_cluster.sh"
+
+slurm_submit() {  # slurm_submit MODE: submit.sh as a site runs it, with the stand-in as membench
+  MEMBENCH_PARTITION=$slurm_partition MEMBENCH_TIME=00:10:00 MEMBENCH_GPUS=4 MEMBENCH_NODES=1 \
+    MEMBENCH_BIN=$standin MEMBENCH_REPORT=$report MEMBENCH_RESULTS_ROOT="$work/results" \
+    MEMBENCH_BUILDS="membench membench_cg" bash integrations/slurm/submit.sh "$1"
+}
+
+slurm_part() {
+  slurm_install || return $?
+  slurm_start || return 1
+  local mode out ok=0 root="$work/results"
+  declare -A job fleet
+  rm -rf "$root"
+  for mode in array node srun; do
+    out=$(slurm_submit "$mode") || { echo "$out"; return 1; }
+    job[$mode]=$(awk '/^membench job/ {print $3}' <<<"$out")
+    fleet[$mode]=$(awk '/^fleet job/ {print $3}' <<<"$out")
+    say "submit.sh $mode: membench job ${job[$mode]}, fleet job ${fleet[$mode]} (--dependency=afterany:${job[$mode]})"
+  done
+  slurm_wait 300 "${job[@]}" "${fleet[@]}" || return 1
+  for mode in array node srun; do
+    say "slurm $mode: how the jobs ended"
+    slurm_job_end "${job[$mode]}"
+    slurm_job_end "${fleet[$mode]}"
+    slurm_job_end "${job[$mode]}" | grep -v 'COMPLETED, exit code 0:0' && { say "a $mode task did not complete"; ok=1; }
+    slurm_job_end "${fleet[$mode]}" | grep -q "FAILED, exit code $fleet_exit:0" ||
+      { say "the $mode fleet job did not exit $fleet_exit"; ok=1; }
+    find "$root/slurm-logs" \( -name "*-${job[$mode]}_*.out" -o -name "*-${job[$mode]}.out" \) \
+      -exec grep -h 'CUDA_VISIBLE_DEVICES' {} + | sed 's/^/  /'
+  done
+  local dir="$root/membench-${job[array]}"
+  $check tasks "$dir" "$standin/recordings" "membench membench_cg" --scheduler=array || ok=1
+  $check fleet "$dir" "$standin/recordings" || ok=1
+  dir="$root/membench-${job[node]}"
+  $check node "$dir" "$standin/recordings" "membench membench_cg" || ok=1
+  $check fleet "$dir" "$standin/recordings" || ok=1
+  dir="$root/membench-${job[srun]}"
+  $check tasks "$dir" "$standin/recordings" "membench membench_cg" --scheduler="srun:${job[srun]}" || ok=1
+  $check fleet "$dir" "$standin/recordings" || ok=1
+  return $ok
+}
+
+venv_with() {  # venv_with PACKAGE==VERSION [PIP-OPTIONS/MORE PACKAGES...]: the engines' venv has it, else 77
+  local venv="$work/venv" log="$work/venv.log"
+  [ -x "$venv/bin/pip" ] || python3 -m venv "$venv" >>"$log" 2>&1 || /usr/bin/python3 -m venv "$venv" >>"$log" 2>&1 ||
+    { say "SKIP: no Python venv here (python3-venv; log: $log)"; return 77; }
+  "$venv/bin/pip" show -q "${1%%==*}" >/dev/null 2>&1 && return 0
+  say "pip install $*"
+  "$venv/bin/pip" install -q "$@" >>"$log" 2>&1 || { say "SKIP: pip could not install $1 from PyPI (log: $log)"; return 77; }
+}
+
+# ReFrame without its optional analytics (polars, 50 MB: results storage and performance
+# comparisons, which the test does not use), as the GPU machines carry it: its other
+# requirements (reframe-hpc 4.10.4's metadata) named one by one.
+reframe_packages=(reframe-hpc==4.10.4 'archspec>=0.2.4' 'argcomplete~=3.6' 'clustershell~=1.9' 'fasteners~=0.20'
+  'jinja2~=3.1' 'jsonschema~=4.26' 'lxml~=6.0' 'pyyaml~=6.0' 'requests~=2.33' 'semver~=3.0' 'tabulate~=0.10')
+reframe_install() {
+  venv_with "${reframe_packages[0]}" --no-deps || return $?
+  "$work/venv/bin/pip" show -q jsonschema >/dev/null 2>&1 || venv_with "${reframe_packages[@]:1}"
+}
+
+run_reframe() {  # run_reframe NAME REFRAME-OPTIONS...: membench_check.py over the stand-in
+  local name=$1 code refs=()
+  shift
+  [ -s "$work/references.json" ] && refs=(-S references="$work/references.json")
+  mkdir -p "$work/reframe/$name"
+  (cd "$work/reframe/$name" && HOME="$work/reframe/home" RFM_COLORIZE=n "$work/venv/bin/reframe" \
+    -C "$repo/integrations/reframe/config/ci.py" -c "$repo/integrations/reframe/membench_check.py" "$@" \
+    -S membench_dir="$standin" "${refs[@]}" -r --prefix="$work/reframe/$name" \
+    --report-file="$work/reframe/$name/report.json" >"$work/reframe/$name.log" 2>&1)
+  code=$?
+  grep -E '^\[ *(OK|FAIL|SKIP) *\]|^\[ *(PASSED|FAILED) *\]' "$work/reframe/$name.log" | sed 's/^/  /'
+  say "reframe on $name: exit $code (1: a test failed); log $work/reframe/$name.log"
+  $check reframe "$work/reframe/$name/report.json" "$standin/recordings"
+}
+
+reframe_part() {
+  reframe_install || return $?
+  if [ "$ENGINES_FLEET" = 0 ]; then
+    say "no references without the fleet command: performance is logged, not judged"
+  elif [ ! -s "$work/references.json" ]; then
+    say "no reframe-references.json (the local part failed)"; return 1
+  fi
+  rm -rf "$work/reframe" && mkdir -p "$work/reframe/home"
+  local ok=0
+  run_reframe local --system=membenchci:local || ok=1
+  if [ -n "${SLURM_CONF:-}" ] && sinfo -h >/dev/null 2>&1; then
+    MEMBENCH_CI_PARTITION=$slurm_partition run_reframe slurm --system=membenchci:slurm --distribute=all || ok=1
+  else
+    say "reframe on Slurm: not run (the slurm part did not bring Slurm up)"
+  fi
+  return $ok
+}
+
+kubernetes_part() {
+  venv_with kubernetes-validate==1.37.0 || return $?
+  local k=integrations/kubernetes ok=0 v py="$work/venv/bin/python"
+  for v in 1.33.0 1.37.0; do  # 1.33: backoffLimitPerIndex is GA
+    "$work/venv/bin/kubernetes-validate" --strict -k "$v" "$k"/*.yaml || ok=1
+  done
+  # The validator must refuse what the API server would: a misspelt field.
+  sed 's/^  completionMode: Indexed/  completionMod: Indexed/' "$k/membench-job.yaml" >"$work/misspelt-job.yaml"
+  if "$work/venv/bin/kubernetes-validate" --strict --quiet "$work/misspelt-job.yaml" >/dev/null 2>&1; then
+    say "kubernetes-validate accepted a misspelt field"; ok=1
+  else
+    say "kubernetes-validate refuses a misspelt field (completionMod), as it should"
+  fi
+  "$py" "$repo/integrations/ci/check_engines.py" k8s-static "$k" || ok=1
+  rm -rf "$work/k8s"
+  "$py" "$repo/integrations/ci/check_engines.py" k8s-replay "$k" "$standin8" "$report" "$work/k8s" || ok=1
+  return $ok
+}
+
+slurm_stop  # daemons a run before this one left, by its pid files
+find "$work" -mindepth 1 -maxdepth 1 ! -name venv ! -name venv.log ! -name .engines-work -exec rm -rf {} +
+trap slurm_stop EXIT
+say "membench-report: $report; work: $work"
+[ "$ENGINES_FLEET" = 1 ] || say "membench-report has no fleet command yet: no verdict on the GPUs is checked, ReFrame runs without references"
+make_standin "$standin" 4 && make_standin "$standin8" 8 || exit 1
+part local local_part
+part slurm slurm_part
+part reframe reframe_part
+part kubernetes kubernetes_part
+say "$((SECONDS - started)) s in all"
+echo "engines: $passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

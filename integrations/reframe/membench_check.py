@@ -1,0 +1,144 @@
+# membench as a ReFrame regression test: one test per GPU of a node, each a run-only test of
+# membench's tier on that GPU, with a performance variable per JSON row (the row's median
+# time, us; named as membench-report names the row, with ':' written '=') and references
+# per GPU model and build from the file that
+# `membench-report fleet --baseline-out FILE --baseline-format reframe` writes.
+#
+# One test per GPU: the parameter `gpu` is the CUDA device index within the node, up to
+# MEMBENCH_RFM_MAX_GPUS (default 8); indices past the GPUs the partition declares
+# (`devices: [{'type': 'gpu', 'num_devices': N}]`) are skipped. Under a scheduler the job holds
+# every GPU of its node (and the node, exclusive_access) and measures one of them alone;
+# with --distribute ReFrame makes the tests once per node. Each test keeps its GPU's identity
+# as read from the JSON (gpu_uuid, gpu_name, gpu_host: in the run report and the perflog),
+# never a value over the node.
+#
+# Variables (-S NAME=VALUE): membench (the executable; the build's name picks the reference),
+# tier, benchmark_filter (a regex: only these rows; default the tier's every row), references
+# (the reference file; empty: performance is logged, not judged), extra_args. Several builds:
+# -P build=membench,membench_ca,membench_cg with membench_dir set to their folder.
+import json
+import math
+import os
+import shlex
+import sys
+
+import reframe as rfm
+import reframe.utility.sanity as sn
+from reframe.core.builtins import parameter, run_after, run_before, sanity_function, variable
+from reframe.core.exceptions import SanityError
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools'))
+import membench_schema as S  # noqa: E402  (membench's key names)
+
+C, F, R = S.context, S.file, S.row
+MAX_GPUS = int(os.getenv('MEMBENCH_RFM_MAX_GPUS', '8'))
+TIME_UNITS_US = {'ns': 1e-3, 'us': 1.0, 'ms': 1e3, 's': 1e6}
+BUILDS = {'membench': 'default', 'membench_ca': 'ca', 'membench_cg': 'cg'}
+OUTPUT = 'membench.json'
+
+
+def row_time_us(row):
+    """A row's median time in microseconds (Google Benchmark's real_time in its time_unit)."""
+    return row[R.real_time] * TIME_UNITS_US[row.get(R.time_unit, 'ns')]
+
+
+def row_key(row_name):
+    """A row as membench-report names it: without Google Benchmark's /manual_time."""
+    return row_name.removesuffix('/manual_time')
+
+
+def skipped(row):
+    """A row membench could not run on this machine (`skipped: why`), which is no failure."""
+    return str(row.get(R.error_message, '')).startswith('skipped:')
+
+
+def perf_name(row_name):
+    """A row's performance variable: its name without ':' (ReFrame's scope separator in references)."""
+    return row_key(row_name).replace(':', '=')
+
+
+def reference_key(context):
+    """The reference file's key for a run: GPU model and build, as membench-report fleet writes it."""
+    return f"{context.get(C.gpu_name, '?')}/{context.get(C.membench_cache_mode, 'default')}"
+
+
+@rfm.simple_test
+class membench_gpu_check(rfm.RunOnlyRegressionTest):
+    descr = 'membench on one GPU: the median time of each row against its GPU model\'s fleet'
+    valid_systems = ['*']
+    valid_prog_environs = ['*']
+    tags = {'membench'}
+    gpu = parameter(range(MAX_GPUS))
+    build = variable(str, value='membench')
+    membench_dir = variable(str, value='')
+    tier = variable(str, value='quick')
+    benchmark_filter = variable(str, value='')
+    extra_args = variable(str, value='')
+    references = variable(str, value='')
+    # What the JSON said about the GPU that ran: who it is, not which index it had.
+    gpu_uuid = variable(str, value='')
+    gpu_name = variable(str, value='')
+    gpu_host = variable(str, value='')
+    num_tasks = 1
+    exclusive_access = True
+
+    def node_gpus(self):
+        declared = self.current_partition.select_devices('gpu')
+        return sum(d.num_devices for d in declared) if declared else 1
+
+    @run_after('setup')
+    def one_gpu_of_the_node(self):
+        gpus = self.node_gpus()
+        self.skip_if(self.gpu >= gpus, f'GPU {self.gpu}: the partition declares {gpus} per node')
+        # The job holds the node's every GPU (CUDA device N is GPU N) and measures one alone.
+        self.num_gpus_per_node = gpus
+        self.executable = os.path.join(self.membench_dir, self.build) if self.membench_dir else self.build
+        self.executable_opts = [f'--device={self.gpu}', f'--suite={self.tier}',
+                                f'--benchmark_out={OUTPUT}', '--benchmark_out_format=json']
+        if self.benchmark_filter:
+            self.executable_opts.append('--benchmark_filter=' + shlex.quote(self.benchmark_filter))
+        self.executable_opts += self.extra_args.split()
+
+    def result(self):
+        with open(os.path.join(self.stagedir, OUTPUT)) as f:
+            return json.load(f)
+
+    @sanity_function
+    def every_row_verified(self):
+        # None: the scheduler does not say (Slurm without accounting, ReFrame's squeue backend).
+        if self.job.exitcode not in (0, None):
+            raise SanityError(f'membench exited {self.job.exitcode} (see {self.stdout} and {self.stderr})')
+        try:
+            doc = self.result()
+        except (OSError, ValueError) as e:
+            raise SanityError(f'no membench JSON: {e}') from e
+        context = doc.get(F.context, {})
+        self.gpu_uuid = context.get(C.gpu_uuid, '')
+        self.gpu_name = context.get(C.gpu_name, '')
+        self.gpu_host = context.get(S.gbench_context.host_name, '')
+        if not self.gpu_uuid:
+            raise SanityError('the JSON names no GPU (no gpu_uuid in its context)')
+        failed = [r[R.name] for r in doc.get(F.benchmarks, []) if r.get(R.error_occurred) and not skipped(r)]
+        if failed or not doc.get(F.benchmarks):
+            raise SanityError(f'rows failed: {failed[:5]}' if failed else 'no rows')
+        return True
+
+    @run_before('performance')
+    def rows_as_performance(self):
+        doc = self.result()
+        # Rows that failed, or were skipped (peer rows with one GPU visible), have no time.
+        rows = [r for r in doc[F.benchmarks]
+                if not r.get(R.error_occurred) and math.isfinite(r.get(R.real_time, math.nan))]
+        self.perf_variables = {
+            perf_name(r[R.name]): sn.make_performance_function(lambda t=row_time_us(r): t, 'us') for r in rows
+        }
+        if self.references:
+            with open(self.references) as f:
+                table = json.load(f)
+            key = reference_key(doc[F.context])
+            if key not in table:
+                raise SanityError(f'{self.references} has no reference for {key}')
+            # The file is keyed by row name, as membench-report writes it (with or without the suffix).
+            refs = table[key]
+            self.reference = {'*': {perf_name(r[R.name]): tuple(refs.get(row_key(r[R.name])) or refs[r[R.name]])
+                                    for r in rows if row_key(r[R.name]) in refs or r[R.name] in refs}}

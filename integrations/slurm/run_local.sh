@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# run_local.sh [GPU...]: the array without Slurm, on this machine. Runs membench_array.sbatch
+# once per GPU (default: every GPU nvidia-smi lists), one after another, each with only its
+# GPU visible (CUDA_VISIBLE_DEVICES=N) as a Slurm task would be, then membench_fleet.sbatch
+# over the run's folder. The same variables as submit.sh (MEMBENCH_BIN, MEMBENCH_BUILDS,
+# MEMBENCH_TIER, MEMBENCH_FILTER, MEMBENCH_ARGS, MEMBENCH_RESULTS_ROOT, MEMBENCH_REPORT).
+# Output: the folder, $MEMBENCH_RESULTS_ROOT/membench-local-<date>_<time>/.
+# Exit: the fleet report's (0 no outlier, 1 an outlier, 2 unusable input), or the worst
+# task's when a task failed.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+: "${MEMBENCH_BIN:=$repo/build/suite/bin}"
+: "${MEMBENCH_RESULTS_ROOT:=$repo/results}"
+export MEMBENCH_BIN MEMBENCH_RESULTS_ROOT
+
+gpus=("$@")
+if [ ${#gpus[@]} -eq 0 ]; then
+  mapfile -t gpus < <(nvidia-smi --query-gpu=index --format=csv,noheader 2>/dev/null)
+  [ ${#gpus[@]} -gt 0 ] || { echo "run_local.sh: nvidia-smi lists no GPU; name them: run_local.sh 0 1" >&2; exit 2; }
+fi
+export CUDA_DEVICE_ORDER=PCI_BUS_ID  # indices as nvidia-smi numbers them
+MEMBENCH_RUN_ID="local-$(date +%Y%m%d_%H%M%S)"
+export MEMBENCH_RUN_ID
+rc=0
+for gpu in "${gpus[@]}"; do
+  CUDA_VISIBLE_DEVICES=$gpu MEMBENCH_TASK=$gpu bash "$here/membench_array.sbatch"
+  code=$?
+  [ "$code" -gt "$rc" ] && rc=$code
+done
+MEMBENCH_RESULTS="$MEMBENCH_RESULTS_ROOT/membench-$MEMBENCH_RUN_ID" bash "$here/membench_fleet.sbatch"
+fleet=$?
+echo "run_local.sh: results in $MEMBENCH_RESULTS_ROOT/membench-$MEMBENCH_RUN_ID (tasks: worst exit $rc; fleet: exit $fleet)"
+[ "$rc" -ne 0 ] && exit "$rc"
+exit "$fleet"

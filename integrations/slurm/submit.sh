@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# submit.sh [array|node|srun]: submits a membench run over a fleet's GPUs and, depending on it
+# (afterany), the fleet report; prints both job ids and the results folder.
+#   array  one job array task per GPU (membench_array.sbatch, MEMBENCH_GPUS tasks)
+#   node   one job array task per node, every GPU of it at once (membench_node.sbatch, MEMBENCH_NODES)
+#   srun   one allocation of MEMBENCH_GPUS tasks, one GPU each, started by one srun (membench_srun.sbatch)
+# Output, one line each: "membench job ID", "fleet job ID", "results DIR".
+# Exit: 0 both submitted; 2 a bad mode or sbatch refused.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+
+# ---- site options: edit here, or set them in the environment -------------------------------
+: "${MEMBENCH_PARTITION:=}"                          # sbatch -p; empty: the cluster's default
+: "${MEMBENCH_ACCOUNT:=}"                            # sbatch -A; empty: none
+: "${MEMBENCH_TIME:=01:00:00}"                       # sbatch -t for each job (quick tier: minutes)
+: "${MEMBENCH_GPUS:=8}"                              # array, srun: how many GPUs, one task each
+: "${MEMBENCH_NODES:=1}"                             # node: how many nodes, one task each
+: "${MEMBENCH_TIER:=quick}"                          # quick | default | full
+: "${MEMBENCH_BUILDS:=membench membench_ca membench_cg}"
+: "${MEMBENCH_FILTER:=}"                             # a --benchmark_filter regex; empty: the whole tier
+: "${MEMBENCH_ARGS:=}"                               # more membench options
+: "${MEMBENCH_BIN:=$repo/build/suite/bin}"           # the builds' folder (tools/run/suite.sh's, or a bundle)
+: "${MEMBENCH_REPORT:=$MEMBENCH_BIN/membench-report}"
+: "${MEMBENCH_RESULTS_ROOT:=$repo/results}"          # on a file system every node sees
+: "${MEMBENCH_BASELINE:=}"                           # judge against a stored fleet-baseline.json
+: "${MEMBENCH_SBATCH_ARGS:=}"                        # more sbatch options (--qos=..., --constraint=...)
+# ---- end of site options -------------------------------------------------------------------
+
+mode=${1:-array}
+case $mode in
+  array) script=membench_array.sbatch shape=(--array="0-$((MEMBENCH_GPUS - 1))") ;;
+  node) script=membench_node.sbatch shape=(--array="0-$((MEMBENCH_NODES - 1))") ;;
+  srun) script=membench_srun.sbatch shape=(--ntasks="$MEMBENCH_GPUS") ;;
+  -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+  *) echo "submit.sh: mode must be array, node or srun (see --help)" >&2; exit 2 ;;
+esac
+export MEMBENCH_TIER MEMBENCH_BUILDS MEMBENCH_FILTER MEMBENCH_ARGS MEMBENCH_BIN MEMBENCH_REPORT \
+  MEMBENCH_RESULTS_ROOT MEMBENCH_BASELINE
+export MEMBENCH_SLURM_DIR=$here
+logs="$MEMBENCH_RESULTS_ROOT/slurm-logs"
+mkdir -p "$logs"
+
+site=(--parsable -t "$MEMBENCH_TIME")
+[ -n "$MEMBENCH_PARTITION" ] && site+=(-p "$MEMBENCH_PARTITION")
+[ -n "$MEMBENCH_ACCOUNT" ] && site+=(-A "$MEMBENCH_ACCOUNT")
+# shellcheck disable=SC2206  # a list of sbatch options
+site+=($MEMBENCH_SBATCH_ARGS)
+
+out="$logs/%x-%A_%a.out"
+[ "$mode" = srun ] && out="$logs/%x-%j.out"
+job=$(sbatch "${site[@]}" "${shape[@]}" --output="$out" "$here/$script") || exit 2
+job=${job%%;*}  # --parsable prints "id" or "id;cluster"
+export MEMBENCH_RESULTS="$MEMBENCH_RESULTS_ROOT/membench-$job"
+fleet=$(sbatch "${site[@]}" --dependency="afterany:$job" --output="$logs/%x-%j.out" \
+  "$here/membench_fleet.sbatch") || { echo "submit.sh: the fleet job was refused; run $job goes on" >&2; exit 2; }
+echo "membench job ${job}"
+echo "fleet job ${fleet%%;*}"
+echo "results $MEMBENCH_RESULTS"

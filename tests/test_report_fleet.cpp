@@ -1,0 +1,291 @@
+// membench-report fleet on synthetic fleets: the centre and spread of a row, the interval of
+// a GPU's deviation, the family correction over every GPU's rows, the GPU verdict, the
+// baseline's round trip, and the inputs refused.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "common/stats.hpp"
+#include "fleet_stages.hpp"
+#include "test_report_support.hpp"
+
+namespace membench::report {
+namespace {
+
+// A deterministic factor within +-`amount` (relative), fixed by the two keys.
+double jitter(std::uint64_t a, std::uint64_t b, double amount) {
+  std::uint64_t z = a * 0x9e3779b97f4a7c15ULL + b + 0x632be59bd9b4e019ULL;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  const double u = static_cast<double>((z ^ (z >> 31)) >> 11) * 0x1p-53;
+  return 1 + amount * (2 * u - 1);
+}
+
+// One run of a row: its median and an interval of +-`ci` (relative) about it.
+run timed(double us, double ci) {
+  run r;
+  r.time_us = us;
+  r.ci_low_us = us * (1 - ci);
+  r.ci_high_us = us * (1 + ci);
+  r.sm_clock_mhz = 1980;
+  return r;
+}
+
+// A file of one GPU: rows "global/<family>/n:<i>" at the given times, each a run of +-0.1 %.
+result_file gpu_file(const std::string& uuid, const std::vector<std::pair<std::string, double>>& rows,
+                     const std::string& model = "NVIDIA H200") {
+  result_file f;
+  f.path = uuid + ".json";
+  f.context = {{"gpu_uuid", uuid},       {"gpu_name", model},      {"gpu_global_mem_bytes", "150109880320"},
+               {"gpu_sm_count", "132"}, {"nvml_max_sm_clock_mhz", "1980"}, {"membench_cache_mode", "default"},
+               {"host_name", "node"}};
+  for (const auto& [name, us] : rows) {
+    result r;
+    r.set_name(name);
+    r.time_us = us;
+    r.runs.push_back(timed(us, 0.001));
+    f.results.push_back(std::move(r));
+  }
+  f.build_index();
+  return f;
+}
+
+// A fleet of `gpus` GPUs, `per_family` rows in each of the families a and b, every GPU
+// within +-0.2 % of 100 us; `slow(g, family, i)` multiplies a row's time.
+template <class Slow>
+std::vector<result_file> synthetic_fleet(int gpus, int per_family, Slow slow) {
+  std::vector<result_file> files;
+  for (int g = 0; g < gpus; ++g) {
+    std::vector<std::pair<std::string, double>> rows;
+    for (const char* fam : {"a", "b"}) {
+      for (int i = 0; i < per_family; ++i) {
+        const double us = 100 * (1 + i) * jitter(static_cast<std::uint64_t>(g), static_cast<std::uint64_t>(100 * fam[0] + i), 0.002);
+        rows.emplace_back(fmt::format("global/{}/n:{}", fam, i), us * slow(g, std::string(fam), i));
+      }
+    }
+    files.push_back(gpu_file(fmt::format("GPU-{:08d}-0000", g), rows));
+  }
+  return files;
+}
+
+fleet_state decided(const std::vector<result_file>& files, const fleet_options& opt, const fleet_baseline* b = nullptr) {
+  fleet_state s;
+  s.fleets = group_fleets(files, opt.allow_mixed);
+  for (fleet& f : s.fleets) gather_rows(f, name_filter(""), s.multi_gpu);
+  decide_fleets(s, opt, b);
+  return s;
+}
+
+using test_support::many;
+
+TEST(ReportFleet, TheCentreIsTheMedianOfTheGpusMediansAndTheSpreadTheirMad) {
+  const std::vector<run> a{timed(100, 0.001)}, b{timed(101, 0.001), timed(101.5, 0.001)}, c{timed(103, 0.001)},
+      d{timed(150, 0.001)};
+  fleet_row r;
+  r.sides = {many(a), many(b), many(c), many(d)};
+  const row_centre ctr = centre_of(r);
+  const double b_median = (101 + 101.5) / 2;  // a GPU of two runs: their median
+  const double centre = std::exp((std::log(b_median) + std::log(103)) / 2);    // median of four: the middle two's mean
+  EXPECT_EQ(ctr.gpus, 4);
+  EXPECT_NEAR(ctr.centre_us, centre, 1e-9);
+  std::vector<double> dev;
+  for (double t : {100.0, b_median, 103.0, 150.0}) dev.push_back(std::abs(std::log(t / centre)));
+  EXPECT_NEAR(ctr.spread, 1.4826 * median_of(dev), 1e-12);  // the 150 us GPU does not move it
+  EXPECT_LT(ctr.spread, 0.03);
+  EXPECT_NEAR(ctr.variance(), std::acos(-1.0) / 2 * ctr.spread * ctr.spread / 4, 1e-15);
+  // The run-to-run spread is pooled over the GPUs with two runs (here one: one degree of freedom).
+  const double half = std::log(101.5 / 101) / 2;
+  EXPECT_DOUBLE_EQ(ctr.run_df, 1);
+  EXPECT_NEAR(ctr.run_variance, 2 * half * half, 1e-15);
+}
+
+TEST(ReportFleet, TheDeviationsIntervalCarriesTheGpusOwnSpreadAndTheCentres) {
+  const std::vector<run> mine{timed(106, 0.004)};
+  row_centre c;
+  c.centre_us = 100;
+  c.spread = 0.01;
+  c.gpus = 5;
+  fleet_options opt;
+  const decide_options o = opt.decide();
+  const decision d = judge_gpu(many(mine), c, o);
+  // Own: the run's interval as a standard error plus the kernel floor; the centre: pi/2 s^2 / 5 on 4 df.
+  const double own_se = (std::log(1.004) - std::log(0.996)) / (2 * standard_normal_quantile(0.975));
+  const double own = own_se * own_se + 0.005 * 0.005, centre = std::acos(-1.0) / 2 * 0.01 * 0.01 / 5;
+  const double df = (own + centre) * (own + centre) / (centre * centre / 4);
+  const double half = student_t_quantile(0.975, df) * std::sqrt(own + centre);
+  EXPECT_NEAR(d.change, 0.06, 1e-12);
+  EXPECT_NEAR(d.low, std::expm1(std::log(1.06) - half), 1e-12);
+  EXPECT_NEAR(d.high, std::expm1(std::log(1.06) + half), 1e-12);
+  EXPECT_EQ(d.from, evidence::intervals);
+  EXPECT_EQ(d.v, verdict::slower) << d.reason;
+  // The same GPU 4 % slower: beyond the threshold (3 %), its interval not clear of it.
+  const std::vector<run> less{timed(104, 0.004)};
+  const decision u = judge_gpu(many(less), c, o);
+  EXPECT_EQ(u.v, verdict::unsure);
+  EXPECT_EQ(u.reason, "too noisy");
+  const std::vector<run> near{timed(102, 0.004)};
+  EXPECT_EQ(judge_gpu(many(near), c, o).v, verdict::same);
+  // A fleet that spreads five times as much cannot tell 6 % from its spread.
+  c.spread = 0.05;
+  EXPECT_EQ(judge_gpu(many(mine), c, o).v, verdict::unsure);
+}
+
+TEST(ReportFleet, EveryGpusRowsAreOneFamily) {
+  // Six GPUs of 25 + 25 rows; GPU 0's first row 4.5 % slower: alone beyond +3 %, not as one of 300.
+  const auto files = synthetic_fleet(6, 25, [](int g, const std::string& fam, int i) {
+    return g == 0 && fam == "a" && i == 0 ? 1.045 : 1.0;
+  });
+  fleet_options alone;
+  alone.test.family = correction::none;
+  const fleet_state none = decided(files, alone);
+  const fleet_state bh = decided(files, fleet_options{});
+  ASSERT_EQ(bh.rows.size(), 300u);
+  EXPECT_EQ(none.rows[0].d.v, verdict::slower) << none.rows[0].d.reason;
+  EXPECT_EQ(bh.rows[0].d.v, verdict::unsure);
+  EXPECT_NE(bh.rows[0].d.reason.find("slower alone, not as one of 300 compared"), std::string::npos) << bh.rows[0].d.reason;
+  EXPECT_EQ(bh.fam.compared, 300u);
+  EXPECT_EQ(bh.fam.demoted, 1u);
+}
+
+// The verdict of each GPU, by its UUID's number.
+std::vector<gpu_verdict> verdicts(const std::vector<result_file>& files, const fleet_options& opt = {}) {
+  const fleet_state s = decided(files, opt);
+  const std::vector<gpu_summary> gpus = summarize_gpus(s, opt);
+  std::vector<gpu_verdict> out(gpus.size());
+  for (const gpu_summary& g : gpus) out[g.gpu] = g.v;
+  return out;
+}
+
+TEST(ReportFleet, AnOutlierHasAShareOfItsRowsOrAFamilySlower) {
+  // GPU 1: one row 10 % slower (within); GPU 2: family a (20 of 40 rows); GPU 3: the first two
+  // rows of each family, 4 of 40 (10 %: the share rule, no family half slower).
+  const auto files = synthetic_fleet(7, 20, [](int g, const std::string& fam, int i) {
+    if (g == 1 && fam == "a" && i == 3) return 1.10;
+    if (g == 2 && fam == "a") return 1.10;
+    if (g == 3 && i < 2) return 1.10;
+    return 1.0;
+  });
+  const auto v = verdicts(files);
+  EXPECT_EQ(v[0], gpu_verdict::within);
+  EXPECT_EQ(v[1], gpu_verdict::within);
+  EXPECT_EQ(v[2], gpu_verdict::outlier);
+  EXPECT_EQ(v[3], gpu_verdict::outlier);
+  // Four rows slower of forty is under a 20 % share: GPU 3 is within.
+  fleet_options strict;
+  strict.outlier_share_pct = 20;
+  EXPECT_EQ(verdicts(files, strict)[3], gpu_verdict::within);
+}
+
+TEST(ReportFleet, AFamilyOfTwoRowsBothSlowerMakesAnOutlier) {
+  std::vector<result_file> files;
+  for (int g = 0; g < 5; ++g) {
+    std::vector<std::pair<std::string, double>> rows;
+    for (int i = 0; i < 30; ++i) rows.emplace_back(fmt::format("global/a/n:{}", i), 100 * jitter(g, i, 0.002));
+    for (int i = 0; i < 2; ++i) rows.emplace_back(fmt::format("shared/b/n:{}", i), 50 * jitter(g, 50 + i, 0.002) * (g == 4 ? 1.1 : 1));
+    files.push_back(gpu_file(fmt::format("GPU-{:08d}-0000", g), rows));
+  }
+  const fleet_state s = decided(files, fleet_options{});
+  const auto gpus = summarize_gpus(s, fleet_options{});
+  ASSERT_EQ(gpus.front().gpu, 4u);  // worst first
+  EXPECT_EQ(gpus.front().v, gpu_verdict::outlier);
+  EXPECT_EQ(gpus.front().reason, "shared/b: 2 of 2 rows slower");
+  const std::string worst = worst_families(gpus.front(), 3);
+  EXPECT_EQ(worst.rfind("shared/b +", 0), 0u) << worst;
+  EXPECT_NE(worst.find(" % (2/2 slower)"), std::string::npos) << worst;
+}
+
+TEST(ReportFleet, TwoGpusHaveNoRobustCentre) {
+  const auto files = synthetic_fleet(2, 10, [](int g, const std::string&, int) { return g == 1 ? 1.2 : 1.0; });
+  const auto v = verdicts(files);
+  EXPECT_EQ(v[0], gpu_verdict::unsure);
+  EXPECT_EQ(v[1], gpu_verdict::unsure);
+}
+
+TEST(ReportFleet, AGpuFasterThanTheFleetIsUnsure) {
+  const auto files = synthetic_fleet(5, 10, [](int g, const std::string&, int) { return g == 2 ? 0.9 : 1.0; });
+  const auto v = verdicts(files);
+  EXPECT_EQ(v[2], gpu_verdict::unsure);
+  EXPECT_EQ(v[0], gpu_verdict::within);
+}
+
+TEST(ReportFleet, ABaselineJudgesItsOwnFleetWithinAndASlowGpuOutlier) {
+  const auto healthy = synthetic_fleet(5, 10, [](int, const std::string&, int) { return 1.0; });
+  fleet_options make;
+  make.make_baseline = true;
+  const fleet_state s = decided(healthy, make);
+  const fleet_baseline b = parse_baseline(baseline_text(s, make), "base.json");
+  ASSERT_EQ(b.groups.size(), 1u);
+  EXPECT_EQ(b.groups[0].gpus.size(), 5u);
+  ASSERT_EQ(b.groups[0].rows.size(), 20u);
+  EXPECT_NEAR(b.groups[0].rows[0].second.centre_us, s.fleets[0].centres[0].centre_us, 1e-9);
+  const fleet_outcome same = view_fleet(healthy, fleet_options{}, &b);
+  EXPECT_EQ(same.outliers, 0);
+  EXPECT_EQ(same.unsure, 0);
+  // A new node 8 % slower on every row, and one within the fleet.
+  const auto slow = synthetic_fleet(1, 10, [](int, const std::string&, int) { return 1.08; });
+  EXPECT_EQ(view_fleet(slow, fleet_options{}, &b).outliers, 1);
+  const auto fine = synthetic_fleet(1, 10, [](int, const std::string&, int) { return 1.0; });
+  EXPECT_EQ(view_fleet(fine, fleet_options{}, &b).outliers, 0);
+}
+
+TEST(ReportFleet, TheReframeFormIsAReferencePerModelAndRow) {
+  const auto healthy = synthetic_fleet(4, 2, [](int, const std::string&, int) { return 1.0; });
+  fleet_options make;
+  make.baseline_format = "reframe";
+  const auto j = nlohmann::json::parse(baseline_text(decided(healthy, make), make));
+  ASSERT_TRUE(j.contains("NVIDIA H200/default"));
+  const auto& ref = j["NVIDIA H200/default"]["global/a/n:0"];
+  ASSERT_EQ(ref.size(), 4u);
+  EXPECT_NEAR(ref[0].get<double>(), 100, 0.5);
+  EXPECT_LT(ref[1].get<double>(), -0.03);  // beyond the threshold, by the interval of one run
+  EXPECT_GT(ref[2].get<double>(), 0.03);
+  EXPECT_EQ(ref[3], "us");
+}
+
+TEST(ReportFleet, RefusesWhatItCannotJudge) {
+  auto files = synthetic_fleet(3, 2, [](int, const std::string&, int) { return 1.0; });
+  files[1].context.erase("gpu_uuid");
+  EXPECT_THROW(group_fleets(files, false), input_error);
+  files[1].context["gpu_uuid"] = "GPU-1";
+  files[2].context["gpu_name"] = "NVIDIA H100 80GB HBM3";
+  EXPECT_THROW(group_fleets(files, false), input_error);
+  EXPECT_EQ(group_fleets(files, true).size(), 2u);
+  EXPECT_THROW(parse_baseline("{\"format\": \"membench-fleet-baseline\", \"version\": 2, \"fleets\": []}", "b"), input_error);
+  EXPECT_THROW(parse_baseline("{\"NVIDIA H200/default\": {}}", "b"), input_error);
+  EXPECT_THROW(parse_baseline("[1, 2", "b"), input_error);
+}
+
+TEST(ReportFleet, RowsOfSeveralGpusAreLeftOut) {
+  std::vector<result_file> files;
+  for (int g = 0; g < 3; ++g) {
+    files.push_back(gpu_file(fmt::format("GPU-{}", g), {{"global/read/bytes:1G", 240.0},
+                                                         {"peer/copy/access:on/dir:d0_d1/bytes:64M", 176.0},
+                                                         {"global/p2p/src:0/dst:1/bytes:1M", 10.0}}));
+  }
+  const fleet_state s = decided(files, fleet_options{});
+  ASSERT_EQ(s.fleets[0].rows.size(), 1u);
+  EXPECT_EQ(s.multi_gpu.size(), 2u);
+}
+
+TEST(ReportFleet, ErrorAndUnconvergedRowsAreLeftOutPerGpu) {
+  auto files = synthetic_fleet(3, 3, [](int, const std::string&, int) { return 1.0; });
+  files[0].results[0].error = "verification failed";
+  files[1].results[1].runs[0].converged = false;
+  const fleet_state s = decided(files, fleet_options{});
+  const auto gpus = summarize_gpus(s, fleet_options{});
+  for (const gpu_summary& g : gpus) {
+    const int error = g.left[static_cast<int>(left_out::error)], unconverged = g.left[static_cast<int>(left_out::unconverged)];
+    EXPECT_EQ(error, g.gpu == 0 ? 1 : 0);
+    EXPECT_EQ(unconverged, g.gpu == 1 ? 1 : 0);
+    EXPECT_EQ(g.compared, g.gpu == 2 ? 6 : 5);
+  }
+}
+
+}  // namespace
+}  // namespace membench::report

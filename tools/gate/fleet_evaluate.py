@@ -1,0 +1,191 @@
+#!/usr/bin/env python3
+"""tools/gate/fleet_evaluate.py --report BIN SET [--work DIR] [--slowdowns 5,10] [-- FLEET OPTIONS]
+
+How good `membench-report fleet` is at finding a slow GPU, on a folder SET of healthy runs
+of one fleet (several GPUs of one model and build, ideally two runs or more each; every
+.json below SET, the GPUs told apart by their gpu_uuid):
+  - false alarms: fleet on the whole set and on every set without one GPU (leave one out):
+    the GPUs called outliers, and the rows called slower or faster;
+  - detection: each GPU in turn made PCT % slower (tools/gate/inject_slowdown.py: times,
+    intervals and samples scaled) on all its rows, then on one family of rows at a time,
+    each family in turn: how often fleet calls that GPU an outlier, and how many of the
+    slowed rows it calls slower, by row duration (the healthy fleet's centre: < 20 us,
+    20-1000 us, > 1 ms).
+Fleet options after `--` (for example --threshold 5) are passed on. Prints Markdown tables.
+Exit 0; 2 when SET holds no usable fleet or fleet refuses it.
+"""
+import argparse
+import copy
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections import defaultdict
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import membench_schema as S  # noqa: E402
+from inject_slowdown import inject  # noqa: E402
+
+BUCKETS = [("< 20 us", 0, 20), ("20-1000 us", 20, 1000), ("> 1 ms", 1000, float("inf"))]
+
+
+def bucket(us):
+    return next(label for label, lo, hi in BUCKETS if lo <= us < hi)
+
+
+def gpus_of(folder):
+    """{uuid: [paths]} of every .json below the folder, and each path's loaded document."""
+    gpus, docs = defaultdict(list), {}
+    for path in sorted(Path(folder).rglob("*.json")):
+        doc = json.loads(path.read_text())
+        uuid = doc.get(S.file.context, {}).get(S.context.gpu_uuid)
+        if not uuid:
+            sys.exit(f"fleet_evaluate: {path}: no {S.context.gpu_uuid} in its context")
+        gpus[uuid].append(str(path))
+        docs[str(path)] = doc
+    if not gpus:
+        sys.exit(f"fleet_evaluate: {folder}: no .json file")
+    return dict(gpus), docs
+
+
+def fleet(report, files, options):
+    """fleet's JSON (every row) on these files."""
+    cmd = [report, "fleet", *files, "--format", "json", "--all", *options]
+    run = subprocess.run(cmd, capture_output=True, text=True)
+    if run.returncode not in (0, 1):
+        print(f"fleet_evaluate: {' '.join(cmd)} exited {run.returncode}:\n{run.stderr}", file=sys.stderr)
+        sys.exit(2)
+    return json.loads(run.stdout)
+
+
+def verdicts(out):
+    return {g["uuid"]: g["verdict"] for g in out["gpus"]}
+
+
+def called(out, uuid, verdict):
+    return {r["name"] for r in out["rows"] if r["uuid"] == uuid and r["verdict"] == verdict}
+
+
+def false_alarms(report, gpus, options):
+    """Markdown: fleet on the whole set and without each GPU in turn."""
+    sets = [("all GPUs", list(gpus))] + [(f"without {u[:12]}", [v for v in gpus if v != u]) for u in gpus]
+    lines = ["## False alarms: the healthy set, and each GPU left out", "",
+             "| set | GPUs | outlier | unsure | rows compared | rows slower | rows faster |", "|---|---:|---:|---:|---:|---:|---:|"]
+    total = outliers = 0
+    for label, members in sets:
+        out = fleet(report, [f for u in members for f in gpus[u]], options)
+        v = list(verdicts(out).values())
+        rows = out["rows"]
+        total += len(v)
+        outliers += v.count("outlier")
+        lines.append(f"| {label} | {len(v)} | {v.count('outlier')} | {v.count('unsure')} | {len(rows)} | "
+                     f"{sum(r['verdict'] == 'slower' for r in rows)} | {sum(r['verdict'] == 'faster' for r in rows)} |")
+    lines += ["", f"GPU verdicts that were outlier: {outliers} of {total}.", ""]
+    return lines
+
+
+def injected_run(report, gpus, docs, uuid, pct, family, work, options):
+    """fleet with one GPU's files slowed (all rows, or one family's): that GPU's verdict and its rows called slower."""
+    trial = Path(tempfile.mkdtemp(dir=work))
+    files = [f for u, fs in gpus.items() if u != uuid for f in fs]
+    for k, path in enumerate(gpus[uuid]):
+        doc = copy.deepcopy(docs[path])
+        inject(doc, pct, "" if family is None else "^" + family.replace(".", r"\.") + "/")
+        copy_path = trial / f"run{k}.json"
+        copy_path.write_text(json.dumps(doc))
+        files.append(str(copy_path))
+    out = fleet(report, files, options)
+    shutil.rmtree(trial)
+    return verdicts(out).get(uuid), called(out, uuid, "slower")
+
+
+def detection(report, gpus, docs, work, slowdowns, options):
+    healthy = fleet(report, [f for fs in gpus.values() for f in fs], options)
+    rows = defaultdict(dict)  # uuid -> {name: (family, centre_us)}
+    for r in healthy["rows"]:
+        rows[r["uuid"]][r["name"]] = (r["family"], r["centre_us"])
+    trials = []  # (pct, scope, uuid, family or None)
+    for pct in slowdowns:
+        for uuid in gpus:
+            trials.append((pct, "all rows", uuid, None))
+            for fam in sorted({f for f, _ in rows[uuid].values()}):
+                trials.append((pct, "one family", uuid, fam))
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        results = list(pool.map(lambda t: injected_run(report, gpus, docs, t[2], t[0], t[3], work, options), trials))
+    gpu_hits, row_hits, by_size = defaultdict(lambda: [0, 0, 0]), defaultdict(lambda: [0, 0]), defaultdict(lambda: [0, 0])
+    for (pct, scope, uuid, fam), (verdict, slower) in zip(trials, results):
+        g = gpu_hits[(pct, scope)]
+        g[0] += 1
+        g[1] += verdict == "outlier"
+        g[2] += verdict == "unsure"
+        slowed = [(n, c) for n, (f, c) in rows[uuid].items() if fam is None or f == fam]
+        for name, centre in slowed:
+            for key in ((pct, scope, bucket(centre)), (pct, scope, "all")):
+                row_hits[key][0] += 1
+                row_hits[key][1] += name in slower
+        if fam is not None:
+            size = "1 row" if len(slowed) == 1 else "2-3 rows" if len(slowed) <= 3 else "4+ rows"
+            by_size[(pct, size)][0] += 1
+            by_size[(pct, size)][1] += verdict == "outlier"
+    return tables(slowdowns, gpu_hits, row_hits, by_size)
+
+
+def rate(hit, n):
+    return f"{hit}/{n} ({100 * hit / n:.0f} %)" if n else "-"
+
+
+def tables(slowdowns, gpu_hits, row_hits, by_size):
+    lines = ["## Detection: one GPU slowed, called outlier", "",
+             "| slowdown | slowed | trials | outlier | unsure |", "|---:|---|---:|---:|---:|"]
+    for pct in slowdowns:
+        for scope in ("all rows", "one family"):
+            n, hit, unsure = gpu_hits[(pct, scope)]
+            lines.append(f"| {pct:g} % | {scope} | {n} | {rate(hit, n)} | {unsure} |")
+    lines += ["", "One family slowed, by the family's rows compared:", "",
+              "| slowdown | family | trials | outlier |", "|---:|---|---:|---:|"]
+    for pct in slowdowns:
+        for size in ("1 row", "2-3 rows", "4+ rows"):
+            n, hit = by_size[(pct, size)]
+            if n:
+                lines.append(f"| {pct:g} % | {size} | {n} | {rate(hit, n)} |")
+    labels = [b[0] for b in BUCKETS] + ["all"]
+    lines += ["", "## Detection: slowed rows called slower, by row duration (the healthy fleet's centre)", "",
+              "| slowdown | slowed | " + " | ".join(labels) + " |", "|---:|---|" + "---:|" * len(labels)]
+    for pct in slowdowns:
+        for scope in ("all rows", "one family"):
+            cells = [rate(*reversed(row_hits[(pct, scope, b)])) if row_hits[(pct, scope, b)][0] else "-" for b in labels]
+            lines.append(f"| {pct:g} % | {scope} | " + " | ".join(cells) + " |")
+    return lines + [""]
+
+
+def main():
+    argv = sys.argv[1:]
+    passed = []
+    if "--" in argv:
+        passed, argv = argv[argv.index("--") + 1:], argv[:argv.index("--")]
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--report", required=True, help="the membench-report binary")
+    ap.add_argument("set", help="a folder of healthy runs of one fleet")
+    ap.add_argument("--work", help="a folder for the slowed copies (default: a temporary one, removed)")
+    ap.add_argument("--slowdowns", default="5,10", help="percent slower, comma-separated (default 5,10)")
+    args = ap.parse_args(argv)
+    slowdowns = [float(x) for x in args.slowdowns.split(",") if x]
+    gpus, docs = gpus_of(args.set)
+    work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="fleet_evaluate_"))
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        runs = sum(len(f) for f in gpus.values())
+        print(f"# fleet on {args.set}: {len(gpus)} GPU(s), {runs} file(s); options: {' '.join(passed) or 'defaults'}\n")
+        print("\n".join(false_alarms(args.report, gpus, passed)))
+        print("\n".join(detection(args.report, gpus, docs, work, slowdowns, passed)))
+    finally:
+        if not args.work:
+            shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

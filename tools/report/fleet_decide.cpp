@@ -1,0 +1,175 @@
+// fleet's second stage: each row's reference (the fleet's robust centre and spread, or a
+// baseline's), each GPU's change against it decided by compare's test, and the family
+// correction over every GPU's rows at once.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/stats.hpp"
+#include "fleet_stages.hpp"
+#include "intervals.hpp"
+
+namespace membench::report {
+
+using namespace detail;
+
+compare_options fleet_test_defaults() {
+  compare_options o;
+  o.threshold_pct = options::fleet_threshold.number;
+  return o;
+}
+
+decide_options fleet_options::decide() const {
+  decide_options o = test.decide();
+  o.margin = o.threshold;
+  o.clock_tolerance = INFINITY;
+  o.calibration_runs = 0;
+  o.more_runs = "give the GPU several runs";
+  return o;
+}
+
+double row_centre::variance() const {
+  if (gpus < 1 || !std::isfinite(spread)) return 0;
+  return std::acos(-1.0) / 2 * spread * spread / gpus;
+}
+
+row_centre centre_of(const fleet_row& r) {
+  std::vector<double> logs, clocks;
+  for (const side& s : r.sides) {
+    if (s.runs.empty() && std::isnan(s.aggregate_us)) continue;
+    logs.push_back(std::log(side_centre(s)));
+    for (const run* x : s.runs) {
+      if (std::isfinite(x->sm_clock_mhz)) clocks.push_back(x->sm_clock_mhz);
+    }
+  }
+  row_centre c;
+  c.gpus = static_cast<int>(logs.size());
+  if (logs.empty()) return c;
+  const double centre = median_of(logs);
+  std::vector<double> dev;
+  for (double l : logs) dev.push_back(std::abs(l - centre));
+  c.centre_us = std::exp(centre);
+  c.spread = 1.4826 * median_of(std::move(dev));  // the normal's sd from its MAD
+  if (!clocks.empty()) c.clock_mhz = median_of(std::move(clocks));
+  pool_runs(c, r);
+  return c;
+}
+
+void pool_runs(row_centre& c, const fleet_row& r) {
+  double sq = c.run_df > 0 ? c.run_variance * c.run_df : 0, df = c.run_df;
+  for (const side& s : r.sides) {
+    if (s.runs.size() < 2) continue;
+    sq += log_sum_sq(s);
+    df += static_cast<double>(s.runs.size() - 1);
+  }
+  c.run_df = df;
+  c.run_variance = df > 0 ? sq / df : NAN;
+}
+
+namespace {
+
+// The reference as a side for compare's conditions: an aggregate of `gpus` values that
+// spread as the fleet does, at the fleet's clock.
+side reference_side(const row_centre& c) {
+  side s;
+  s.aggregate_us = c.centre_us;
+  s.aggregate_cv = std::expm1(std::isfinite(c.spread) ? c.spread : 0);
+  s.aggregate_count = c.gpus;
+  s.reference_clock_mhz = c.clock_mhz;
+  return s;
+}
+
+}  // namespace
+
+decision judge_gpu(const side& gpu, const row_centre& c, const decide_options& o) {
+  decision out;
+  out.base_us = c.centre_us;
+  out.new_us = side_centre(gpu);
+  out.change = out.new_us / out.base_us - 1;
+  out.from = own_evidence(gpu);
+  // Without an interval or noise of its own, a GPU's runs still spread as the fleet's do.
+  if (out.from == evidence::none && c.run_df > 0) out.from = evidence::runs;
+  if (out.from != evidence::none) {
+    const double floor = o.run_spread_of(work_of(gpu, side{}));
+    const side_spread own = pooled_spread_of(gpu, out.from, floor, c.run_variance, c.run_df);
+    const side_spread centre{c.variance(), c.gpus > 1 ? c.gpus - 1.0 : INFINITY, NAN};
+    const auto [lo, hi] = t_interval(centre, own, o.confidence, std::log(out.new_us / out.base_us));
+    out.low = std::expm1(lo);
+    out.high = std::expm1(hi);
+  }
+  judge_change(out, reference_side(c), gpu, o);
+  return out;
+}
+
+namespace {
+
+// The baseline's group of a fleet's key. throws input_error when it has none
+const fleet_baseline::group& baseline_group(const fleet_baseline& b, const fleet_key& key) {
+  for (const fleet_baseline::group& g : b.groups) {
+    if (g.key == key.fields()) return g;
+  }
+  std::string has;
+  for (const fleet_baseline::group& g : b.groups) has += fmt::format("{}{}", has.empty() ? "" : "; ", fmt::join(g.key, ", "));
+  throw input_error(fmt::format("{}: no baseline for {} (it has: {})", b.path, key.text(), has.empty() ? "none" : has));
+}
+
+// A fleet's references from a baseline: its row's, or unknown (the row left out).
+void take_baseline(fleet& f, const fleet_baseline& b) {
+  const fleet_baseline::group& g = baseline_group(b, f.key);
+  f.reference_gpus = static_cast<int>(g.gpus.size());
+  for (fleet_row& r : f.rows) {
+    const auto it = std::lower_bound(g.rows.begin(), g.rows.end(), *r.name,
+                                     [](const auto& e, const std::string& n) { return e.first < n; });
+    const bool found = it != g.rows.end() && it->first == *r.name;
+    row_centre c;
+    if (found) {
+      const baseline_row& row = it->second;
+      c = {row.centre_us, row.spread, row.gpus, row.clock_mhz, row.run_spread * row.run_spread, row.run_df};
+      pool_runs(c, r);
+    }
+    f.centres.push_back(c);
+    if (found) continue;
+    for (std::size_t k = 0; k < r.why.size(); ++k) {
+      if (r.why[k] == left_out::none) r.why[k] = left_out::no_reference;
+    }
+  }
+}
+
+}  // namespace
+
+void decide_fleets(fleet_state& s, const fleet_options& opt, const fleet_baseline* against) {
+  const decide_options o = opt.decide();
+  std::vector<decision> ds;
+  for (std::size_t fi = 0; fi < s.fleets.size(); ++fi) {
+    fleet& f = s.fleets[fi];
+    if (against) {
+      take_baseline(f, *against);
+    } else {
+      f.reference_gpus = static_cast<int>(f.gpus.size());
+      for (const fleet_row& r : f.rows) f.centres.push_back(centre_of(r));
+    }
+    for (std::size_t ri = 0; ri < f.rows.size(); ++ri) {
+      for (std::size_t g = 0; g < f.gpus.size(); ++g) {
+        if (f.rows[ri].why[g] != left_out::none) continue;
+        s.rows.push_back({fi, ri, g, judge_gpu(f.rows[ri].sides[g], f.centres[ri], o)});
+        ds.push_back(s.rows.back().d);
+      }
+    }
+  }
+  if (opt.test.family == correction::bh) {
+    auto again = [&](const std::vector<std::size_t>& which, const decide_options& with) {
+      std::vector<decision> out;
+      for (std::size_t i : which) {
+        const judged& j = s.rows[i];
+        const fleet& f = s.fleets[j.fleet];
+        out.push_back(judge_gpu(f.rows[j.row].sides[j.gpu], f.centres[j.row], with));
+      }
+      return out;
+    };
+    s.fam = correct_family(ds, o, again);
+    for (std::size_t i = 0; i < ds.size(); ++i) s.rows[i].d = ds[i];
+  }
+}
+
+}  // namespace membench::report
