@@ -235,24 +235,26 @@ document view_history(const file_refs& files, const history_options& options) {
   const run_steps st = decide_steps(runs, g, opt.test);
   int changes = 0;
   d.tables.reserve(family_tables(g.names));
-  std::vector<std::vector<const result*>> shown;  // per table, for its caption (pct_peak names the ceilings)
+  std::vector<const result*> shown;  // the current table's, for its caption (pct_peak names the ceilings)
+  const auto caption = [&](table& t) {  // tables are finished one after another: none keeps its rows
+    t.unit = unit_over(opt.value, shown);
+    for (chart& c : t.charts) c.y_label = t.unit;
+    shown.clear();
+  };
   for (std::size_t n = 0; n < g.names.size(); ++n) {
     const result& r = *g.names[n];
     if (n == 0 || r.space() != g.names[n - 1]->space() || r.experiment() != g.names[n - 1]->experiment()) {
+      if (n > 0) caption(d.tables.back());
       table t;
       t.title = r.family();
       t.header.push_back("benchmark");
       t.header.insert(t.header.end(), headings.begin(), headings.end());
       d.tables.push_back(std::move(t));
-      shown.emplace_back();
     }
-    shown.back().push_back(&r);
+    shown.push_back(&r);
     add_history_row(d.tables.back(), runs, st, g, n, opt, changes);
   }
-  for (std::size_t i = 0; i < d.tables.size(); ++i) {
-    d.tables[i].unit = unit_over(opt.value, shown[i]);
-    for (chart& c : d.tables[i].charts) c.y_label = d.tables[i].unit;
-  }
+  caption(d.tables.back());
   d.notes.push_back(fmt::format("{} change{} between consecutive runs ({} is better)", changes, changes == 1 ? "" : "s",
                                 lower_is_better(opt.value) ? "lower" : "higher"));
   return d;

@@ -58,9 +58,12 @@ table& experiment_table(document& d, const result& r, const result*& first, cons
   return d.tables.back();
 }
 
-// Each table's caption from the rows it shows (pct_peak names their ceilings).
-void caption_tables(document& d, const std::vector<std::vector<const result*>>& shown, const std::string& value) {
-  for (std::size_t i = 0; i < d.tables.size() && i < shown.size(); ++i) d.tables[i].unit = unit_over(value, shown[i]);
+// A finished table's caption from the rows it shows (pct_peak names their ceilings); the
+// rows are then cleared for the next table (tables are finished one after another, so no
+// table keeps its rows).
+void caption_table(table& t, std::vector<const result*>& shown, const std::string& value) {
+  t.unit = unit_over(value, shown);
+  shown.clear();
 }
 
 }  // namespace
@@ -96,16 +99,17 @@ document view_builds(const file_refs& files, const common_options& options) {
   for (std::size_t i = 1; i < cols.size(); ++i) columns.push_back(fmt::format("{}/{}", cols[i].heading, cols[0].heading));
   const std::vector<const result*> rows = union_results(cols, filter);
   d.tables.reserve(family_tables(rows));
-  std::vector<std::vector<const result*>> shown;  // per table, for its caption
+  std::vector<const result*> shown;  // the current table's, for its caption
   const result* first = nullptr;
   for (const result* r : rows) {
+    const std::size_t tables = d.tables.size();
     table* t = &experiment_table(d, *r, first, opt.value, columns);
-    shown.resize(d.tables.size());
+    if (tables > 0 && d.tables.size() > tables) caption_table(d.tables[tables - 1], shown, opt.value);
     std::vector<cell> line{{r->param_text(), NAN, tone::plain}};
     std::vector<double> values;
     for (const auto& c : cols) {
       const result* x = c.file->find(r->name);
-      if (x != nullptr) shown.back().push_back(x);
+      if (x != nullptr) shown.push_back(x);
       cell v = x == nullptr ? cell{"missing", NAN, tone::bad} : value_cell(*x, opt.value);
       values.push_back(v.value);
       line.push_back(std::move(v));
@@ -114,7 +118,7 @@ document view_builds(const file_refs& files, const common_options& options) {
     t->rows.push_back(std::move(line));
   }
   if (d.tables.empty()) throw input_error(fmt::format("no benchmark matches --filter '{}'", opt.filter));
-  caption_tables(d, shown, opt.value);
+  caption_table(d.tables.back(), shown, opt.value);
   return d;
 }
 
@@ -202,26 +206,29 @@ document view_gpus(const file_refs& files, const gpus_options& options) {
   d.tables.reserve(family_tables(rows));
   std::vector<double> peaks;  // each GPU's, read once
   for (const auto& c : cols) peaks.push_back(c.file->peak_gbps());
-  std::vector<table_shares> shares;              // per table
-  std::vector<std::vector<const result*>> shown;  // per table, for its caption
+  table_shares shares;               // the current table's
+  std::vector<const result*> shown;  // the current table's, for its caption
+  const auto finish = [&](table& t) {  // tables are finished one after another: none keeps its rows
+    if (bandwidth) name_ceilings(t, shares);
+    shares = {};
+    caption_table(t, shown, opt.value);
+  };
   const result* first = nullptr;
   for (const result* r : rows) {
+    const std::size_t tables = d.tables.size();
     table* t = &experiment_table(d, *r, first, opt.value, columns);
-    shares.resize(d.tables.size());
-    shown.resize(d.tables.size());
+    if (tables > 0 && d.tables.size() > tables) finish(d.tables[tables - 1]);
     std::vector<cell> line{{r->param_text(), NAN, tone::plain}};
     for (std::size_t k = 0; k < cols.size(); ++k) {
-      const column_file& c = cols[k];
-      const result* x = c.file->find(r->name);
-      if (x != nullptr) shown.back().push_back(x);
+      const result* x = cols[k].file->find(r->name);
+      if (x != nullptr) shown.push_back(x);
       line.push_back(x == nullptr ? cell{"missing", NAN, tone::muted} : value_cell(*x, opt.value));
-      if (bandwidth) line.push_back(share_cell(x, peaks[k], shares.back(), t->rows.size(), line.size()));
+      if (bandwidth) line.push_back(share_cell(x, peaks[k], shares, t->rows.size(), line.size()));
     }
     t->rows.push_back(std::move(line));
   }
   if (d.tables.empty()) throw input_error(fmt::format("no benchmark matches --filter '{}'", opt.filter));
-  for (std::size_t i = 0; bandwidth && i < d.tables.size(); ++i) name_ceilings(d.tables[i], shares[i]);
-  caption_tables(d, shown, opt.value);
+  finish(d.tables.back());
   return d;
 }
 
