@@ -108,7 +108,8 @@ class sax_rows::handler {
   bool RawNumber(const char* s, rapidjson::SizeType length, bool) {
     const std::string_view text(s, length);
     json_number n;
-    if (!read_number(text, n)) return refuse(fmt::format("number {} is out of range", text));
+    if (!read_number(text, n))
+      return refuse(fmt::format("number {}{} is out of range", text.substr(0, 40), text.size() > 40 ? "..." : ""));
     return scalar([&] { return number_text(text, n); }, [&] { f_.number(*plan_, n.value, n.integral, n.integer); },
                   n.value);
   }
