@@ -107,14 +107,15 @@ benchmark_grid history_benchmarks(const std::vector<const result_file*>& runs, c
   return g;
 }
 
-// Per run, the benchmarks tested against their run before, and the test's decisions.
+// Per run, the benchmarks tested against their run before, and the test's verdicts (the
+// decisions behind them are let go run by run: the table shows only the verdict).
 struct run_steps {
   std::vector<std::vector<std::size_t>> names;   ///< per run, the benchmarks decided (ascending)
   std::vector<std::vector<std::size_t>> before;  ///< ... the run each is tested against
-  std::vector<std::vector<decision>> decided;    ///< ... and its decision
+  std::vector<std::vector<verdict>> decided;     ///< ... and its verdict
 
-  /// The decision for benchmark `n` in run `i`; null when it was not tested there.
-  const decision* find(std::size_t i, std::size_t n) const {
+  /// The verdict for benchmark `n` in run `i`; null when it was not tested there.
+  const verdict* find(std::size_t i, std::size_t n) const {
     const auto at = std::lower_bound(names[i].begin(), names[i].end(), n);
     return at != names[i].end() && *at == n ? &decided[i][static_cast<std::size_t>(at - names[i].begin())] : nullptr;
   }
@@ -167,21 +168,22 @@ run_steps decide_steps(const std::vector<const result_file*>& runs, const benchm
     };
     std::vector<std::size_t> all(st.names[i].size());
     for (std::size_t j = 0; j < all.size(); ++j) all[j] = j;
-    st.decided[i] = again(all, o);
-    if (test.family == correction::bh) (void)correct_family(st.decided[i], o, again);
+    std::vector<decision> decided = again(all, o);
+    if (test.family == correction::bh) (void)correct_family(decided, o, again);
+    for (const decision& d : decided) st.decided[i].push_back(d.v);
   }
   return st;
 }
 
 // A run's cell of a benchmark, marked where the test found a change; counts the changes.
-cell run_cell(const result* r, const decision* dec, const std::string& value, tone& mark, int& changes) {
+cell run_cell(const result* r, const verdict* dec, const std::string& value, tone& mark, int& changes) {
   mark = tone::plain;
   if (r == nullptr || r->error) return r == nullptr ? cell{"", NAN, tone::muted} : cell{r->skipped ? "skipped" : "error", NAN, tone::muted};
   const auto v = r->value(value);
   cell x = v ? cell{format_value(*v), *v, tone::plain} : cell{"-", NAN, tone::muted};
-  if (dec != nullptr && (dec->v == verdict::slower || dec->v == verdict::faster)) {
-    mark = dec->v == verdict::slower ? tone::bad : tone::good;
-    x.text += dec->v == verdict::slower ? " (slower)" : " (faster)";
+  if (dec != nullptr && (*dec == verdict::slower || *dec == verdict::faster)) {
+    mark = *dec == verdict::slower ? tone::bad : tone::good;
+    x.text += *dec == verdict::slower ? " (slower)" : " (faster)";
     x.mood = mark;
     ++changes;
   }
