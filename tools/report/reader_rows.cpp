@@ -129,6 +129,10 @@ std::string check_time(row_fields& f, result& r) {
 
 }  // namespace
 
+bool key_cache::same(std::size_t position, std::string_view key) const {
+  return position < slots_.size() && same_text(slots_[position].first, key);
+}
+
 const key_plan& key_cache::at(std::size_t position, std::string_view key, bool& fresh) {
   if (position >= slots_.size()) slots_.resize(position + 1);
   auto& [text, plan] = slots_[position];

@@ -47,6 +47,8 @@ class key_cache {
   explicit key_cache(const read_options& what) : what_(what) {}
   /// The plan of the row's `position`-th key; `fresh` when it differs from the last row's.
   const key_plan& at(std::size_t position, std::string_view key, bool& fresh);
+  /// Whether the last row's `position`-th key is `key`.
+  bool same(std::size_t position, std::string_view key) const;
   /// At a row's end, with its member count: a key the row gives twice, if any.
   std::optional<std::string> repeated(std::size_t members);
 
