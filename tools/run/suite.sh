@@ -5,9 +5,10 @@
 # without root; otherwise it says exactly what to do), builds the three cache-mode builds
 # for the GPUs it finds, runs the tier (quick by default) of each on every GPU at once
 # (membench --devices), and writes the Markdown and HTML reports: each GPU's three builds,
-# and with several GPUs the GPUs side by side. Libraries installed elsewhere are found
-# through CMAKE_PREFIX_PATH, and a .deps/prefix that tools/run/fetch_debs.sh made on a
-# machine with apt (for one without package access) is used as it is.
+# and with several GPUs the GPUs side by side, the peer matrix and the fleet's verdict.
+# Libraries installed elsewhere are found through CMAKE_PREFIX_PATH, and a .deps/prefix
+# that tools/run/fetch_debs.sh made on a machine with apt (for one without package access)
+# is used as it is.
 # Exit: 0 every row verified; 1 a row failed; 2 something to install or a bad option.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
@@ -18,7 +19,7 @@ for arg in "$@"; do
     --devices=*) devices=${arg#*=} ;;
     --out=*) out=${arg#*=} ;;
     --build=*) build=${arg#*=} ;;
-    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
     *) echo "suite.sh: unknown option $arg (see --help)"; exit 2 ;;
   esac
 done
@@ -109,9 +110,20 @@ done
 if [ ${#gpus[@]} -gt 1 ]; then
   for format in md html; do
     "$report" gpus "$out"/membench.gpu*.json --format "$format" -o "$out/report.gpus.$format" || rc=1
+    # The peer matrix, run alone after the GPUs (membench.peers.json).
+    [ -e "$out/membench.peers.json" ] &&
+      { "$report" p2p "$out/membench.peers.json" --format "$format" -o "$out/report.p2p.$format" || rc=1; }
+    # Which GPU is slow: fleet exits 1 for an outlier (a finding, said below, not a failed row).
+    "$report" fleet "$out"/membench.gpu*.json --format "$format" -o "$out/report.fleet.$format"
+    fleet=$?
+    [ $fleet -eq 2 ] && rc=1
   done
 fi
 say "results: $out/membench{,_ca,_cg}.gpu<N>-<UUID>.json (${#gpus[@]} GPU(s))"
 say "report:  $out/report.gpu<N>.md (Markdown) and .html (open in a browser), one per GPU"
-[ ${#gpus[@]} -gt 1 ] && say "         $out/report.gpus.md and .html: the GPUs side by side"
+if [ ${#gpus[@]} -gt 1 ]; then
+  say "         $out/report.gpus.{md,html}: the GPUs side by side; report.fleet.{md,html}: which GPU is slow"
+  [ -e "$out/report.p2p.md" ] && say "         $out/report.p2p.{md,html}: the peer matrix"
+  [ "$fleet" -eq 1 ] && say "fleet: a GPU is an outlier (report.fleet.md)"
+fi
 exit $rc
