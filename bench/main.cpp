@@ -222,6 +222,11 @@ int run(int argc, char** argv) {
     return exit_usage;
   }
   const run_options& opt = parsed.options;
+  if (opt.version) {  // before any CUDA call: it works on a machine without a GPU
+    const std::string cuda_runtime = format_cuda_version(CUDART_VERSION);
+    std::fputs(version_text(git_commit(), MEMBENCH_BENCHMARK_VERSION, cuda_runtime).c_str(), stdout);
+    return exit_ok;
+  }
   // Before CUDA and NVML start threads of their own: they inherit the CPUs.
   if (const auto problem = pin_from_environment()) {
     std::fprintf(stderr, "membench: %s\n", problem->c_str());

@@ -229,6 +229,9 @@ inline constexpr field context_table[] = {
     {"membench_git_commit", "-", "commit of the sources (`-dirty` when modified)"},
     {"membench_benchmark_version", "-", "the Google Benchmark version built against"},
     {"membench_compiler", "-", "host compiler and nvcc versions"},
+    {"membench_format_version", "major.minor",
+     "version of this JSON's layout: `membench-report` reads its own major version and older files without the key, "
+     "and refuses a newer major version"},
     {"membench_suite", "-", "the tier that ran: `quick`, `default` or `full`"},
     {"membench_timing", "-", "timing method"},
     {"membench_timing_fallback", "-", "why every row fell back to plain events, when it did"},
@@ -351,6 +354,9 @@ inline constexpr option option_table[] = {
      "after each kernel row is timed, profile its launch with CUPTI's range profiler (separate replay passes, never "
      "timed) and add load/store efficiency, sectors and requests, L1/L2 hit rates and DRAM throughput as counters"},
     {"--metric-list", "M1,M2,...", "", "profile these metrics instead (implies `--metrics`)"},
+    {"--version", "", "",
+     "print membench's version, its commit and the Google Benchmark and CUDA runtime versions it was built with, and "
+     "exit (touches no GPU)"},
 };
 
 inline constexpr exit_status exit_table[] = {

@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <regex>
 #include <string>
 #include <variant>
 #include <vector>
@@ -11,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "common/schema.hpp"
+#include "common/version.hpp"
 #include "harness/options/cli.hpp"
 #include "harness/options/peers.hpp"
 
@@ -86,6 +88,16 @@ TEST(Cli, HelpListsEveryOptionOfTheSchema) {
   EXPECT_NE(help.find("cg build"), std::string::npos);
   for (const auto& o : schema::options()) EXPECT_NE(help.find(std::string(o.flag)), std::string::npos) << o.flag;
   for (const auto& e : schema::exit_codes()) EXPECT_NE(help.find(std::string(e.code)), std::string::npos) << e.code;
+}
+
+TEST(Cli, VersionIsAFlagThatPrintsEveryVersion) {
+  EXPECT_TRUE(parse_options({"membench", "--version"}).options.version);
+  EXPECT_FALSE(parse_options({"membench"}).options.version);
+  EXPECT_EQ(version_text("0123456789ab", "1.8.3", "13.0"),
+            fmt::format("membench {} (commit 0123456789ab, Google Benchmark 1.8.3, CUDA runtime 13.0)\n",
+                        project_version()));
+  EXPECT_TRUE(std::regex_match(std::string(project_version()), std::regex(R"([0-9]+\.[0-9]+\.[0-9]+)")))
+      << project_version();
 }
 
 TEST(Cli, OptionDefaultsAreTheOnesTheSchemaDocuments) {

@@ -7,6 +7,7 @@
 #include <map>
 #include <stdexcept>
 
+#include "common/version.hpp"
 #include "harness/device/build_check.hpp"
 #include "harness/device/device_info.hpp"
 #include "harness/device/identity.hpp"
@@ -61,6 +62,14 @@ TEST(DeviceInfo, ContextSaysWhenThereIsNoDevice) {
   }
   EXPECT_TRUE(saw_device);
   EXPECT_TRUE(saw_mode);
+}
+
+TEST(DeviceInfo, ContextSaysItsFormatVersion) {
+  const auto entries = context_entries(std::nullopt, "no driver", build_info{});
+  const std::map<std::string, std::string> m(entries.begin(), entries.end());
+  ASSERT_TRUE(m.count("membench_format_version"));
+  EXPECT_EQ(m.at("membench_format_version"), format_version());
+  EXPECT_EQ(format_version(), "1.0");
 }
 
 TEST(DeviceInfo, ContextDescribesTheDevice) {

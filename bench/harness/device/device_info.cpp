@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "common/schema.hpp"
+#include "common/version.hpp"
 #include "harness/core/check.hpp"
 #include "harness/device/identity.hpp"
 
@@ -30,6 +31,7 @@ std::vector<std::pair<std::string, std::string>> context_entries(const std::opti
       schema::entry(schema::context_key("membench_git_commit"), build.git_commit),
       schema::entry(schema::context_key("membench_benchmark_version"), build.benchmark_version),
       schema::entry(schema::context_key("membench_compiler"), build.compiler),
+      schema::entry(schema::context_key("membench_format_version"), format_version()),
   };
   if (!device) {
     out.push_back(schema::entry(schema::context_key("gpu_device"), fmt::format("none ({})", no_device_reason)));

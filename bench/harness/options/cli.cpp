@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "common/schema.hpp"
+#include "common/version.hpp"
 #include "harness/device/metrics.hpp"
 #include "harness/options/peers.hpp"
 
@@ -93,6 +94,7 @@ parsed_options parse_options(const std::vector<std::string>& args) {
   std::string metric_list;
   app.add_flag("--metrics", metrics);
   app.add_option("--metric-list", metric_list);
+  app.add_flag("--version", o.version);
   std::vector<std::string> rest(args.begin() + (args.empty() ? 0 : 1), args.end());
   std::reverse(rest.begin(), rest.end());  // CLI11 takes a reversed vector
   try {
@@ -130,6 +132,12 @@ std::string help_text(std::string_view build_mode) {
       "--benchmark_min_time is not accepted (use the options above).\n\n"
       "Google Benchmark options:\n",
       build_mode, schema::options_help());
+}
+
+std::string version_text(std::string_view git_commit, std::string_view benchmark_version,
+                         std::string_view cuda_runtime) {
+  return fmt::format("membench {} (commit {}, Google Benchmark {}, CUDA runtime {})\n", project_version(), git_commit,
+                     benchmark_version, cuda_runtime);
 }
 
 namespace {

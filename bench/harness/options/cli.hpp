@@ -56,6 +56,11 @@ parsed_options parse_options(const std::vector<std::string>& args);
 /// `--help`: membench's options and exit codes, from the schema.
 std::string help_text(std::string_view build_mode);
 
+/// `--version`'s line: membench's version, the commit, and the Google Benchmark and CUDA
+/// runtime versions this build was made with (no CUDA call: it works without a GPU).
+std::string version_text(std::string_view git_commit, std::string_view benchmark_version,
+                         std::string_view cuda_runtime);
+
 /// Null when `--benchmark_filter` (last one wins; absent: all) is a regular expression
 /// Google Benchmark accepts (POSIX extended, an optional leading '-' negating it) and
 /// selects at least one of `names` (registered names; Google Benchmark matches them with

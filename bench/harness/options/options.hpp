@@ -70,6 +70,7 @@ struct run_options {
   bool fault_demo = false;
   std::vector<std::string> metrics;  ///< CUPTI metrics profiled after each kernel row; empty: none
   double blocking_timeout_s = 0.5;
+  bool version = false;  ///< --version: print the versions and exit, before any CUDA call
 };
 
 }  // namespace membench
