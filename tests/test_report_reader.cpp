@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <sstream>
 #include <string>
@@ -14,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "common/naming.hpp"
+#include "common/version.hpp"
 #include "reader.hpp"
 #include "views.hpp"
 
@@ -413,6 +415,71 @@ TEST(ReportNames, AResultsKeysAreViewsOfItsName) {
   const result copy = r;  // offsets, not pointers: a copy reads its own name
   r.set_name("other/thing");
   EXPECT_EQ(copy.param("l2"), "2");
+}
+
+// A one-row file whose context says `version` (nullopt: no membench_format_version key).
+std::string file_of_format(std::optional<std::string_view> version) {
+  const std::string key = version ? fmt::format(R"("membench_format_version": "{}", )", *version) : "";
+  return fmt::format(R"({{"context": {{{}"membench_cache_mode": "default"}}, "benchmarks": [
+    {{"name": "global/read/bytes:1M/manual_time", "run_type": "iteration", "iterations": 1,
+      "real_time": 2.5, "cpu_time": 2.5, "time_unit": "us"}}]}})",
+                     key);
+}
+
+TEST(ReportReader, ReadsFilesOfItsFormatAndOlderOnes) {
+  const std::string same = format_version();
+  const std::string newer_minor = fmt::format("{}.{}", format_major, format_minor + 1);
+  for (const auto how : {read_schedule::whole, read_schedule::split}) {
+    for (const std::optional<std::string_view> v : {std::optional<std::string_view>(), std::optional<std::string_view>(same),
+                                                    std::optional<std::string_view>(newer_minor)}) {
+      const result_file f = read_results(file_of_format(v), "f.json", {}, how);
+      EXPECT_EQ(f.results.size(), 1u) << v.value_or("(absent)");
+    }
+  }
+}
+
+TEST(ReportReader, RefusesANewerMajorFormatNamingTheFileAndBothVersions) {
+  const std::string newer = fmt::format("{}.0", format_major + 1);
+  for (const auto how : {read_schedule::whole, read_schedule::split}) {
+    try {
+      (void)read_results(file_of_format(newer), "runs/new.json", {}, how);
+      ADD_FAILURE() << "a newer major format was read";
+    } catch (const input_error& e) {
+      const std::string want =
+          fmt::format("runs/new.json: membench_format_version {} is newer than this membench-report {} reads "
+                      "(format {}, any {}.x)",
+                      newer, project_version(), format_version(), format_major);
+      EXPECT_NE(std::string(e.what()).find(want), std::string::npos) << e.what();
+    }
+  }
+  // Its rows need not parse: the version is the reason given.
+  std::string broken = file_of_format(newer);
+  broken.replace(broken.find("\"real_time\": 2.5"), 17, "\"real_time\": [1]");
+  EXPECT_THROW(
+      {
+        try {
+          (void)read_results(broken, "new.json", {}, read_schedule::automatic);
+        } catch (const input_error& e) {
+          EXPECT_NE(std::string(e.what()).find("membench_format_version"), std::string::npos) << e.what();
+          throw;
+        }
+      },
+      input_error);
+}
+
+TEST(ReportReader, RefusesAFormatVersionThatIsNotMajorMinor) {
+  for (const std::string_view bad : {"1", "one.zero", "1.0.0", "-1.0", ""})
+    EXPECT_THROW((void)parse_results(file_of_format(bad), "f.json"), input_error) << bad;
+}
+
+TEST(ReportReader, FormatVersionsParse) {
+  const auto v = parse_format_version("12.3");
+  ASSERT_TRUE(v);
+  EXPECT_EQ(v->major, 12);
+  EXPECT_EQ(v->minor, 3);
+  EXPECT_FALSE(parse_format_version("1."));
+  EXPECT_FALSE(parse_format_version(".1"));
+  EXPECT_EQ(format_version(), fmt::format("{}.{}", format_major, format_minor));
 }
 
 }  // namespace

@@ -27,7 +27,8 @@ inline constexpr std::array exit_table{
                 "differs from its file or is missing. `history` never exits 1: it marks changes"},
     exit_status{exit_unusable, "unusable input, a bad option or an output not written",
                 "no verdict: an input missing, unreadable or not Google Benchmark JSON (a value out of "
-                "range, a key given twice, a benchmark name too long to filter), no peer matrix row (`p2p`), a "
+                "range, a key given twice, a benchmark name too long to filter, a newer major "
+                "`membench_format_version`), no peer matrix row (`p2p`), a "
                 "benchmark missing or "
                 "errored on either side of `compare` (without `--allow-missing`; skipped on both sides is "
                 "only noted); a `fleet` file without `gpu_uuid`, files of several models or builds (without "

@@ -12,6 +12,7 @@
 
 #include "common/naming.hpp"
 #include "common/schema.hpp"
+#include "common/version.hpp"
 
 namespace membench::report {
 
@@ -202,6 +203,19 @@ double result_file::ci_level() const {
 
 double result_file::reference_clock_mhz() const {
   return context_number(*this, schema::context_key("membench_reference_sm_clock_mhz").key, NAN);
+}
+
+void check_format_version(const std::map<std::string, std::string>& context, const std::string& path) {
+  const auto it = context.find(std::string(schema::context_key("membench_format_version").key));
+  if (it == context.end()) return;
+  const std::optional<format_version_number> v = parse_format_version(it->second);
+  if (!v)
+    throw input_error(fmt::format("{}: membench_format_version '{}' is not MAJOR.MINOR", path, it->second));
+  // A newer minor only adds keys; a newer major changed what the keys mean.
+  if (v->major > format_major)
+    throw input_error(fmt::format("{}: membench_format_version {} is newer than this membench-report {} reads "
+                                  "(format {}, any {}.x): read it with a newer membench-report",
+                                  path, it->second, project_version(), format_version(), format_major));
 }
 
 std::string result_file::context_value(const std::string& key) const {

@@ -193,6 +193,11 @@ result_file parse_results(std::string_view text, const std::string& path, const 
 /// Reads and parses a file. throws input_error
 result_file load_results(const std::string& path, const read_options& what = {});
 
+/// Throws input_error naming `path` when `context` holds a `membench_format_version` that is
+/// not MAJOR.MINOR or whose major version is newer than this reader's (common/version.hpp).
+/// Absent: a file written before the key existed, read as always.
+void check_format_version(const std::map<std::string, std::string>& context, const std::string& path);
+
 /// Strict weak order for names and parameter values: numbers and sizes (16K < 4M < 1G)
 /// by value, then text.
 bool value_less(std::string_view a, std::string_view b);

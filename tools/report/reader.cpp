@@ -302,6 +302,7 @@ struct part_rows {
 };
 
 void finish(result_file& f, std::vector<std::vector<raw_row>>& parts, std::vector<std::string_view>& names) {
+  check_format_version(f.context, f.path);
   f.results = fold_rows(parts, f.path);
   parts.clear();
   f.build_index();
@@ -358,7 +359,10 @@ result_file read_whole(const source& src, const std::string& path, const read_op
     std::string storage;
     (void)parser.parse(src.whole(storage));
   }
-  if (std::string problem = parser.problem(); !problem.empty()) throw input_error(fmt::format("{}: {}", path, problem));
+  if (std::string problem = parser.problem(); !problem.empty()) {
+    check_format_version(parser.take_context(), path);  // a newer format explains its rows best
+    throw input_error(fmt::format("{}: {}", path, problem));
+  }
   if (!parser.saw_benchmarks()) throw input_error(fmt::format("{}: no \"benchmarks\" array", path));
   result_file f;
   f.path = path;
