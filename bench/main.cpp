@@ -246,13 +246,14 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "membench: no benchmark to %s (--peers-only and no pair of GPUs)\n", list_only ? "list" : "run");
     return list_only ? exit_ok : exit_usage;
   }
-  if (list_only) {
-    benchmark::RunSpecifiedBenchmarks();
-    return exit_ok;
-  }
+  // A listing answers a bad filter as a run does: a script that lists first learns it there.
   if (const auto problem = check_filter(user_args, names, to_string(opt.suite))) {
     std::fprintf(stderr, "membench: %s\n", problem->c_str());
     return exit_usage;
+  }
+  if (list_only) {
+    benchmark::RunSpecifiedBenchmarks();
+    return exit_ok;
   }
   if (const int rc = select_device(opt.device, count); rc != exit_ok) return rc;
   MEMBENCH_CUDA_CHECK(cudaSetDevice(opt.device));

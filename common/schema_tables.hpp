@@ -362,9 +362,10 @@ inline constexpr option option_table[] = {
 inline constexpr exit_status exit_table[] = {
     {"0", "every row ran and verified"},
     {"1", "at least one row failed (verification or CUDA error)"},
-    {"2", "unknown flag or bad value (Google Benchmark's flags and non-finite numbers too), an invalid "
-          "`--benchmark_filter` or one that matches nothing, a `--benchmark_out` that cannot be written (checked "
-          "before anything runs, also when listing) or whose results could not be completed after the run"},
+    {"2", "unknown flag or bad value (Google Benchmark's flags and non-finite numbers too), a filter "
+          "(`--benchmark_filter`, else the environment's `BENCHMARK_FILTER`) that is invalid or matches nothing, a "
+          "`--benchmark_out` that cannot be written (both checked before anything runs, also when listing) or whose "
+          "results could not be completed after the run"},
     {"3", "no CUDA device or driver (`membench: no CUDA device: ...`)"},
     {"4", "`--device` out of range"},
     {"5", "the kernels were not compiled the way this build claims, or for another CUDA major version"},

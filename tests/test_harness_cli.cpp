@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <regex>
 #include <string>
 #include <variant>
@@ -227,6 +229,68 @@ TEST(Cli, CountsTheRowsARunWillReport) {
   EXPECT_EQ(selected_count({"m"}, names), 3u);
   EXPECT_EQ(selected_count({"m", "--benchmark_filter=^global/"}, names), 2u);
   EXPECT_EQ(selected_count({"m", "--benchmark_filter=copy", "--benchmark_repetitions=5"}, names), 10u);
+}
+
+// Google Benchmark's flag default is the environment's BENCHMARK_FILTER; the flag, even
+// empty, wins over it.
+TEST(Cli, FilterIsTheFlagElseTheEnvironment) {
+  EXPECT_FALSE(effective_filter({"m"}, nullptr));
+  const auto env = effective_filter({"m"}, "^host/");
+  ASSERT_TRUE(env);
+  EXPECT_EQ(env->spec, "^host/");
+  EXPECT_EQ(env->origin, "BENCHMARK_FILTER");
+  const auto flag = effective_filter({"m", "--benchmark_filter=a", "--benchmark_filter=b"}, "^host/");
+  ASSERT_TRUE(flag);
+  EXPECT_EQ(flag->spec, "b") << "the last flag wins";
+  EXPECT_EQ(flag->origin, "--benchmark_filter");
+  const auto empty_flag = effective_filter({"m", "--benchmark_filter="}, "^host/");
+  ASSERT_TRUE(empty_flag);
+  EXPECT_EQ(empty_flag->spec, "") << "an empty flag selects all, whatever the environment says";
+  const auto empty_env = effective_filter({"m"}, "");
+  ASSERT_TRUE(empty_env);
+  EXPECT_EQ(empty_env->spec, "") << "set and empty: all, as Google Benchmark reads it";
+}
+
+// Sets BENCHMARK_FILTER for one test and puts back what was there.
+class environment_filter {
+ public:
+  explicit environment_filter(const char* value) {
+    if (const char* old = std::getenv("BENCHMARK_FILTER")) old_ = old;
+    setenv("BENCHMARK_FILTER", value, 1);
+  }
+  environment_filter(const environment_filter&) = delete;
+  environment_filter& operator=(const environment_filter&) = delete;
+  ~environment_filter() {
+    if (old_) setenv("BENCHMARK_FILTER", old_->c_str(), 1);
+    else unsetenv("BENCHMARK_FILTER");
+  }
+
+ private:
+  std::optional<std::string> old_;
+};
+
+TEST(Cli, EnvironmentFilterIsCheckedAndCountedLikeTheFlag) {
+  const std::vector<std::string> names{"global/read/bytes:1G", "global/copy/bytes:1G", "host/copy/bytes:4K"};
+  {
+    const environment_filter env("^host/");
+    EXPECT_FALSE(check_filter({"m"}, names, "default"));
+    EXPECT_EQ(selected_names({"m"}, names), (std::vector<std::string>{names[2]}));
+    EXPECT_EQ(selected_count({"m", "--benchmark_repetitions=3"}, names), 3u);
+    EXPECT_EQ(selected_count({"m", "--benchmark_filter=^global/"}, names), 2u) << "the flag wins";
+  }
+  {
+    const environment_filter env("^nothing$");
+    const auto none = check_filter({"m"}, names, "default");
+    ASSERT_TRUE(none);
+    EXPECT_NE(none->find("BENCHMARK_FILTER='^nothing$' matches none of the 3"), std::string::npos) << *none;
+    EXPECT_FALSE(check_filter({"m", "--benchmark_filter=copy"}, names, "default")) << "the flag wins";
+  }
+  {
+    const environment_filter env("read(");
+    const auto bad = check_filter({"m"}, names, "default");
+    ASSERT_TRUE(bad);
+    EXPECT_NE(bad->find("BENCHMARK_FILTER='read(' is not a valid regular expression"), std::string::npos) << *bad;
+  }
 }
 
 TEST(Cli, OutputMustBeWritableBeforeAnythingRuns) {

@@ -154,26 +154,44 @@ std::optional<std::regex> filter_regex(const std::string& spec, std::string& err
 
 }  // namespace
 
+std::optional<benchmark_filter> effective_filter(const std::vector<std::string>& args, const char* environment) {
+  if (has_arg_prefix(args, "--benchmark_filter="))
+    return benchmark_filter{flag_value(args, "--benchmark_filter"), "--benchmark_filter"};
+  if (environment != nullptr) return benchmark_filter{environment, "BENCHMARK_FILTER"};
+  return std::nullopt;
+}
+
+namespace {
+
+// The filter of this process: Google Benchmark reads the same variable for its default.
+std::optional<benchmark_filter> process_filter(const std::vector<std::string>& args) {
+  return effective_filter(args, std::getenv("BENCHMARK_FILTER"));
+}
+
+}  // namespace
+
 std::optional<std::string> check_filter(const std::vector<std::string>& args, const std::vector<std::string>& names,
                                         std::string_view tier) {
-  if (!has_arg_prefix(args, "--benchmark_filter=")) return std::nullopt;
-  std::string spec = flag_value(args, "--benchmark_filter");
+  const auto filter = process_filter(args);
+  if (!filter) return std::nullopt;
+  std::string spec = filter->spec;
   if (spec.empty() || spec == "all") return std::nullopt;
   const bool negative = spec.front() == '-';
   if (negative) spec.erase(0, 1);
   std::string error;
   const auto re = filter_regex(spec, error);
-  if (!re) return fmt::format("--benchmark_filter='{}' is not a valid regular expression ({})", spec, error);
+  if (!re) return fmt::format("{}='{}' is not a valid regular expression ({})", filter->origin, spec, error);
   for (const auto& n : names) {
     if (std::regex_search(n + "/manual_time", *re) != negative) return std::nullopt;
   }
-  return fmt::format("--benchmark_filter='{}{}' matches none of the {} benchmarks of the {} suite{}",
+  return fmt::format("{}='{}{}' matches none of the {} benchmarks of the {} suite{}", filter->origin,
                      negative ? "-" : "", spec, names.size(), tier,
                      tier == "full" ? "" : " (--suite=full lists every row)");
 }
 
 std::vector<std::string> selected_names(const std::vector<std::string>& args, const std::vector<std::string>& names) {
-  std::string spec = has_arg_prefix(args, "--benchmark_filter=") ? flag_value(args, "--benchmark_filter") : "";
+  const auto filter = process_filter(args);
+  std::string spec = filter ? filter->spec : "";
   if (spec.empty() || spec == "all") return names;
   const bool negative = spec.front() == '-';
   if (negative) spec.erase(0, 1);

@@ -61,14 +61,26 @@ std::string help_text(std::string_view build_mode);
 std::string version_text(std::string_view git_commit, std::string_view benchmark_version,
                          std::string_view cuda_runtime);
 
-/// Null when `--benchmark_filter` (last one wins; absent: all) is a regular expression
-/// Google Benchmark accepts (POSIX extended, an optional leading '-' negating it) and
-/// selects at least one of `names` (registered names; Google Benchmark matches them with
-/// their `/manual_time` suffix); otherwise what is wrong.
+/// The filter Google Benchmark runs with, and where it came from.
+struct benchmark_filter {
+  std::string spec;         ///< the regular expression as given ("" and "all": every benchmark)
+  std::string_view origin;  ///< "--benchmark_filter" or "BENCHMARK_FILTER", for messages
+};
+
+/// Google Benchmark's filter: the last `--benchmark_filter=`, else `environment` (the value
+/// of BENCHMARK_FILTER, which Google Benchmark takes as the flag's default; null: unset),
+/// else none (every benchmark).
+std::optional<benchmark_filter> effective_filter(const std::vector<std::string>& args, const char* environment);
+
+/// Null when the filter (effective_filter of `args` and the environment; none: all) is a
+/// regular expression Google Benchmark accepts (POSIX extended, an optional leading '-'
+/// negating it) and selects at least one of `names` (registered names; Google Benchmark
+/// matches them with their `/manual_time` suffix); otherwise what is wrong.
 std::optional<std::string> check_filter(const std::vector<std::string>& args, const std::vector<std::string>& names,
                                         std::string_view tier);
 
-/// The names `--benchmark_filter` selects (all of them when it is absent or invalid).
+/// The names the filter (as check_filter finds it) selects (all of them when there is none
+/// or it is invalid).
 std::vector<std::string> selected_names(const std::vector<std::string>& args, const std::vector<std::string>& names);
 
 /// How many rows the run will report: the names the filter selects times
