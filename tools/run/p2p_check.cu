@@ -1,7 +1,7 @@
 // membench_p2p_check: an independent check of membench's peer rows, sharing no code with
 // membench's harness or kernels. For every ordered pair of the GPUs given (default: all) and
 // every size, each case below timed with CUDA events on the issuing GPU's stream: the median
-// of at least --reps launches and 0.25 s of them (after three untimed), each case checked once
+// of at least --reps launches and 0.5 s of them (after three untimed), each case checked once
 // before it is timed.
 //   copy cases (cudaMemcpyPeerAsync): push_on, pull_on, bidir_on (peer access on both ways),
 //     push_off, pull_off, bidir_off (access off: the driver stages through host memory).
@@ -21,7 +21,9 @@
 // tools/run/p2p_agree.py joins it with a membench JSON.
 //
 //   membench_p2p_check [--devices=0,1,...] [--reps=N] [--sizes=64M,1G] [--chains=1M,1G]
-//                      [--cases=copy,kernel,latency,aggregate]
+//                      [--cases=copy,kernel,latency,aggregate] [--pairs=0:1,2:0]
+// --pairs measures only those ordered pairs (no aggregates), so that a script can run each
+// pair in a process of its own.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -38,9 +40,11 @@
 
 namespace {
 
+std::string current_case = "setup";  // named in every error, so that a failure says where
+
 bool ok(cudaError_t e, const char* what) {
   if (e == cudaSuccess) return true;
-  std::fprintf(stderr, "p2p_check: %s: %s\n", what, cudaGetErrorString(e));
+  std::fprintf(stderr, "p2p_check: %s: %s: %s\n", current_case.c_str(), what, cudaGetErrorString(e));
   return false;
 }
 #define CHECK(expr)                       \
@@ -151,13 +155,14 @@ struct launch {
   }
 };
 
-// Median seconds of at least `reps` timed launches and 0.25 s of them (at most 5000), after
-// three untimed: staged copies (peer access off) scatter by several per cent.
+// Median seconds of at least `reps` timed launches and 0.5 s of them (at most 5000), after
+// three untimed: staged copies (peer access off) slow by 5-10 % for tens of milliseconds now
+// and then.
 double median_seconds(const launch& l, int reps) {
   for (int i = 0; i < 3; ++i) l.seconds();
   std::vector<double> s;
   double total = 0;
-  while ((static_cast<int>(s.size()) < reps || total < 0.25) && s.size() < 5000) {
+  while ((static_cast<int>(s.size()) < reps || total < 0.5) && s.size() < 5000) {
     s.push_back(l.seconds());
     total += s.back();
   }
@@ -314,10 +319,12 @@ double kernel_case(int src, int dst, std::size_t bytes, bool read, bool bidir, i
 
 // ---- latency ------------------------------------------------------------------------------
 
-__global__ void walk_kernel(const std::uint64_t* start, std::uint64_t steps, std::uint64_t* end) {
-  const std::uint64_t* p = start;
+// Walks `steps` loads on from *at and leaves where it stopped there: the walk goes on from
+// launch to launch through the whole chain, as a chain larger than L2 needs.
+__global__ void walk_kernel(std::uint64_t* at, std::uint64_t steps) {
+  auto p = reinterpret_cast<const std::uint64_t*>(*at);
   for (std::uint64_t i = 0; i < steps; ++i) p = reinterpret_cast<const std::uint64_t*>(*p);
-  *end = reinterpret_cast<std::uint64_t>(p);
+  *at = reinterpret_cast<std::uint64_t>(p);
 }
 
 // A random cycle over `bytes / 128` nodes 128 bytes apart in `chain` (on src), built on the host.
@@ -332,7 +339,7 @@ std::vector<std::uint64_t> cycle_image(std::uint64_t base, std::size_t bytes, st
 }
 
 double latency_case(int src, int dst, std::size_t bytes, int reps) {
-  buffer chain(src, bytes, 0), end(dst, 8, 0);
+  buffer chain(src, bytes, 0), at(dst, 8, 0);
   std::vector<std::size_t> order;
   const auto base = reinterpret_cast<std::uint64_t>(chain.p);
   const std::vector<std::uint64_t> image = cycle_image(base, bytes, order);
@@ -341,15 +348,17 @@ double latency_case(int src, int dst, std::size_t bytes, int reps) {
   const std::uint64_t steps = 1 << 16;
   const std::size_t nodes = order.size();
   CHECK(cudaSetDevice(dst));
-  walk_kernel<<<1, 1>>>(chain.as<std::uint64_t>(), steps, end.as<std::uint64_t>());
+  CHECK(cudaMemcpy(at.p, &base, 8, cudaMemcpyHostToDevice));
+  walk_kernel<<<1, 1>>>(at.as<std::uint64_t>(), steps);
+  CHECK(cudaGetLastError());
   CHECK(cudaDeviceSynchronize());
   std::uint64_t got = 0;
-  CHECK(cudaMemcpy(&got, end.p, 8, cudaMemcpyDeviceToHost));
+  CHECK(cudaMemcpy(&got, at.p, 8, cudaMemcpyDeviceToHost));
   if (got != base + 128 * order[steps % nodes]) fail("the walk ended at the wrong node", src, dst);
   lane on_dst(dst);
   launch l;
   l.head = &on_dst;
-  l.own = [&](cudaStream_t s) { walk_kernel<<<1, 1, 0, s>>>(chain.as<std::uint64_t>(), steps, end.as<std::uint64_t>()); };
+  l.own = [&](cudaStream_t s) { walk_kernel<<<1, 1, 0, s>>>(at.as<std::uint64_t>(), steps); };
   return median_seconds(l, std::min(reps, 5)) / static_cast<double>(steps) * 1e9;
 }
 
@@ -416,6 +425,7 @@ struct settings {
   std::vector<std::size_t> sizes{std::size_t{64} << 20, std::size_t{1} << 30};
   std::vector<std::size_t> chains{std::size_t{1} << 20, std::size_t{1} << 30};
   std::vector<std::string> groups{"copy", "kernel", "latency", "aggregate"};
+  std::vector<std::pair<int, int>> pairs;  // empty: every ordered pair of `devices`
   int reps = 20;
   bool wants(const char* group) const { return std::find(groups.begin(), groups.end(), group) != groups.end(); }
 };
@@ -439,11 +449,28 @@ settings parse(int argc, char** argv, int count) {
       for (const auto& x : split(c)) s.chains.push_back(parse_size(x));
     } else if (const auto g = value("--cases="); g != "\x01") {
       s.groups = split(g);
+    } else if (const auto q = value("--pairs="); q != "\x01") {
+      for (const auto& x : split(q)) {
+        const std::size_t colon = x.find(':');
+        if (colon == std::string::npos) {
+          std::fprintf(stderr, "p2p_check: bad pair '%s' (SRC:DST)\n", x.c_str());
+          std::exit(2);
+        }
+        s.pairs.emplace_back(std::atoi(x.c_str()), std::atoi(x.c_str() + colon + 1));
+      }
     } else {
       std::fprintf(stderr, "usage: %s [--devices=0,1,...] [--reps=N] [--sizes=64M,1G] [--chains=1M,1G] "
-                   "[--cases=copy,kernel,latency,aggregate]\n", argv[0]);
+                   "[--cases=copy,kernel,latency,aggregate] [--pairs=0:1,2:0]\n", argv[0]);
       std::exit(2);
     }
+  }
+  for (const auto& [a, b] : s.pairs) {
+    if (a == b) {
+      std::fprintf(stderr, "p2p_check: pair %d:%d is one GPU\n", a, b);
+      std::exit(2);
+    }
+    s.devices.push_back(a);
+    s.devices.push_back(b);
   }
   for (int d : s.devices) {
     if (d < 0 || d >= count) {
@@ -454,8 +481,11 @@ settings parse(int argc, char** argv, int count) {
   return s;
 }
 
-void emit(const char* c, int src, int dst, std::size_t bytes, double value, const char* unit) {
-  std::printf("%s,%d,%d,%s,%.2f,%s\n", c, src, dst, size_text(bytes).c_str(), value, unit);
+// Names the case for any error on the way, measures it and prints its line.
+void run_case(const std::string& c, int src, int dst, std::size_t bytes, const char* unit, const std::function<double()>& measure) {
+  current_case = c + " " + std::to_string(src) + " -> " + std::to_string(dst) + " " + size_text(bytes);
+  const double value = measure();
+  std::printf("%s,%d,%d,%s,%.2f,%s\n", c.c_str(), src, dst, size_text(bytes).c_str(), value, unit);
   std::fflush(stdout);
 }
 
@@ -483,22 +513,24 @@ void pair_cases(const settings& s, int src, int dst) {
       set_access(src, dst, on);
       set_access(dst, src, on);
       for (const char* dir : {"push", "pull", "bidir"})
-        emit((std::string(dir) + "_" + access).c_str(), src, dst, bytes, copy_case(src, dst, bytes, dir, s.reps), "gb_per_s");
+        run_case(std::string(dir) + "_" + access, src, dst, bytes, "gb_per_s",
+                 [&] { return copy_case(src, dst, bytes, dir, s.reps); });
     }
     if (!s.wants("kernel") || !path) continue;
     set_access(src, dst, true);
     set_access(dst, src, true);
     for (const char* op : {"read", "write"}) {
       for (const char* dir : {"uni", "bidir"}) {
-        const double v = kernel_case(src, dst, bytes, op[0] == 'r', dir[0] == 'b', s.reps);
-        emit((std::string(op) + "_" + dir).c_str(), src, dst, bytes, v, "gb_per_s");
+        run_case(std::string(op) + "_" + dir, src, dst, bytes, "gb_per_s",
+                 [&] { return kernel_case(src, dst, bytes, op[0] == 'r', dir[0] == 'b', s.reps); });
       }
     }
   }
   set_access(src, dst, path);
   set_access(dst, src, path);
   for (std::size_t bytes : s.chains) {
-    if (s.wants("latency") && path) emit("latency", src, dst, bytes, latency_case(src, dst, bytes, s.reps), "ns_per_load");
+    if (s.wants("latency") && path)
+      run_case("latency", src, dst, bytes, "ns_per_load", [&] { return latency_case(src, dst, bytes, s.reps); });
   }
   set_access(src, dst, false);
   set_access(dst, src, false);
@@ -514,6 +546,10 @@ int main(int argc, char** argv) {
   }
   const settings s = parse(argc, argv, count);
   std::printf("case,src,dst,bytes,value,unit\n");
+  if (!s.pairs.empty()) {
+    for (const auto& [src, dst] : s.pairs) pair_cases(s, src, dst);
+    return 0;  // aggregates need every GPU: --devices
+  }
   for (int src : s.devices) {
     for (int dst : s.devices) {
       if (src != dst) pair_cases(s, src, dst);
@@ -523,8 +559,8 @@ int main(int argc, char** argv) {
   access_all(s.devices, true);
   for (std::size_t bytes : s.sizes) {
     for (int hub : s.devices) {
-      emit("all_to_one", -1, hub, bytes, aggregate_case(hub, s.devices, bytes, true, s.reps), "gb_per_s");
-      emit("one_to_all", hub, -1, bytes, aggregate_case(hub, s.devices, bytes, false, s.reps), "gb_per_s");
+      run_case("all_to_one", -1, hub, bytes, "gb_per_s", [&] { return aggregate_case(hub, s.devices, bytes, true, s.reps); });
+      run_case("one_to_all", hub, -1, bytes, "gb_per_s", [&] { return aggregate_case(hub, s.devices, bytes, false, s.reps); });
     }
   }
   access_all(s.devices, false);
