@@ -224,9 +224,9 @@ inline constexpr field label_table[] = {
      "why the interval missed its target: `budget` (time ran out), `throttled` (too few samples at full clock), "
      "`row_limit` (fewer than `--min-samples` in `--row-limit`), `single` (`--timing=single` takes one sample)"},
     {"floor", "-",
-     "`timer`: the samples do not resolve the work: what is left once the event pair's cost is accounted for is "
-     "within a few timer steps or the pair's spread of zero, or a few dozen steps while the samples take at most two "
-     "values (docs/statistics.md); the row's time and interval are the timer's, not a finding"},
+     "`timer`: the samples do not resolve the work: once the event pair's cost is accounted for, the fastest tenth "
+     "leave within a few timer steps or pair spreads of zero, or the median a few dozen steps while the samples take "
+     "at most two values (docs/statistics.md); the row's time and interval are the timer's, not a finding"},
     {"metrics", "-", "`sums_only(N_kernels)`, `none(not_a_kernel_row)`, `unavailable(REASON)` (`--metrics`)"},
     {"concurrent", "processes", "a host-work or copy row measured while this many GPUs of the host ran membench at once (`--devices`)"},
 };

@@ -45,10 +45,14 @@ int distinct_middle_values(std::vector<double> samples, double step) {
 
 bool at_timer_floor(const std::vector<double>& samples, bool pair_subtracted, const timer_floor_inputs& t) {
   if (samples.empty() || (t.resolution_s <= 0 && t.pair_spread_s <= 0)) return false;
-  const double work = median_of(samples) - (pair_subtracted ? 0 : t.pair_s);
-  if (work <= std::max(floor_steps * t.resolution_s, floor_spreads * t.pair_spread_s)) return true;
+  std::vector<double> sorted = samples;
+  std::sort(sorted.begin(), sorted.end());
+  const double pair = pair_subtracted ? 0 : t.pair_s;
+  const double fastest_tenth = quantile_sorted(sorted, 0.1) - pair;
+  if (fastest_tenth <= std::max(floor_steps * t.resolution_s, floor_spreads * t.pair_spread_s)) return true;
+  const double work = quantile_sorted(sorted, 0.5) - pair;
   return t.resolution_s > 0 && work < quantized_steps * t.resolution_s &&
-         distinct_middle_values(samples, t.resolution_s) <= quantized_values;
+         distinct_middle_values(sorted, t.resolution_s) <= quantized_values;
 }
 
 }  // namespace membench

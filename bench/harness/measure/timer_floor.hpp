@@ -23,14 +23,16 @@ struct timer_floor_inputs {
 /// once two readings fall on neighbouring steps. Null with fewer than two distinct readings.
 std::optional<double> smallest_step(std::vector<double> readings);
 
-/// Readings at a timer floor (the rule, in docs/statistics.md): the work is what the median
+/// Readings at a timer floor (the rule, in docs/statistics.md): the work is what a sample
 /// leaves once the pair's cost is accounted for (`pair_subtracted`: the blocking method
-/// already took it off every sample; else it is taken off the median here). The row is at
-/// the floor when
-///  - that work is at most floor_steps timer steps or floor_spreads pair spreads, or
-///  - it is under quantized_steps timer steps while the middle 80 % of the samples take at
-///    most quantized_values distinct values (a step apart or more): the interval is then a
-///    count of timer steps, and a step is over 3 % of the work (a 5 % change is a step or two).
+/// already took it off every sample; else it is taken off here). The row is at the floor when
+///  - the fastest tenth of the samples (the 10th percentile) leave at most floor_steps
+///    timer steps or floor_spreads pair spreads of work: they read the pair alone, whatever
+///    host jitter adds to the others, or
+///  - the median leaves under quantized_steps timer steps while the middle 80 % of the
+///    samples take at most quantized_values distinct values (a step apart or more): the
+///    interval is then a count of timer steps, and a step is over 3 % of the work (a 5 %
+///    change is a step or two).
 /// Without a resolution only the first test's spread applies; without either, never.
 bool at_timer_floor(const std::vector<double>& samples, bool pair_subtracted, const timer_floor_inputs& t);
 
