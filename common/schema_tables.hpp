@@ -116,6 +116,12 @@ inline constexpr field counter_table[] = {
     {"event_overhead_us", "us", "the event-pair cost subtracted from each sample (blocking method)"},
     {"batch_us", "us", "short rows: time per launch over back-to-back launches with no host gaps (median of batches)"},
     {"batch_launches", "launches", "launches per batch behind `batch_us`"},
+    {"batch_ci_low_us", "us", "lower end of the confidence interval of `batch_us` (the batch samples' median, as `ci_low_us`)"},
+    {"batch_ci_high_us", "us", "upper end of that interval"},
+    {"batch_samples", "samples", "kept batch samples behind `batch_us`, each a batch's time per launch"},
+    {"batch_noise_pct", "%", "standard deviation / mean of the batch samples"},
+    {"batch_sm_clock_mhz", "MHz", "median SM clock measured after the kept batch samples"},
+    {"calls_per_sample", "calls", "API calls one sample times; the row's time is per call (A1)"},
     {"sm_clock_mhz", "MHz", "median SM clock measured after the kept samples"},
     {"sm_clock_min_mhz", "MHz", "lowest SM clock among the kept samples"},
     {"sm_clock_max_mhz", "MHz", "highest SM clock among the kept samples"},
@@ -217,6 +223,10 @@ inline constexpr field label_table[] = {
     {"unconverged", "-",
      "why the interval missed its target: `budget` (time ran out), `throttled` (too few samples at full clock), "
      "`row_limit` (fewer than `--min-samples` in `--row-limit`), `single` (`--timing=single` takes one sample)"},
+    {"floor", "-",
+     "`timer`: the samples do not resolve the work: once the event pair's cost is accounted for, the fastest tenth "
+     "leave within a few timer steps or pair spreads of zero, or the median a few dozen steps while the samples take "
+     "at most two values (docs/statistics.md); the row's time and interval are the timer's, not a finding"},
     {"metrics", "-", "`sums_only(N_kernels)`, `none(not_a_kernel_row)`, `unavailable(REASON)` (`--metrics`)"},
     {"concurrent", "processes", "a host-work or copy row measured while this many GPUs of the host ran membench at once (`--devices`)"},
 };
@@ -250,6 +260,8 @@ inline constexpr field context_table[] = {
     {"membench_event_overhead_us", "us", "event-pair cost subtracted from blocking samples (median)"},
     {"membench_event_overhead_spread_us", "us", "its spread: 90th minus 10th percentile of the calibration samples"},
     {"membench_event_overhead_end_us", "us", "the same calibration repeated when the run ended"},
+    {"membench_timer_resolution_us", "us",
+     "the event timer's step: the smallest non-zero difference between event-pair readings of the calibration"},
     {"membench_empty_kernel_us", "us", "events around an empty kernel less the event pair: what a launch costs beyond its work"},
     {"membench_probe_cache_mode_ca", "0/1", "`cudaFuncAttributes::cacheModeCA` of the probe kernel"},
     {"membench_probe_binary_version", "-", "SASS version of the loaded probe kernel"},
@@ -344,10 +356,11 @@ inline constexpr option option_table[] = {
      "discard and re-take samples whose SM clock is under PCT % of the clock measured when the run started, or "
      "taken during a power or thermal clock event"},
     {"--batch-below", "US", "100",
-     "rows whose median is under US microseconds also get `batch_us`, back-to-back launches (0: never)"},
+     "rows whose median is under US microseconds also get `batch_us`, back-to-back launches, with its own samples "
+     "and interval (0: never)"},
     {"--keep-samples", "N", "0",
-     "write up to N of each row's samples (microseconds) into the JSON row as `samples_us`, for "
-     "`membench-report compare`"},
+     "write up to N of each row's samples (microseconds) into the JSON row as `samples_us`, and of its batch "
+     "samples as `batch_samples_us`, for `membench-report compare`"},
     {"--progress", "WHEN", "auto", "`[i/N]`, elapsed time and ETA on stderr: `auto` (when stderr is a terminal), `always`, `never`"},
     {"--fault-demo", "", "", "add `global/fault/*` rows that fault on purpose"},
     {"--metrics", "", "",
