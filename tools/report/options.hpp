@@ -180,6 +180,12 @@ inline constexpr option_spec outlier_share{
     .names = "--outlier-share", .kind = k::number,
     .help = "a GPU with this percent of its decided rows slower (two rows or more) is an outlier", .number = 10,
     .low = 0, .high = 100};
+inline constexpr option_spec one_row_threshold{
+    .names = "--one-row-threshold", .kind = k::number,
+    .help = "percent one row of a GPU must be slower than the fleet's centre, its whole interval beyond it (every GPU's "
+            "rows one family at this threshold), to make the GPU an outlier by that row alone",
+    .number = 7.5, .low = 0, .high = 1000,
+    .default_note = "above the real differences between healthy H100s' rows, below a 10 % slowdown (docs/report.md)"};
 inline constexpr option_spec allow_mixed{
     .names = "--allow-mixed", .kind = k::flag,
     .help = "files of several GPU models or builds are judged as separate fleets instead of refused"};
@@ -252,8 +258,8 @@ inline constexpr std::array history_command{
     &clock_tolerance, &run_spread, &run_spread_copy, &run_spread_host, &calibration_runs, &confidence, &seed,
     &correction, &export_format};
 inline constexpr std::array fleet_command{
-    &fleet_files, &fleet_threshold, &outlier_share, &confidence, &resolution, &run_spread, &run_spread_copy,
-    &run_spread_host, &correction, &allow_mixed, &baseline_in, &baseline_out, &baseline_format, &filter,
+    &fleet_files, &fleet_threshold, &outlier_share, &one_row_threshold, &confidence, &resolution, &run_spread,
+    &run_spread_copy, &run_spread_host, &correction, &allow_mixed, &baseline_in, &baseline_out, &baseline_format, &filter,
     &fleet_all, &fleet_format, &output, &color};
 inline constexpr std::array rows_command{&rows_files, &filter, &output};
 inline constexpr std::array views_command{&views_dir, &views_file, &views_check, &views_only};
