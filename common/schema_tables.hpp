@@ -24,6 +24,16 @@ struct exit_status {
   std::string_view meaning;
 };
 
+/// A benchmark family's headline: the number a reader takes from its rows, its unit, and
+/// the ceiling a row may be priced against (a `ceiling_table` key; `none`: no % is shown).
+struct headline {
+  std::string_view family;  ///< `<space>/<experiment>`, as the benchmark names begin
+  std::string_view metric;  ///< a counter key, or `time` (the median, us)
+  std::string_view unit;
+  std::string_view ceiling;
+  std::string_view meaning;  ///< which rows, and why that ceiling (or none)
+};
+
 /// Keys of `<space>/<experiment>/<key>:<value>/...`, in no particular order.
 inline constexpr field name_key_table[] = {
     {"type", "-", "element type: `f32`, `f64`"},
@@ -370,6 +380,85 @@ inline constexpr exit_status exit_table[] = {
     {"4", "`--device` out of range"},
     {"5", "the kernels were not compiled the way this build claims, or for another CUDA major version"},
     {"128 + N", "stopped by signal N (130 for Ctrl-C); the JSON holds the rows completed before it"},
+};
+
+/// The ceilings a headline is priced against: how each is known. A row is priced only
+/// against its family's ceiling, and only where the row itself names that ceiling (its
+/// label's `peak:`, else DRAM; its link; its bytes per clock): never against another one.
+inline constexpr field ceiling_table[] = {
+    {"dram", "GB/s",
+     "`gpu_peak_dram_gbps` (2 x memory clock x bus width), through the row's `pct_peak`: only rows the harness "
+     "prices (working sets past the L2, or flushed) and whose label names no other ceiling"},
+    {"pcie", "GB/s", "`pcie_peak_gbps`, one direction of the link: the `pct_peak` of rows labelled `peak:pcie`"},
+    {"pcie_both_directions", "GB/s",
+     "both directions of the PCIe link: the `pct_peak` of rows labelled `peak:pcie_both_directions`"},
+    {"label", "GB/s",
+     "the ceiling each row's label names (`peak:pcie`, ...), else DRAM: a family whose rows cross different "
+     "paths (`dir:h2d` and `dir:d2d`); rows without `pct_peak` are not priced"},
+    {"link", "GB/s", "the row's own `link_gb_per_s` (NVLink or PCIe between its two GPUs): `pct_of_link`"},
+    {"l1", "bytes/cycle",
+     "128 bytes per clock per SM (one L1 wavefront): `bytes_per_clk_per_sm` / 128, at the row's measured clock"},
+    {"shared", "bytes/cycle",
+     "32 banks x 4 bytes per clock per SM: `bytes_per_clk_per_sm` / 128, at the row's measured clock"},
+    {"fp32", "GFLOP/s", "2 x SMs x 128 FP32 lanes x the SM clock: the row's `pct_fp32_peak`"},
+    {"none", "-",
+     "no ceiling is meaningful or published: latencies, per-call costs, speedups, working sets whose level "
+     "changes with their size, the L2 and the SM-to-SM network (NVIDIA publishes no bandwidth for either)"},
+};
+
+/// Every benchmark family's headline, in the order the families' spaces are listed.
+inline constexpr headline headline_table[] = {
+    {"alloc/cost", "us_per_call", "us", "none", "one allocator call (`op:alloc` or `op:free`): a cost, no ceiling"},
+    {"alloc/device_malloc", "us_per_call", "us", "none", "one in-kernel `malloc` per thread: a cost"},
+    {"alloc/memset", "gb_per_s", "GB/s", "dram", "bytes set per second; the large rows of the DRAM peak"},
+    {"alloc/memset_2d", "gb_per_s", "GB/s", "dram", "bytes set per second"},
+    {"alloc/pitched", "gb_per_s", "GB/s", "label", "`dir:h2d` rows of PCIe, `dir:d2d` rows of DRAM"},
+    {"async/bulk_latency", "ns_per_load", "ns", "none", "one dependent 1D bulk copy (TMA): a latency"},
+    {"async/staging", "gb_per_s", "GB/s", "dram",
+     "tiles staged through shared memory; the rows past the L2 of the DRAM peak"},
+    {"cache/constant", "speedup_vs_plain", "x", "none", "the constant cache against plain loads: a ratio"},
+    {"cache/constant_latency", "ns_per_load", "ns", "none", "one dependent constant-cache load: a latency"},
+    {"cache/l1_bandwidth", "gb_per_s", "GB/s", "l1", "loads that hit the L1, all SMs"},
+    {"cache/l1_split", "gb_per_s", "GB/s", "none",
+     "the L1/shared carveout: its effect is relative (the L1's share of the same rows), no ceiling"},
+    {"cache/l2_bandwidth", "gb_per_s", "GB/s", "none", "loads that hit the L2: no published L2 bandwidth"},
+    {"cache/read_only", "speedup_vs_plain", "x", "none", "the read-only path against plain loads: a ratio"},
+    {"cache/stencil", "speedup_vs_global", "x", "none", "coefficients' home against global memory: a ratio"},
+    {"cluster/dsm_bandwidth", "gb_per_s", "GB/s", "none",
+     "reads of another block's shared memory in the cluster: no published SM-to-SM bandwidth"},
+    {"cluster/dsm_latency", "ns_per_load", "ns", "none", "one dependent load from a cluster's shared memory"},
+    {"compute/matmul", "gflop_per_s", "GFLOP/s", "fp32", "2 N^3 over the median: FP32 throughput"},
+    {"compute/transcendental", "elems_per_s", "elements/s", "none", "GPU against CPU: a throughput, no ceiling"},
+    {"compute/vector_add", "elems_per_s", "elements/s", "none", "GPU against CPU, with and without transfers"},
+    {"global/atomic", "gb_per_s", "GB/s", "none", "atomics are done in the L2: not DRAM-bound, no ceiling"},
+    {"global/copy", "gb_per_s", "GB/s", "dram", "bytes read and written per second"},
+    {"global/fault", "time", "us", "none", "rows that fault on purpose (`--fault-demo`): never a number"},
+    {"global/l2_persist", "speedup_vs_none", "x", "none", "an L2 persisting window against none: a ratio"},
+    {"global/latency", "ns_per_load", "ns", "none", "one dependent load by working set: L1, L2, DRAM, TLB"},
+    {"global/memcpy_d2d", "gb_per_s", "GB/s", "dram", "`cudaMemcpy` device to device: the in-suite reference"},
+    {"global/memset", "gb_per_s", "GB/s", "dram", "`cudaMemset`: the in-suite reference for writes"},
+    {"global/read", "gb_per_s", "GB/s", "dram", "bytes read per second"},
+    {"global/read_offset", "gb_per_s", "GB/s", "dram", "misaligned reads: the requested bytes per second"},
+    {"global/read_reuse", "gb_per_s", "GB/s", "none", "data read again from the caches: not DRAM-bound"},
+    {"global/read_scatter", "gb_per_s", "GB/s", "dram", "random reads: the requested bytes per second"},
+    {"global/read_stride", "gb_per_s", "GB/s", "dram", "strided reads: the requested bytes per second"},
+    {"global/working_set", "gb_per_s", "GB/s", "none",
+     "the level serving the reads changes with the size (L1, L2, DRAM): no single ceiling"},
+    {"global/write", "gb_per_s", "GB/s", "dram", "bytes written per second"},
+    {"global/write_offset", "gb_per_s", "GB/s", "dram", "misaligned writes: the requested bytes per second"},
+    {"host/copy", "gb_per_s", "GB/s", "pcie", "host-device copies, one direction of the PCIe link"},
+    {"host/managed", "gb_per_s", "GB/s", "label", "managed memory: migrating rows of PCIe, resident rows of DRAM"},
+    {"host/streams", "gb_per_s", "GB/s", "pcie_both_directions", "a pipeline copying both ways at once"},
+    {"host/symbol_copy", "gb_per_s", "GB/s", "pcie", "copies to and from `__device__` symbols"},
+    {"host/zero_copy", "gb_per_s", "GB/s", "label",
+     "`memory:device` rows of DRAM; `memory:mapped` rows read over PCIe and carry no `pct_peak`: not priced"},
+    {"local/spill", "slowdown", "x", "none", "local memory against registers: a ratio"},
+    {"peer/copy", "gb_per_s", "GB/s", "link", "copies between two GPUs, of their link"},
+    {"peer/latency", "ns_per_load", "ns", "none", "one dependent load from a peer GPU's memory"},
+    {"peer/sm", "gb_per_s", "GB/s", "link", "a kernel reading or writing a peer's memory, of the link"},
+    {"shared/bandwidth", "gb_per_s", "GB/s", "shared", "shared-memory loads, all SMs"},
+    {"shared/bank_conflict", "slowdown", "x", "none", "an access pattern against the conflict-free one"},
+    {"shared/latency", "ns_per_load", "ns", "none", "one dependent shared-memory load"},
 };
 
 }  // namespace membench::schema

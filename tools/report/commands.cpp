@@ -75,6 +75,9 @@ std::vector<command_set::registered> command_set::add_to(CLI::App& app, command_
   out.push_back({add_compare(app, compare_), [this](session& s) { return run_compare(compare_, s); }});
   out.push_back({add_history(app, history_), [this](session& s) { return run_history(history_, s); }});
   out.push_back({add_fleet(app, fleet_), [this](session& s) { return run_fleet(fleet_, s); }});
+  option_binder profile(app, "profile");
+  profile(o::profile_files, profile_.files)(o::profile_format, profile_.format)(o::output, profile_.output);
+  out.push_back({profile.done(), [this](session& s) { return run_profile(profile_, s); }});
   option_binder rows(app, "rows");
   rows(o::rows_files, rows_.files)(o::filter, rows_.filter)(o::output, rows_.output);
   out.push_back({rows.done(), [this](session& s) { return run_rows(rows_, s); }});
