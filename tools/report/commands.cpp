@@ -105,7 +105,9 @@ int run_table(const table_args& a, session& s) {
 }
 
 int run_builds(const builds_args& a, session& s) {
-  const document d = view_builds(s.load(a.files, reads_for(a.opt)), a.opt);
+  read_options what = reads_for(a.opt, true);  // evidence and the work done: the marks' test
+  what.counters.emplace_back(membench::schema::counter("bytes").key);
+  const document d = view_builds(s.load(a.files, what), a.opt);
   s.release();
   return emit(d, a.out, s);
 }
