@@ -61,10 +61,9 @@ std::string render_profile_html(const std::vector<gpu_profile>& gpus);
 /// beside it that shows GPU i's ladder and levels.
 std::string render_profile_markdown(const std::vector<gpu_profile>& gpus, const std::vector<std::string>& charts);
 
-/// SVG of a horizontal bar chart: a bar per value, its interval as a whisker, flagged bars
-/// hatched, each labelled with its number (and % of ceiling when `with_pct`).
+/// Horizontal bars with interval whiskers; flagged bars hatched; `with_pct`: % of ceiling.
 std::string profile_bars_svg(const std::vector<profile_value>& bars, const std::string& unit, bool with_pct);
-/// One GPU's summary as a standalone SVG (ladder and levels): the Markdown's picture, the README's.
+/// One GPU's ladder and levels as a standalone SVG.
 std::string profile_summary_svg(const gpu_profile& g);
 
 }  // namespace membench::report

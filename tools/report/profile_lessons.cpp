@@ -1,7 +1,5 @@
-// profile's lessons: the classic effects (coalescing, bank conflicts, the L1 carveout, L2
-// persistence, async copies, distributed shared memory), each a small chart of its rows
-// and one effect between two of them, decided by compare's test (verdict.hpp): the page
-// states an effect as a finding only where that test calls it.
+// profile's lessons: each a chart of its rows and one effect between two of them, decided
+// by compare's test (verdict.hpp): an effect is a finding only where that test calls it.
 #include <algorithm>
 #include <sstream>
 
