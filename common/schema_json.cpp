@@ -78,6 +78,12 @@ int main() {
   json codes = json::array();
   for (const auto& e : schema::exit_codes()) codes.push_back({{"code", e.code}, {"meaning", e.meaning}});
   doc["exit_codes"] = codes;
+  doc["ceilings"] = fields(schema::ceilings());
+  json heads = json::array();
+  for (const auto& h : schema::headlines())
+    heads.push_back({{"family", h.family}, {"metric", h.metric}, {"unit", h.unit}, {"ceiling", h.ceiling},
+                     {"meaning", h.meaning}});
+  doc["headlines"] = heads;
   const std::string text = doc.dump(1) + "\n";
   return std::fwrite(text.data(), 1, text.size(), stdout) == text.size() ? 0 : 1;
 }

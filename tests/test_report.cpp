@@ -169,10 +169,17 @@ TEST(ReportViews, BuildsNeedsTwoBuildsAndRatiosThem) {
   EXPECT_THROW((void)view_builds({def, def}, {}), input_error);
   const document d = view_builds({def, cg}, {.filter = "read_reuse"});
   ASSERT_EQ(d.tables.size(), 1u);
-  const auto& row = d.tables[0].rows[0];
-  ASSERT_EQ(row.size(), 4u);
-  EXPECT_LT(row[3].value, 0.95);
-  EXPECT_EQ(row[3].mood, tone::bad);
+  ASSERT_EQ(d.tables[0].rows.size(), 2u);
+  // 4M: 29 % apart, but the cg row did not converge: compare's test is unsure, so no colour.
+  const auto& small = d.tables[0].rows[0];
+  ASSERT_EQ(small.size(), 4u);
+  EXPECT_LT(small[3].value, 0.95);
+  EXPECT_EQ(small[3].mood, tone::plain);
+  EXPECT_NE(small[3].text.find("unsure"), std::string::npos) << small[3].text;
+  // 1G: the test calls it slower.
+  const auto& large = d.tables[0].rows[1];
+  EXPECT_LT(large[3].value, 0.95);
+  EXPECT_EQ(large[3].mood, tone::bad);
 }
 
 TEST(ReportViews, GpusShowsPercentOfEachPeak) {
@@ -180,14 +187,25 @@ TEST(ReportViews, GpusShowsPercentOfEachPeak) {
                                {});
   ASSERT_FALSE(d.tables.empty());
   EXPECT_NE(d.tables[0].header[1].find("GB/s peak"), std::string::npos);
-  bool found = false;
+  bool hand_made = false, h200 = false, reuse = false;
   for (const auto& t : d.tables)
-    for (const auto& r : t.rows)
-      if (r[0].text == "bytes:1G" && r[2].numeric()) {
-        EXPECT_NEAR(r[2].value, 89.48, 0.01) << "894.8 GB/s of 1000";
-        found = true;
+    for (const auto& r : t.rows) {
+      // The hand-made rows carry no pct_peak: the harness did not say they reach DRAM (a 4M
+      // read sits in the L2), so none is priced against the DRAM peak.
+      if (t.title == "global/read" && r[0].text == "bytes:1G") {
+        EXPECT_FALSE(r[2].numeric()) << r[2].text;
+        hand_made = true;
       }
-  EXPECT_TRUE(found);
+      if (t.title == "global/copy" && r[0].text.find("gridstride") != std::string::npos && r[4].numeric()) {
+        EXPECT_NEAR(r[4].value, 80.32, 0.01) << "3866.7 GB/s of the H200's 4814.3";
+        h200 = true;
+      }
+      // Reads served by the caches (global/read_reuse: 245 % of DRAM) have no ceiling.
+      if (t.title == "global/read_reuse") reuse = reuse || !r[4].numeric();
+    }
+  EXPECT_TRUE(hand_made);
+  EXPECT_TRUE(h200);
+  EXPECT_TRUE(reuse);
 }
 
 // std::regex_search recurses a character at a time: a name of 30 000 characters once

@@ -218,13 +218,24 @@ inline constexpr option_spec views_only{.names = "--only", .kind = k::list,
                                         .help = "make only the view of this name (repeat for several)",
                                         .one_per_flag = true};
 
+// profile.
+inline constexpr option_spec profile_files{
+    .names = "files", .kind = k::positional,
+    .help = "membench JSON files: one page per GPU (files of one GPU, and a file of peer rows naming it, share its page)",
+    .required = true, .list = true};
+inline constexpr option_spec profile_format{
+    .names = "--format", .kind = k::choice,
+    .help = "html: one self-contained page (inline SVG and CSS, no scripts); md: Markdown tables of the headline "
+            "numbers, and with -o FILE.md each GPU's chart beside it as FILE.gpuN.svg, linked from the page",
+    .text = "html", .choices = {"html", "md"}};
+
 // rows.
 inline constexpr option_spec rows_files{.names = "files", .kind = k::positional, .help = "Google Benchmark JSON files",
                                         .required = true, .list = true};
 
 // schema.
 inline constexpr option_spec schema_table{.names = "table", .kind = k::positional,
-                                          .help = "name-keys, counters, labels, context, options or exit-codes",
+                                          .help = "name-keys, counters, labels, context, options, exit-codes, ceilings or headlines",
                                           .default_note = "all"};
 
 // options.
@@ -262,6 +273,7 @@ inline constexpr std::array fleet_command{
     &run_spread_copy, &run_spread_host, &correction, &allow_mixed, &baseline_in, &baseline_out, &baseline_format, &filter,
     &fleet_all, &fleet_format, &output, &color};
 inline constexpr std::array rows_command{&rows_files, &filter, &output};
+inline constexpr std::array profile_command{&profile_files, &profile_format, &output};
 inline constexpr std::array views_command{&views_dir, &views_file, &views_check, &views_only};
 inline constexpr std::array schema_command{&schema_table};
 inline constexpr std::array options_command_list{&options_command, &options_format};
@@ -269,7 +281,7 @@ inline constexpr std::array options_command_list{&options_command, &options_form
 }  // namespace options
 
 /// Every command, in the order --help and the options document list them.
-inline constexpr std::array<command_spec, 11> commands{{
+inline constexpr std::array<command_spec, 12> commands{{
     {"table", "pivot any files on two keys of the benchmark names", options::table_command},
     {"builds", "default, ca and cg builds side by side, with ratios", options::builds_command},
     {"gpus", "several GPUs side by side, absolute and as % of each row's ceiling (DRAM, its link, PCIe)",
@@ -281,6 +293,8 @@ inline constexpr std::array<command_spec, 11> commands{{
     {"history", "the same benchmarks over runs in time, changes marked by compare's test", options::history_command},
     {"fleet", "which GPU of many of one model and build is slow: each against the fleet's centre; exit 1 on an outlier",
      options::fleet_command},
+    {"profile", "each GPU's memory hierarchy on one page: latency ladder, bandwidth against each level's ceiling, the "
+                "lessons' effects", options::profile_command},
     {"rows", "each row's values, the interval of its median time and its usability, as JSON", options::rows_command},
     {"views", "the standard views of a result folder, from a views file (reports/views.json)", options::views_command},
     {"schema", "the JSON schema's tables as Markdown (the README's)", options::schema_command},
