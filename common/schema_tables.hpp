@@ -116,6 +116,11 @@ inline constexpr field counter_table[] = {
     {"event_overhead_us", "us", "the event-pair cost subtracted from each sample (blocking method)"},
     {"batch_us", "us", "short rows: time per launch over back-to-back launches with no host gaps (median of batches)"},
     {"batch_launches", "launches", "launches per batch behind `batch_us`"},
+    {"batch_ci_low_us", "us", "low end of the interval of `batch_us`"},
+    {"batch_ci_high_us", "us", "high end of the interval of `batch_us`"},
+    {"batch_samples", "batches", "batches behind `batch_us`"},
+    {"batch_noise_pct", "%", "noise of the batches"},
+    {"batch_sm_clock_mhz", "MHz", "median sampled SM clock over the batches"},
     {"sm_clock_mhz", "MHz", "median SM clock measured after the kept samples"},
     {"sm_clock_min_mhz", "MHz", "lowest SM clock among the kept samples"},
     {"sm_clock_max_mhz", "MHz", "highest SM clock among the kept samples"},
@@ -217,6 +222,7 @@ inline constexpr field label_table[] = {
     {"unconverged", "-",
      "why the interval missed its target: `budget` (time ran out), `throttled` (too few samples at full clock), "
      "`row_limit` (fewer than `--min-samples` in `--row-limit`), `single` (`--timing=single` takes one sample)"},
+    {"floor", "-", "timer: the samples sit at the timer's floor, the row does not resolve its work"},
     {"metrics", "-", "`sums_only(N_kernels)`, `none(not_a_kernel_row)`, `unavailable(REASON)` (`--metrics`)"},
     {"concurrent", "processes", "a host-work or copy row measured while this many GPUs of the host ran membench at once (`--devices`)"},
 };
@@ -250,6 +256,7 @@ inline constexpr field context_table[] = {
     {"membench_event_overhead_us", "us", "event-pair cost subtracted from blocking samples (median)"},
     {"membench_event_overhead_spread_us", "us", "its spread: 90th minus 10th percentile of the calibration samples"},
     {"membench_event_overhead_end_us", "us", "the same calibration repeated when the run ended"},
+    {"membench_timer_resolution_us", "us", "smallest step of the event timer measured at the start"},
     {"membench_empty_kernel_us", "us", "events around an empty kernel less the event pair: what a launch costs beyond its work"},
     {"membench_probe_cache_mode_ca", "0/1", "`cudaFuncAttributes::cacheModeCA` of the probe kernel"},
     {"membench_probe_binary_version", "-", "SASS version of the loaded probe kernel"},

@@ -140,8 +140,10 @@ TEST(ReportVerdict, ATenPercentShiftUnderThrottlingIsUnsure) {
 TEST(ReportVerdict, ClocksThatDifferMakeItUnsure) {
   const run base = sampled(100, 0.003, 200, 7);
   run next = scaled(sampled(100, 0.003, 200, 8), 1.12);
-  next.sm_clock_mhz = 1655;
-  expect_unsure(base, next, "clocks differ (1980 vs 1655 MHz)");
+  next.sm_clock_mhz = 1655;  // the clocks explain the change: none in cycles
+  expect_unsure(base, next, "clock: +12.0 % in time, -6.4 % in cycles (1980 vs 1655 MHz)");
+  next.sm_clock_mhz = 2100;  // slower in cycles too, but another state of the GPU
+  expect_unsure(base, next, "clocks differ (1980 vs 2100 MHz)");
   next.sm_clock_mhz = 1950;  // within 3 %
   EXPECT_EQ(decide(one(base), one(next), {}, "x").v, verdict::slower);
 }
@@ -155,7 +157,7 @@ TEST(ReportVerdict, RowsWithoutTheirClockUseTheRunsReferenceClock) {
   n.reference_clock_mhz = 1600;
   const decision d = decide(b, n, {}, "x");
   EXPECT_EQ(d.v, verdict::unsure);
-  EXPECT_EQ(d.reason, "clocks differ (1980 vs 1600 MHz)");
+  EXPECT_EQ(d.reason, "clock: +12.0 % in time, -9.5 % in cycles (1980 vs 1600 MHz)");
 }
 
 TEST(ReportVerdict, AnUnconvergedRowIsUnsure) {
