@@ -272,6 +272,16 @@ TEST(ReportRender, FormatsAreWellFormed) {
   EXPECT_EQ(format_value(0.2421), "0.242");
 }
 
+// --resolution is auto by default, and takes "auto" or a number.
+TEST(ReportOptions, ResolutionIsAutoOrANumber) {
+  EXPECT_EQ(default_text(options::resolution), "auto");
+  EXPECT_EQ(values_text(options::resolution), "auto or 0 to 1000000000");
+  EXPECT_EQ(value_error(options::resolution, "auto"), "");
+  EXPECT_EQ(value_error(options::resolution, "0.25"), "");
+  EXPECT_NE(value_error(options::resolution, "nan"), "");
+  EXPECT_NE(value_error(options::threshold, "auto"), "") << "only where the table says so";
+}
+
 // The options tables are the only source of the defaults: the structs and the decision
 // read theirs from the tables, and help and docs show the same.
 TEST(ReportOptions, DefaultsComeFromTheTables) {
@@ -279,7 +289,8 @@ TEST(ReportOptions, DefaultsComeFromTheTables) {
   const decide_options plain;
   EXPECT_EQ(from_compare.threshold, plain.threshold);
   EXPECT_EQ(from_compare.margin, plain.margin);
-  EXPECT_EQ(from_compare.resolution_us, plain.resolution_us);
+  EXPECT_TRUE(std::isnan(plain.resolution_us)) << "auto: what the measurement resolves";
+  EXPECT_TRUE(std::isnan(from_compare.resolution_us));
   EXPECT_EQ(from_compare.clock_tolerance, plain.clock_tolerance);
   EXPECT_EQ(from_compare.run_spread, plain.run_spread);
   EXPECT_EQ(from_compare.run_spread_copy, plain.run_spread_copy);

@@ -359,5 +359,31 @@ TEST(ReportFleet, ErrorAndUnconvergedRowsAreLeftOutPerGpu) {
   }
 }
 
+// A short row whose every GPU carries a batch figure with its interval is taken at it, as
+// compare takes it: the sides hold the batches' per-launch times.
+TEST(ReportFleet, ShortRowsAreTakenAtTheirBatchFigure) {
+  std::vector<result_file> files;
+  for (int g = 0; g < 3; ++g) {
+    files.push_back(gpu_file(fmt::format("GPU-{}", g), {{"global/read/n:1", 2.9 + 0.01 * g}}));
+    run& r = files.back().results[0].runs[0];
+    r.batch.us = 2.8 + 0.001 * g;
+    r.batch.ci_low_us = r.batch.us * 0.999;
+    r.batch.ci_high_us = r.batch.us * 1.001;
+    r.batch.launches = 100;
+  }
+  std::vector<std::string> multi;
+  std::vector<fleet> fleets = group_fleets(files, false);
+  gather_rows(fleets.at(0), name_filter(""), multi);
+  const fleet_row& row = fleets[0].rows.at(0);
+  EXPECT_EQ(row.fig, figure::batch);
+  EXPECT_DOUBLE_EQ(row.sides.at(2).runs.at(0)->time_us, 2.802);
+  // One GPU without it: every GPU is taken at its single launches.
+  files[1].results[0].runs[0].batch = {};
+  fleets = group_fleets(files, false);
+  gather_rows(fleets.at(0), name_filter(""), multi);
+  EXPECT_EQ(fleets[0].rows.at(0).fig, figure::single);
+  EXPECT_DOUBLE_EQ(fleets[0].rows[0].sides.at(2).runs.at(0)->time_us, 2.92);
+}
+
 }  // namespace
 }  // namespace membench::report

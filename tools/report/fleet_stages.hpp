@@ -39,6 +39,7 @@ struct fleet_row {
   std::string family;
   std::vector<side> sides;    ///< per GPU of the fleet
   std::vector<left_out> why;  ///< per GPU: none where its side has runs
+  figure fig = figure::single;  ///< the figure the sides hold (compare's choice over the GPUs)
 };
 
 /// A row's reference: the centre of its GPUs and how far they spread about it.

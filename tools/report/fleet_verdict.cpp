@@ -196,10 +196,10 @@ std::string row_rule_note(const fleet_options& opt) {
       "centre's uncertainty (pi/2 x spread^2 / GPUs, the spread 1.4826 x the MAD of the other GPUs' log medians "
       "about it); "
       "slower (faster) when the deviation is at least {:g} % and its whole interval beyond +{:g} % (-{:g} %), the "
-      "change at least {:g} us, and a host-work row has two runs or more of the GPU; else unsure. Rows that errored, "
+      "change at least {}, and a host-work row has two runs or more of the GPU; else unsure. Rows that errored, "
       "were skipped or did not converge are left out per GPU",
       t.confidence_pct, t.run_spread_pct, t.run_spread_copy_pct, t.run_spread_host_pct, t.threshold_pct,
-      t.threshold_pct, t.threshold_pct, t.resolution_us);
+      t.threshold_pct, t.threshold_pct, resolution_text(t.resolution_us));
 }
 
 std::string gpu_rule_note(const fleet_options& opt) {

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -36,6 +37,7 @@ struct option_spec {
   bool required = false;
   bool list = false;          ///< positional: several values
   bool one_per_flag = false;  ///< list: one value a flag (--base A --base B), so that a flag ends it
+  bool or_auto = false;       ///< number: "auto" too, read as NAN (the default when `number` is NAN)
 
   template <class T>
   constexpr T value() const {
@@ -95,10 +97,12 @@ inline constexpr option_spec threshold{.names = "--threshold", .kind = k::number
 inline constexpr option_spec margin{.names = "--margin", .kind = k::number,
                                     .help = "percent the interval of a change must clear to call it slower or faster",
                                     .number = 0, .low = 0, .high = 100, .default_note = "it must exclude no change"};
-inline constexpr option_spec resolution{.names = "--resolution", .kind = k::number,
-                                        .help = "smallest change in microseconds that can count", .number = 0.5,
-                                        .low = 0, .high = 1e9,
-                                        .default_note = "what the timing resolves for kernels of a few us"};
+inline constexpr option_spec resolution{
+    .names = "--resolution", .kind = k::number, .help = "smallest change in microseconds that can count",
+    .number = std::numeric_limits<double>::quiet_NaN(), .low = 0, .high = 1e9,
+    .default_note = "what the measurement resolves: the timer's step per launch (the files' "
+                    "membench_timer_resolution_us, else 0.5 us) and the sides' own intervals",
+    .or_auto = true};
 inline constexpr option_spec clock_tolerance{
     .names = "--clock-tolerance", .kind = k::number,
     .help = "percent the sides' SM clocks may differ before a verdict is unsure", .number = 3, .low = 0, .high = 100};
