@@ -105,14 +105,16 @@ for f in "$out"/membench.gpu*.json; do
   for format in md html; do
     "$report" builds "$out/membench.$tag.json" "$out/membench_ca.$tag.json" "$out/membench_cg.$tag.json" \
       --format "$format" -o "$out/report.${tag%%-*}.$format" || rc=1
-    # The GPU on one page (the peer rows' file joins the GPUs it names); md writes its chart beside it.
-    peers=()
-    [ -e "$out/membench.peers.json" ] && peers=("$out/membench.peers.json")
-    "$report" profile "$out/membench.$tag.json" "${peers[@]}" --format "$format" \
-      -o "$out/report.profile.${tag%%-*}.$format" || rc=1
   done
 done
 [ ${#gpus[@]} -gt 0 ] || { say "no result file in $out (see $out/membench.log)"; exit 1; }
+# Each GPU on one page of one document (the peer rows' file joins the GPUs it names); the
+# Markdown's charts are written beside it, report.profile.gpu<N>.svg.
+peers=()
+[ -e "$out/membench.peers.json" ] && peers=("$out/membench.peers.json")
+for format in md html; do
+  "$report" profile "$out"/membench.gpu*.json "${peers[@]}" --format "$format" -o "$out/report.profile.$format" || rc=1
+done
 if [ ${#gpus[@]} -gt 1 ]; then
   for format in md html; do
     "$report" gpus "$out"/membench.gpu*.json --format "$format" -o "$out/report.gpus.$format" || rc=1
@@ -127,7 +129,7 @@ if [ ${#gpus[@]} -gt 1 ]; then
 fi
 say "results: $out/membench{,_ca,_cg}.gpu<N>-<UUID>.json (${#gpus[@]} GPU(s))"
 say "report:  $out/report.gpu<N>.md (Markdown) and .html (open in a browser), one per GPU"
-say "profile: $out/report.profile.gpu<N>.html (each GPU's memory hierarchy on one page) and .md (its chart: .gpu0.svg beside it)"
+say "profile: $out/report.profile.html (each GPU's memory hierarchy on one page) and .md (its charts: .gpu<N>.svg beside it)"
 if [ ${#gpus[@]} -gt 1 ]; then
   say "         $out/report.gpus.{md,html}: the GPUs side by side; report.fleet.{md,html}: which GPU is slow"
   [ -e "$out/report.p2p.md" ] && say "         $out/report.p2p.{md,html}: the peer matrix"
