@@ -53,7 +53,8 @@ std::vector<row> kept_rows(const std::vector<const result_file*>& files, const l
   for (const result_file* f : files)
     for (const result& r : f->results)
       if (r.family() == s.family) all.emplace_back(&r, f);
-  for (const auto& [key, value] : tokens(s.keep)) {
+  for (const auto& token : tokens(s.keep)) {  // no binding: clang lambdas
+    const std::string &key = token.first, &value = token.second;
     std::string want = value;
     if (value == "max") {
       for (const row& x : all)
@@ -61,7 +62,8 @@ std::vector<row> kept_rows(const std::vector<const result_file*>& files, const l
     }
     std::erase_if(all, [&](const row& x) { return x.first->param(key) != want; });
   }
-  for (const auto& [key, values] : tokens(s.only)) {
+  for (const auto& token : tokens(s.only)) {
+    const std::string &key = token.first, &values = token.second;
     const std::string list = fmt::format(",{},", values);
     std::erase_if(all, [&](const row& x) { return list.find(fmt::format(",{},", x.first->param(key))) == std::string::npos; });
   }

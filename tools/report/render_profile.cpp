@@ -1,6 +1,5 @@
-// profile's page as HTML (self-contained: inline CSS and SVG, no scripts, nothing fetched)
-// and as Markdown (tables of the headline numbers). A row that is no finding (unconverged,
-// throttled, at the timing floor, an unsure effect) is named so next to its number.
+// profile's page as self-contained HTML (inline CSS and SVG, no scripts) and as Markdown
+// tables. A row that is no finding is named so next to its number.
 #include <fmt/format.h>
 
 #include "html_text.hpp"
