@@ -11,6 +11,9 @@
 # Removes WORK when every check passes.
 cmake_minimum_required(VERSION 3.25)
 include(${SOURCE_DIR}/cmake/membench_system_libraries.cmake)
+if(NOT READELF)
+  message(FATAL_ERROR "readelf (binutils) was not found at configure time: it reads the installed RUNPATHs")
+endif()
 set(problems "")
 macro(problem text)
   string(APPEND problems "  - ${text}\n")
