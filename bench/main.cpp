@@ -282,7 +282,7 @@ int run(int argc, char** argv) {
   bool output_lost = false;
   if (const std::string out = output_path(user_args); !out.empty() && !fresh_process_obstacle(user_args)) {
     try {
-      annotate_output(out, s.closing_context(), s.kept_samples());
+      annotate_output(out, s.closing_context(), s.kept_samples(), s.kept_batch_samples());
     } catch (const std::exception& e) {
       std::fprintf(stderr, "membench: the results were not written: %s\n", e.what());
       output_lost = true;

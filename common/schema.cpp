@@ -40,7 +40,28 @@ std::string plain(std::string_view s) {
   return out;
 }
 
-constexpr std::array<std::string_view, 6> tables{"name-keys", "counters", "labels", "context", "options", "exit-codes"};
+constexpr std::array<std::string_view, 8> tables{"name-keys", "counters", "labels",     "context",
+                                                 "options",   "exit-codes", "ceilings", "headlines"};
+
+// Every headline names a ceiling of the table and a counter (or time): checked where it compiles.
+consteval bool headlines_valid() {
+  for (const headline& h : headline_table) {
+    bool ceiling = false, metric = h.metric == "time";
+    for (const field& c : ceiling_table) ceiling = ceiling || c.key == h.ceiling;
+    for (const field& c : counter_table) metric = metric || c.key == h.metric;
+    if (!ceiling || !metric) return false;
+  }
+  return true;
+}
+static_assert(headlines_valid(), "a headline names a ceiling or a metric the schema does not list");
+
+std::string headlines_markdown() {
+  std::string out = "| family | headline | unit | ceiling | meaning |\n|---|---|---|---|---|\n";
+  for (const headline& h : headline_table)
+    fmt::format_to(std::back_inserter(out), "| `{}` | `{}` | {} | `{}` | {} |\n", h.family, h.metric, h.unit, h.ceiling,
+                   h.meaning);
+  return out;
+}
 
 }  // namespace
 
@@ -50,6 +71,15 @@ std::span<const field> context_keys() noexcept { return all(context_table); }
 std::span<const field> labels() noexcept { return all(label_table); }
 std::span<const option> options() noexcept { return all(option_table); }
 std::span<const exit_status> exit_codes() noexcept { return all(exit_table); }
+std::span<const field> ceilings() noexcept { return all(ceiling_table); }
+std::span<const headline> headlines() noexcept { return all(headline_table); }
+
+const headline* find_headline(std::string_view family) noexcept {
+  const auto it = std::find_if(std::begin(headline_table), std::end(headline_table),
+                               [&](const headline& h) { return h.family == family; });
+  return it == std::end(headline_table) ? nullptr : &*it;
+}
+const field* find_ceiling(std::string_view key) noexcept { return find_in(ceilings(), key); }
 
 const field* find_counter(std::string_view key) noexcept { return find_in(counters(), key); }
 const field* find_name_key(std::string_view key) noexcept { return find_in(name_keys(), key); }
@@ -62,6 +92,8 @@ std::string markdown_table(std::string_view which) {
   if (which == "counters") return fields_table(counters(), "counter");
   if (which == "labels") return fields_table(labels(), "label token");
   if (which == "context") return fields_table(context_keys(), "context key");
+  if (which == "ceilings") return fields_table(ceilings(), "ceiling");
+  if (which == "headlines") return headlines_markdown();
   if (which == "options") {
     std::string out = "| option | default | meaning |\n|---|---|---|\n";
     for (const option& o : options())

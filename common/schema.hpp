@@ -39,6 +39,13 @@ std::span<const field> context_keys() noexcept;
 std::span<const field> labels() noexcept;
 std::span<const option> options() noexcept;
 std::span<const exit_status> exit_codes() noexcept;
+std::span<const field> ceilings() noexcept;
+std::span<const headline> headlines() noexcept;
+
+/// A family's headline (`global/read`); null for a family the schema does not list.
+const headline* find_headline(std::string_view family) noexcept;
+/// A ceiling of ceiling_table (`dram`); null when absent.
+const field* find_ceiling(std::string_view key) noexcept;
 
 /// A JSON context entry written through the schema.
 inline std::pair<std::string, std::string> entry(const field& key, std::string value) {
@@ -51,7 +58,7 @@ const field* find_name_key(std::string_view key) noexcept;
 const field* find_context_key(std::string_view key) noexcept;
 
 /// The README's tables, as Markdown: "name-keys", "counters", "labels", "context",
-/// "options", "exit-codes". Empty for an unknown table.
+/// "options", "exit-codes", "ceilings", "headlines". Empty for an unknown table.
 std::string markdown_table(std::string_view which);
 /// The names markdown_table knows, in README order.
 std::span<const std::string_view> table_names() noexcept;

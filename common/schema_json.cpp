@@ -19,7 +19,7 @@ namespace {
 using json = nlohmann::ordered_json;
 
 // Google Benchmark's own keys that membench's readers use (schema_tables.hpp lists only
-// membench's), and samples_us, which membench writes as an array rather than a counter.
+// membench's), and samples_us and batch_samples_us, which membench writes as arrays rather than counters.
 constexpr membench::schema::field file_key_table[] = {
     {"context", "-", "the run's context: Google Benchmark's keys (`date`, ...) and the context table's"},
     {"benchmarks", "-", "the rows, one object each"},
@@ -47,6 +47,7 @@ constexpr membench::schema::field row_key_table[] = {
     {"error_message", "-", "why; `skipped: ...` for a row that cannot run on this machine"},
     {"items_per_second", "items/s", "Google Benchmark's item rate (other programs' files)"},
     {"samples_us", "us", "up to `--keep-samples` of the row's kept samples, an array: what `membench-report compare` tests"},
+    {"batch_samples_us", "us", "up to `--keep-samples` of the row's batch samples (per launch), an array, on rows with `batch_us`"},
 };
 
 json fields(std::span<const membench::schema::field> table) {
@@ -77,6 +78,12 @@ int main() {
   json codes = json::array();
   for (const auto& e : schema::exit_codes()) codes.push_back({{"code", e.code}, {"meaning", e.meaning}});
   doc["exit_codes"] = codes;
+  doc["ceilings"] = fields(schema::ceilings());
+  json heads = json::array();
+  for (const auto& h : schema::headlines())
+    heads.push_back({{"family", h.family}, {"metric", h.metric}, {"unit", h.unit}, {"ceiling", h.ceiling},
+                     {"meaning", h.meaning}});
+  doc["headlines"] = heads;
   const std::string text = doc.dump(1) + "\n";
   return std::fwrite(text.data(), 1, text.size(), stdout) == text.size() ? 0 : 1;
 }

@@ -24,6 +24,16 @@ struct exit_status {
   std::string_view meaning;
 };
 
+/// A benchmark family's headline: the number a reader takes from its rows, its unit, and
+/// the ceiling a row may be priced against (a `ceiling_table` key; `none`: no % is shown).
+struct headline {
+  std::string_view family;  ///< `<space>/<experiment>`, as the benchmark names begin
+  std::string_view metric;  ///< a counter key, or `time` (the median, us)
+  std::string_view unit;
+  std::string_view ceiling;
+  std::string_view meaning;  ///< which rows, and why that ceiling (or none)
+};
+
 /// Keys of `<space>/<experiment>/<key>:<value>/...`, in no particular order.
 inline constexpr field name_key_table[] = {
     {"type", "-", "element type: `f32`, `f64`"},
@@ -116,6 +126,12 @@ inline constexpr field counter_table[] = {
     {"event_overhead_us", "us", "the event-pair cost subtracted from each sample (blocking method)"},
     {"batch_us", "us", "short rows: time per launch over back-to-back launches with no host gaps (median of batches)"},
     {"batch_launches", "launches", "launches per batch behind `batch_us`"},
+    {"batch_ci_low_us", "us", "lower end of the confidence interval of `batch_us` (the batch samples' median, as `ci_low_us`)"},
+    {"batch_ci_high_us", "us", "upper end of that interval"},
+    {"batch_samples", "samples", "kept batch samples behind `batch_us`, each a batch's time per launch"},
+    {"batch_noise_pct", "%", "standard deviation / mean of the batch samples"},
+    {"batch_sm_clock_mhz", "MHz", "median SM clock measured after the kept batch samples"},
+    {"calls_per_sample", "calls", "API calls one sample times; the row's time is per call (A1)"},
     {"sm_clock_mhz", "MHz", "median SM clock measured after the kept samples"},
     {"sm_clock_min_mhz", "MHz", "lowest SM clock among the kept samples"},
     {"sm_clock_max_mhz", "MHz", "highest SM clock among the kept samples"},
@@ -217,6 +233,10 @@ inline constexpr field label_table[] = {
     {"unconverged", "-",
      "why the interval missed its target: `budget` (time ran out), `throttled` (too few samples at full clock), "
      "`row_limit` (fewer than `--min-samples` in `--row-limit`), `single` (`--timing=single` takes one sample)"},
+    {"floor", "-",
+     "`timer`: the samples do not resolve the work: once the event pair's cost is accounted for, the fastest tenth "
+     "leave within a few timer steps or pair spreads of zero, or the median a few dozen steps while the samples take "
+     "at most two values (docs/statistics.md); the row's time and interval are the timer's, not a finding"},
     {"metrics", "-", "`sums_only(N_kernels)`, `none(not_a_kernel_row)`, `unavailable(REASON)` (`--metrics`)"},
     {"concurrent", "processes", "a host-work or copy row measured while this many GPUs of the host ran membench at once (`--devices`)"},
 };
@@ -253,6 +273,8 @@ inline constexpr field context_table[] = {
     {"membench_event_overhead_us", "us", "event-pair cost subtracted from blocking samples (median)"},
     {"membench_event_overhead_spread_us", "us", "its spread: 90th minus 10th percentile of the calibration samples"},
     {"membench_event_overhead_end_us", "us", "the same calibration repeated when the run ended"},
+    {"membench_timer_resolution_us", "us",
+     "the event timer's step: the smallest non-zero difference between event-pair readings of the calibration"},
     {"membench_empty_kernel_us", "us", "events around an empty kernel less the event pair: what a launch costs beyond its work"},
     {"membench_probe_cache_mode_ca", "0/1", "`cudaFuncAttributes::cacheModeCA` of the probe kernel"},
     {"membench_probe_binary_version", "-", "SASS version of the loaded probe kernel"},
@@ -347,10 +369,11 @@ inline constexpr option option_table[] = {
      "discard and re-take samples whose SM clock is under PCT % of the clock measured when the run started, or "
      "taken during a power or thermal clock event"},
     {"--batch-below", "US", "100",
-     "rows whose median is under US microseconds also get `batch_us`, back-to-back launches (0: never)"},
+     "rows whose median is under US microseconds also get `batch_us`, back-to-back launches, with its own samples "
+     "and interval (0: never)"},
     {"--keep-samples", "N", "0",
-     "write up to N of each row's samples (microseconds) into the JSON row as `samples_us`, for "
-     "`membench-report compare`"},
+     "write up to N of each row's samples (microseconds) into the JSON row as `samples_us`, and of its batch "
+     "samples as `batch_samples_us`, for `membench-report compare`"},
     {"--progress", "WHEN", "auto", "`[i/N]`, elapsed time and ETA on stderr: `auto` (when stderr is a terminal), `always`, `never`"},
     {"--fault-demo", "", "", "add `global/fault/*` rows that fault on purpose"},
     {"--metrics", "", "",
@@ -373,6 +396,74 @@ inline constexpr exit_status exit_table[] = {
     {"4", "`--device` out of range"},
     {"5", "the kernels were not compiled the way this build claims, or for another CUDA major version"},
     {"128 + N", "stopped by signal N (130 for Ctrl-C); the JSON holds the rows completed before it"},
+};
+
+/// The ceilings a headline is priced against: how each is known. A row is priced only
+/// against its family's ceiling, and only where the row itself names that ceiling (its
+/// label's `peak:`, else DRAM; its link; its bytes per clock): never against another one.
+inline constexpr field ceiling_table[] = {
+    {"dram", "GB/s", "`gpu_peak_dram_gbps`: only rows the harness priced (`pct_peak`) whose label names no other"},
+    {"pcie", "GB/s", "`pcie_peak_gbps`, one direction of the link: the `pct_peak` of rows labelled `peak:pcie`"},
+    {"pcie_both_directions", "GB/s",
+     "both directions of the PCIe link: the `pct_peak` of rows labelled `peak:pcie_both_directions`"},
+    {"label", "GB/s", "the one each row's label names (`peak:pcie`), else DRAM; rows without `pct_peak` unpriced"},
+    {"link", "GB/s", "the row's own `link_gb_per_s` (NVLink or PCIe between its two GPUs): `pct_of_link`"},
+    {"l1", "bytes/cycle",
+     "128 bytes per clock per SM (one L1 wavefront): `bytes_per_clk_per_sm` / 128, at the row's measured clock"},
+    {"shared", "bytes/cycle",
+     "32 banks x 4 bytes per clock per SM: `bytes_per_clk_per_sm` / 128, at the row's measured clock"},
+    {"fp32", "GFLOP/s", "2 x SMs x 128 FP32 lanes x the SM clock: the row's `pct_fp32_peak`"},
+    {"none", "-", "none meaningful or published: latencies, costs, ratios, the L2, SM to SM"},
+};
+
+/// Every benchmark family's headline, in the order the families' spaces are listed.
+inline constexpr headline headline_table[] = {
+    {"alloc/cost", "us_per_call", "us", "none", "one allocator call: a cost"},
+    {"alloc/device_malloc", "us_per_call", "us", "none", "one in-kernel `malloc`: a cost"},
+    {"alloc/memset", "gb_per_s", "GB/s", "dram", "bytes set"},
+    {"alloc/memset_2d", "gb_per_s", "GB/s", "dram", "bytes set"},
+    {"alloc/pitched", "gb_per_s", "GB/s", "label", "`dir:h2d` of PCIe, `dir:d2d` of DRAM"},
+    {"async/bulk_latency", "ns_per_load", "ns", "none", "one dependent bulk copy"},
+    {"async/staging", "gb_per_s", "GB/s", "dram", "tiles staged through shared memory"},
+    {"cache/constant", "speedup_vs_plain", "x", "none", "against plain loads"},
+    {"cache/constant_latency", "ns_per_load", "ns", "none", "one dependent load"},
+    {"cache/l1_bandwidth", "gb_per_s", "GB/s", "l1", "L1 hits, all SMs"},
+    {"cache/l1_split", "gb_per_s", "GB/s", "none", "relative: the carveout's effect"},
+    {"cache/l2_bandwidth", "gb_per_s", "GB/s", "none", "L2 hits: no published ceiling"},
+    {"cache/read_only", "speedup_vs_plain", "x", "none", "against plain loads"},
+    {"cache/stencil", "speedup_vs_global", "x", "none", "against global coefficients"},
+    {"cluster/dsm_bandwidth", "gb_per_s", "GB/s", "none", "SM to SM: no published ceiling"},
+    {"cluster/dsm_latency", "ns_per_load", "ns", "none", "one dependent load"},
+    {"compute/matmul", "gflop_per_s", "GFLOP/s", "fp32", "FP32 throughput"},
+    {"compute/transcendental", "elems_per_s", "elements/s", "none", "GPU against CPU"},
+    {"compute/vector_add", "elems_per_s", "elements/s", "none", "GPU against CPU"},
+    {"global/atomic", "gb_per_s", "GB/s", "none", "done in the L2, not DRAM"},
+    {"global/copy", "gb_per_s", "GB/s", "dram", "read and written"},
+    {"global/fault", "time", "us", "none", "faults on purpose: no number"},
+    {"global/l2_persist", "speedup_vs_none", "x", "none", "a window against none"},
+    {"global/latency", "ns_per_load", "ns", "none", "one dependent load by span"},
+    {"global/memcpy_d2d", "gb_per_s", "GB/s", "dram", "the in-suite reference"},
+    {"global/memset", "gb_per_s", "GB/s", "dram", "the in-suite reference"},
+    {"global/read", "gb_per_s", "GB/s", "dram", "bytes read"},
+    {"global/read_offset", "gb_per_s", "GB/s", "dram", "bytes requested"},
+    {"global/read_reuse", "gb_per_s", "GB/s", "none", "served by the caches, not DRAM"},
+    {"global/read_scatter", "gb_per_s", "GB/s", "dram", "bytes requested"},
+    {"global/read_stride", "gb_per_s", "GB/s", "dram", "bytes requested"},
+    {"global/working_set", "gb_per_s", "GB/s", "none", "the level changes with the size"},
+    {"global/write", "gb_per_s", "GB/s", "dram", "bytes written"},
+    {"global/write_offset", "gb_per_s", "GB/s", "dram", "bytes requested"},
+    {"host/copy", "gb_per_s", "GB/s", "pcie", "one direction of PCIe"},
+    {"host/managed", "gb_per_s", "GB/s", "label", "migrating rows of PCIe, resident of DRAM"},
+    {"host/streams", "gb_per_s", "GB/s", "pcie_both_directions", "both directions at once"},
+    {"host/symbol_copy", "gb_per_s", "GB/s", "pcie", "one direction of PCIe"},
+    {"host/zero_copy", "gb_per_s", "GB/s", "label", "device rows of DRAM; mapped rows unpriced"},
+    {"local/spill", "slowdown", "x", "none", "against registers"},
+    {"peer/copy", "gb_per_s", "GB/s", "link", "of the GPUs' link"},
+    {"peer/latency", "ns_per_load", "ns", "none", "one dependent load from a peer"},
+    {"peer/sm", "gb_per_s", "GB/s", "link", "of the GPUs' link"},
+    {"shared/bandwidth", "gb_per_s", "GB/s", "shared", "all SMs"},
+    {"shared/bank_conflict", "slowdown", "x", "none", "against the conflict-free pattern"},
+    {"shared/latency", "ns_per_load", "ns", "none", "one dependent load"},
 };
 
 }  // namespace membench::schema

@@ -17,14 +17,27 @@ Template syntax: {{EXPR|FORMAT|FLAG|...}}, FORMAT and FLAGs optional, in any ord
   {{assert CLAUSE [and CLAUSE ...]|<format>}}         fails the run unless every clause
                                                       holds; renders the ratios and intervals
   {{best A#<regex>@<counter> [confirm B]|<format>}}   the best of the rows the regex matches
-  {{count A WHAT [<regex>]}}                          how many rows: WHAT is rows, errors,
-                                                      unconverged, throttled or unrecorded
+  {{count A WHAT [<regex>] [with <token>] [by space]}} how many rows: WHAT is rows, errors,
+                                                      unconverged, throttled, unrecorded or
+                                                      floor; `with` keeps the rows whose label
+                                                      has the token (`work:host`); `by space`
+                                                      gives the count of every space
+                                                      (`15 host, 8 alloc and 2 global`)
+  {{list A <regex> [floor]}}                          the parts in which the names of the rows
+                                                      the regex matches (those at the timer's
+                                                      floor) differ (`block:32`, ...)
+  {{percall A#<row>|<format>}}                        a row's time per call with its interval,
+                                                      from a row that records calls_per_sample,
+                                                      or, from a row at the timer's floor, that
+                                                      floor with its numbers and no per-call time
+The counter `cycles` is a row's time x its sampled SM clock (`sm_clock_mhz`): rows of
+GPUs or runs at different clocks compare in cycles as well as in time.
 CLAUSE is `X < Y [by N%]`, `X > Y [by N%]`, `X ~ Y within N%`, `X <= Y within N%` or
 `X >= Y within N%`, where X and Y are rows (`A#row@counter`), either one optionally scaled
 by a number (`32*A#row@time`). Elsewhere an operand may also be a number or a context value
 (`{{A$gpu_l2_bytes / 1048576|.0f}}`); without a format a context value is copied as it is.
-FORMAT is a Python format spec (`.2f`; default `.3g`). A regex matches the whole run name
-and may not contain `|` or `}`. Flags: `ci` renders the interval after the value
+FORMAT is a Python format spec (`.2f`; default `.3g`; `.1%` writes a ratio as a percentage).
+A regex matches the whole run name and may not contain `|` or `}`. Flags: `ci` renders the interval after the value
 (`1.009x [1.004, 1.013]`; the `x` marks a ratio of two rows; after cmp and verdict the ratio
 intervals follow in parentheses); `unconverged`, `throttled`, `unrecorded` opt in to
 quoting a row that is not usable, and render its caveat.
@@ -44,13 +57,19 @@ parses the template, asks, and formats the answers.
 - Intervals. A row's interval is `rows`' interval of its median time (its ci_low_us and
   ci_high_us at the file's level, widened to contain the median, or the normal approximation
   from noise_pct and samples). Time counters (`time`, `us_per_call`) scale with the time, rate
-  counters (`gb_per_s`, `bytes_per_second`, `gflop_per_s`, `pct_peak`, `items_per_second`)
-  with its inverse (same bytes or flops); other counters carry no interval and are refused
+  counters (`gb_per_s`, `bytes_per_second`, `gflop_per_s`, `pct_peak`, `bytes_per_clk_per_sm`,
+  `items_per_second`) with its inverse (same bytes or flops); other counters carry no interval and are refused
   wherever one is needed. The interval of a ratio of two rows is compare's interval of the
   change of their times (`1 + low`, `1 + high`), inverted for rates; numbers and context
   values are exact.
-- A ratio of two rows quoted without `ci` must exclude 1: one whose interval contains 1 is
-  refused (quote it with `ci`, or compare with cmp).
+- A ratio of two rows is quoted with `ci` (its interval), or not at all; so is a ratio that a
+  counter holds (a counter of unit `x`, or a per cent of another row: `speedup_vs_plain`,
+  `pct_cublas`, ...): such counters are refused, and the ratio is written as the two rows'
+  quotient, whose interval compare gives.
+- The timer's floor. A row whose label says `floor:timer`, or whose interval has no width and
+  whose median is within membench-report's resolution (0.5 us, compare's `--resolution`) of
+  the event pair's cost (`membench_event_overhead_us` of its file), timed the timer, not the
+  call: it is refused everywhere but in `percall`, which says so with its numbers.
 - Comparisons: each clause is one pair for compare, X the NEW row and Y the BASE row (times
   scaled by a clause's factor), with threshold and margin both N (`by N%`, `within N%`;
   0 without), --correction none (each clause is a claim of its own), --clock-tolerance 100
@@ -98,20 +117,34 @@ NUM = re.compile(r"^\s*[0-9.]+\s*$")
 SCALED = re.compile(r"^\s*([0-9.]+)\*(\S+)\s*$")
 CLAUSE = re.compile(r"^\s*(\S+)\s+(<=|>=|<|>|~|vs)\s+(\S+)(?:\s+(by|within)\s+([0-9.]+)\s*%)?\s*$")
 BEST = re.compile(r"^\s*best\s+(\w+)#(.+)@(\S+?)(?:\s+confirm\s+(\w+))?\s*$")
-COUNT = re.compile(r"^\s*count\s+(\w+)\s+(rows|errors|unconverged|throttled|unrecorded)(?:\s+(\S+))?\s*$")
+COUNT = re.compile(r"^\s*count\s+(\w+)\s+(rows|errors|unconverged|throttled|unrecorded|floor)"
+                   r"(?:\s+(?!with\s|by\s)(\S+))?(?:\s+with\s+(\S+))?(\s+by\s+space)?\s*$")
+LIST = re.compile(r"^\s*list\s+(\w+)\s+(\S+)(\s+floor)?\s*$")
+PERCALL = re.compile(r"^\s*percall\s+(\w+)#(\S+)\s*$")
 WITHIN = ("~", "<=", ">=")
 MARKERS = ("unconverged", "throttled", "unrecorded")
 CAVEAT = {"unconverged": "not converged", "throttled": "throttled", "unrecorded": "convergence not recorded"}
 # membench-report's problems of a row, and the flag that admits each.
 MARKER_OF = {"unconverged": "unconverged", "few_samples": "unconverged", "throttled": "throttled",
              "unrecorded": "unrecorded"}
-TIME_LIKE = {"time", C.us_per_call}
-RATE_LIKE = {C.gb_per_s, C.bytes_per_second, C.gflop_per_s, C.pct_peak, R.items_per_second}
+TIME_LIKE = {"time", "cycles", C.us_per_call}
+RATE_LIKE = {C.gb_per_s, C.bytes_per_second, C.gflop_per_s, C.pct_peak, C.bytes_per_clk_per_sm, R.items_per_second}
 # How a clause holds on compare's verdict of X's time against Y's, "smaller" and "larger" of
 # X's value: (holds on, does not hold on); any other verdict (unsure) leaves it undecided.
 HOLDS = {"<": ({"smaller"}, {"larger", "same"}), ">": ({"larger"}, {"smaller", "same"}),
          "~": ({"same"}, {"smaller", "larger"}), "<=": ({"same", "smaller"}, {"larger"}),
          ">=": ({"same", "larger"}, {"smaller"})}
+# Counters that hold a ratio of two rows (unit x, or a per cent of another row): quoted only as
+# the two rows' quotient, whose interval compare gives.
+RATIO_COUNTERS = {c for c in C if C.unit(c) == "x"} | {C.pct_cublas, C.pct_of_bound, C.kernel_pct,
+                                                     C.pct_of_local_read}
+# The least change compare counts (its --resolution default): a median this close to the event
+# pair's cost cannot be told from it.
+RESOLUTION_US = 0.5
+# The label token and counter of the alloc family's many-calls-a-sample rows; the schema lists
+# them once membench writes them (until then a file cannot hold them).
+FLOOR_TOKEN = S.label["floor"] if "floor" in S.label else "floor"
+CALLS = C["calls_per_sample"] if "calls_per_sample" in C else "calls_per_sample"
 COMPARE_FLAGS = ["--correction", "none", "--clock-tolerance", "100", "--run-spread", "0", "--run-spread-copy", "0",
                  "--run-spread-host", "0"]
 
@@ -135,10 +168,24 @@ def ask(report, args, stdin=None):
 class Row:
     """One row as `membench-report rows` describes it."""
 
-    def __init__(self, path, r):
-        self.path, self.r = path, r
+    def __init__(self, path, r, context):
+        self.path, self.r, self.context = path, r, context
         self.name, self.label = r["name"], r["label"]
         self.error = r["error"] is not None
+
+    def at_floor(self):
+        """Why the row's samples read the timer and not the work ("" when they do not): its
+        label says `floor:timer`, or its interval has no width at the event pair's cost."""
+        if f"{FLOOR_TOKEN}:timer" in self.label.split():
+            return f"labelled {FLOOR_TOKEN}:timer"
+        iv, pair = self.r["interval"], self.context.get(X.membench_event_overhead_us)
+        if self.error or iv is None or pair is None or iv["low_us"] != iv["high_us"]:
+            return ""
+        t = float(self.r["time_us"])
+        if abs(t - float(pair)) >= RESOLUTION_US:
+            return ""
+        return (f"its interval [{iv['low_us']:.3f}, {iv['high_us']:.3f}] us has no width at the event pair's "
+                f"{float(pair):.3f} us")
 
     def problems(self):
         """(marker, detail, reason) for each reason this row may not be quoted as it is."""
@@ -152,11 +199,15 @@ class Row:
                 out.append(("throttled", p["detail"], f"was sampled under throttle:{p['detail']}"))
             elif p["kind"] == "unrecorded":
                 out.append(("unrecorded", "", "records no `converged` or `samples` counter"))
+        if floor := self.at_floor():
+            out.append(("floor", floor, f"is at the timer's floor ({floor}): no per-call time"))
         return out
 
     def value(self, counter):
         if counter == "time":
             return float(self.r["time_us"])
+        if counter == "cycles":
+            return float(self.r["time_us"]) * self.value(C.sm_clock_mhz)
         if counter not in self.r["counters"]:
             raise Bad(f"{self.path}: '{self.name}' has no counter '{counter}'")
         return float(self.r["counters"][counter])
@@ -195,20 +246,28 @@ def time_scales(x, y):
     inverse of the (scaled) rate, in Y's time: rows that move different bytes or flops
     compare by their rates, not their times."""
     if x.counter in TIME_LIKE:
-        return x.scale, y.scale
+        return x.scale * clock(x), y.scale * clock(y)
     work_x, work_y = x.value * x.row.value("time"), y.value * y.row.value("time")
     return work_y / work_x, 1.0
+
+
+def clock(op):
+    """What turns an operand's time into its counter: the sampled SM clock for `cycles`."""
+    return op.row.value(C.sm_clock_mhz) if op.counter == "cycles" else 1.0
 
 
 def known(counter):
     """A counter a reference names: `time`, a schema counter, or a profiler metric (`--metrics`
     rows carry CUPTI's names, which have a dot). A misspelt counter fails here, never reads
     as a row without it."""
-    if counter != "time" and "." not in counter and counter not in C and counter not in R:
+    if counter not in ("time", "cycles") and "." not in counter and counter not in C and counter not in R:
         raise Bad(f"'{counter}' is not a counter of the schema (common/schema.json)")
+    if counter in RATIO_COUNTERS:
+        raise Bad(f"'{counter}' is a ratio of two rows, quoted without its interval: write the rows' quotient with |ci")
 
 
 def fmt_iv(r, spec, x=""):
+    x = "" if spec.endswith("%") else x
     return f"{format(r[0], spec)}{x} [{format(r[1][0], spec)}, {format(r[1][1], spec)}]"
 
 
@@ -227,7 +286,7 @@ class Findings:
         answer = ask(report, ["rows", *[str(root / p) for p in aliases.values()]])
         for (name, path), f in zip(aliases.items(), answer["files"]):
             self.files[name] = (path, f["context"])
-            self.rows[name] = {r["name"]: Row(path, r) for r in f["rows"]}
+            self.rows[name] = {r["name"]: Row(path, r, f["context"]) for r in f["rows"]}
 
     def decide_all(self):
         """Asks membench-report for every comparison the first pass collected."""
@@ -300,6 +359,8 @@ class Findings:
         used, groups = list(dict.fromkeys(used)), {}
         for r in used:
             for marker, detail, reason in r.problems():
+                if marker == "floor":
+                    raise Bad(f"{r.path}: '{r.name}' {reason}; `percall` states its floor")
                 if marker not in flags:
                     raise Bad(f"{r.path}: '{r.name}' {reason}; quote it only with |{marker}")
                 groups.setdefault(marker, []).append(detail)
@@ -389,11 +450,50 @@ class Findings:
         return text + f"not confirmed in {confirm}: best there `{varying([top2.name, there.name])}`)"
 
     def count(self, m):
-        name, what, pattern = m.groups()
-        rows = [r for r in self.file(name).values() if not pattern or re.fullmatch(pattern, r.name)]
+        name, what, pattern, token, by_space = m.groups()
+        rows = [r for r in self.file(name).values() if (not pattern or re.fullmatch(pattern, r.name))
+                and (not token or token in r.label.split())]
         if what in ("rows", "errors"):
-            return str(sum(what == "rows" or r.error for r in rows))
-        return str(sum(not r.error and any(p[0] == what for p in r.problems()) for r in rows))
+            counted = [r for r in rows if what == "rows" or r.error]
+        else:
+            counted = [r for r in rows if not r.error and any(p[0] == what for p in r.problems())]
+        if not by_space:
+            return str(len(counted))
+        spaces = {}
+        for r in counted:
+            spaces[r.name.split("/")[0]] = spaces.get(r.name.split("/")[0], 0) + 1
+        parts = [f"{n} {space}" for space, n in sorted(spaces.items(), key=lambda kv: (-kv[1], kv[0]))]
+        return " and ".join([", ".join(parts[:-1]), parts[-1]] if len(parts) > 1 else parts or ["0"])
+
+    def list(self, m):
+        """The parts in which the names of the matching rows differ, in the file's order."""
+        name, pattern, floor = m.groups()
+        names = [r.name for r in self.file(name).values() if re.fullmatch(pattern, r.name) and (not floor or r.at_floor())]
+        if not names:
+            raise Bad(f"{self.files[name][0]}: no row matches '{pattern}'")
+        split = [n.split("/") for n in names]
+        if len({len(x) for x in split}) != 1:
+            raise Bad(f"the rows matching '{pattern}' have names of different shapes")
+        vary = [i for i in range(len(split[0])) if len({x[i] for x in split}) > 1]
+        return ", ".join(f"`{'/'.join(x[i] for i in vary)}`" for x in split) if vary else f"`{names[0]}`"
+
+    def percall(self, m, spec, flags):
+        """A row's time per call with its interval, from a row that times many calls a sample;
+        from a row at the timer's floor, the floor and the event pair's cost instead."""
+        name, row = m.groups()
+        r = self.file(name).get(row)
+        if r is None or r.error:
+            raise Bad(f"{self.files[name][0]}: no usable row '{row}'")
+        if floor := r.at_floor():
+            iv, t = r.r["interval"], r.value("time")
+            ivs = f" [{format(iv['low_us'], spec)}, {format(iv['high_us'], spec)}]" if iv else ""
+            pair = r.context.get(X.membench_event_overhead_us, "?")
+            return f"the timer's floor, not a call: {format(t, spec)}{ivs} µs against an event pair's {pair} µs"
+        if CALLS not in r.r["counters"]:
+            raise Bad(f"{r.path}: '{row}' records no {CALLS} and is not at the timer's floor: quote its time")
+        caveat = self.caveats([r], flags)
+        calls = r.value(CALLS)
+        return f"{fmt_iv((r.value('time'), r.interval('time')), spec)} µs a call ({calls:.0f} calls a sample)" + caveat
 
     def render(self, body):
         expr, *rest = body.split("|")
@@ -405,13 +505,17 @@ class Findings:
         if CTX.match(expr) and not flags:
             return str(self.context(expr)) if spec is None else format(float(self.context(expr)), spec)
         spec = spec or ".3g"
-        if word in ("count", "best"):
+        if word in ("count", "best", "list"):
             if flags:
                 raise Bad(f"{word} takes no flags")
-            m = (COUNT if word == "count" else BEST).match(expr)
+            m = {"count": COUNT, "best": BEST, "list": LIST}[word].match(expr)
             if not m:
                 raise Bad(f"cannot parse '{expr.strip()}'")
-            return self.count(m) if word == "count" else self.best(m, spec)
+            return self.count(m) if word == "count" else self.list(m) if word == "list" else self.best(m, spec)
+        if word == "percall":
+            if not (m := PERCALL.match(expr)):
+                raise Bad(f"not 'percall ALIAS#row': '{expr.strip()}'")
+            return self.percall(m, spec, flags)
         used = []
         if word in ("cmp", "assert", "verdict"):
             return self.claim(word, expr, flags, spec, used)
@@ -429,11 +533,9 @@ class Findings:
             (a, b), (c, d) = x.interval(), y.interval()
             return fmt_iv((x.value / y.value, (a / d, b / c)), spec) + caveat
         r = self.ratio(x, y, self.answered([(x, y, 0.0)])[0])
-        if "ci" in flags:
-            return fmt_iv(r, spec, "x") + caveat
-        if r[1][0] <= 1 <= r[1][1]:
-            raise Bad(f"ratio {fmt_iv(r, '.4f')} is 1 within uncertainty: quote it with |ci or as a cmp")
-        return format(x.value / y.value, spec) + caveat
+        if "ci" not in flags:
+            raise Bad(f"a ratio of two rows is quoted with its interval: add |ci ({fmt_iv(r, '.4f', 'x')})")
+        return fmt_iv(r, spec, "x") + caveat
 
     def claim(self, word, expr, flags, spec, used):
         """cmp, verdict or assert: compare's verdicts on the clauses, as the docstring maps them."""
@@ -501,9 +603,10 @@ def main():
             print(f"make_findings: {e}", file=sys.stderr)
         sys.exit(1)
     out += ("\n## Files behind the numbers\n\n| alias | file | GPU | driver | commit | date | rows | not converged"
-            " | throttled | no convergence recorded |\n|---|---|---|---|---|---|---:|---:|---:|---:|\n")
+            " | throttled | no convergence recorded | at the timer's floor |\n"
+            "|---|---|---|---|---|---|---:|---:|---:|---:|---:|\n")
     for name, (path, ctx) in f.files.items():
-        n = [f.count(COUNT.match(f"count {name} {w}")) for w in ("rows",) + MARKERS]
+        n = [f.count(COUNT.match(f"count {name} {w}")) for w in ("rows",) + MARKERS + ("floor",)]
         out += (f"| {name} | `reports/{path}` | {ctx.get(X.gpu_name, '?')} | {ctx.get(X.nvml_driver_version, '?')} | "
                 f"{ctx.get(X.membench_git_commit, '?')} | {ctx.get(S.gbench_context.date, '?')[:10]} | {' | '.join(n)} |\n")
     sys.stdout.write(out)

@@ -54,6 +54,27 @@ TEST(AllocCost, SizesAreWordMultiplesAndFitThePool) {
   EXPECT_EQ(alloc::cost_sizes.back(), std::uint64_t{1} << 30);
 }
 
+TEST(AllocCost, PoolRowsTimeManyCallsThatStayInThePool) {
+  for (std::uint64_t b : alloc::cost_sizes) {
+    const std::uint64_t calls = alloc::cost_calls_per_sample(alloc::alloc_api::malloc_async, b);
+    EXPECT_GE(calls, 2u) << b << ": one sample is never a single pool call";
+    EXPECT_LE(calls, alloc::max_pool_calls) << b;
+    EXPECT_LE(calls * b, alloc::pool_release_threshold / 2) << b << ": every allocation of a sample stays in the pool";
+    EXPECT_EQ(alloc::cost_calls_per_sample(alloc::alloc_api::malloc, b), 1u) << "the driver's calls: one per sample";
+    EXPECT_EQ(alloc::cost_calls_per_sample(alloc::alloc_api::malloc_host, b), 1u);
+  }
+  EXPECT_EQ(alloc::cost_calls_per_sample(alloc::alloc_api::malloc_async, std::uint64_t{1} << 20), alloc::max_pool_calls);
+  EXPECT_EQ(alloc::cost_calls_per_sample(alloc::alloc_api::malloc_async, std::uint64_t{256} << 20), 8u);
+}
+
+TEST(AllocCost, AllocationsOfASampleMustBeDistinctMemory) {
+  EXPECT_TRUE(alloc::allocations_disjoint({0x3000, 0x1000, 0x2000}, 0x1000));
+  EXPECT_FALSE(alloc::allocations_disjoint({0x1000, 0x1800}, 0x1000)) << "overlap";
+  EXPECT_FALSE(alloc::allocations_disjoint({0x1000, 0x1000}, 16)) << "the same block twice";
+  EXPECT_FALSE(alloc::allocations_disjoint({0x1000, 0}, 16)) << "a null allocation";
+  EXPECT_TRUE(alloc::allocations_disjoint({}, 16));
+}
+
 TEST(DeviceMalloc, GridFitsTheHeapAndThePointerArray) {
   std::set<std::pair<unsigned, std::uint64_t>> points;
   for (const auto& pt : alloc::device_malloc_grid) {

@@ -182,6 +182,10 @@ TEST(GpuTiming, CalibrationAndReferenceClockArePlausible) {
   EXPECT_LE(c->p10_s, c->median_s);
   EXPECT_GE(c->p90_s, c->median_s);
   EXPECT_GT(c->empty_kernel_s, 0) << "an empty kernel costs more than nothing";
+  std::printf("event timer step %.4f us\n", c->resolution_s * 1e6);
+  EXPECT_GT(c->resolution_s, 0) << "the sweep of spins moves the readings across steps";
+  EXPECT_LT(c->resolution_s, 1.1e-6) << "the documented step is 0.5 us at most";
+  EXPECT_LE(c->resolution_s, c->median_s);
   clock_probe probe;
   const double mhz = reference_sm_clock(probe, s.get(), dev.sm_count, 0.1);
   EXPECT_GT(mhz, 0.3 * dev.sm_clock_khz / 1000.0);
@@ -238,6 +242,32 @@ TEST_F(GpuMeasure, BatchIsNeverSlowerThanColdForAShortKernel) {
   EXPECT_GT(*cold.batch_s, 0);
   EXPECT_LE(*cold.batch_s, c * 1.05 + 0.1e-6);
   EXPECT_GE(cold.samples.size(), 10u);
+  // The batch figure has samples and an interval of its own, tight enough to see 5 %.
+  ASSERT_GE(cold.batch_samples.size(), 20u);
+  EXPECT_EQ(cold.batch_samples.size(), cold.batch_clocks_mhz.size());
+  const median_interval ci = median_ci(cold.batch_samples, 0.95);
+  const double half_pct = 100 * (ci.high - ci.low) / 2 / *cold.batch_s;
+  std::printf("batch interval [%.4f, %.4f] us (+-%.3f %%, %zu batches)\n", ci.low * 1e6, ci.high * 1e6, half_pct,
+              cold.batch_samples.size());
+  EXPECT_LE(ci.low, *cold.batch_s);
+  EXPECT_GE(ci.high, *cold.batch_s);
+  EXPECT_LT(half_pct, 1.0);
+}
+
+TEST_F(GpuMeasure, EventsAroundNothingAreAtTheTimerFloorAndAKernelIsNot) {
+  const measure_env env = sess.environment();
+  ASSERT_GT(env.timer_resolution_s, 0);
+  launch_options host_call;
+  host_call.l2 = l2_state::warm;
+  host_call.blocks_host = true;  // plain events around a call that gives the GPU nothing to do
+  const sample_run nothing = measure_launch(env, host_call, [](cudaStream_t) {}, s.get());
+  std::printf("events around nothing: %.3f us (pair %.3f us)\n", median_of(nothing.samples) * 1e6,
+              env.event_overhead_s * 1e6);
+  EXPECT_TRUE(nothing.timer_floor);
+  launch_options kernel;
+  kernel.l2 = l2_state::warm;
+  const sample_run fill = measure_launch(env, kernel, fill_of((std::size_t{64} << 20) / 4), s.get());
+  EXPECT_FALSE(fill.timer_floor) << median_of(fill.samples) * 1e6 << " us";
 }
 
 TEST(GpuDeviceScope, RestoresTheDevice) {

@@ -6,6 +6,7 @@
 
 #include "harness/measure/clock_guard.hpp"
 #include "harness/measure/stopping.hpp"
+#include "harness/measure/timer_floor.hpp"
 #include "harness/options/options.hpp"
 #include "harness/process/progress.hpp"
 
@@ -156,6 +157,83 @@ TEST(ClockGuard, CopiesAndHostRowsAreNotJudgedBySmClock) {
   g.settle(kept, dropped);
   EXPECT_EQ(kept.size(), 2u);
   EXPECT_EQ(dropped, 0);
+}
+
+// ---- the timer floor: synthetic readings on a 32 ns timer with a 1.312 us event pair ------
+
+constexpr double step_s = 32e-9;
+constexpr timer_floor_inputs hopper{.pair_s = 41 * step_s, .pair_spread_s = 2 * step_s, .resolution_s = step_s};
+
+// `n` samples of `steps` timer steps each, every `every`-th one `extra` steps longer.
+std::vector<double> on_steps(int n, int steps, int every = 0, int extra = 1) {
+  std::vector<double> v;
+  for (int i = 0; i < n; ++i) v.push_back((steps + (every > 0 && i % every == 0 ? extra : 0)) * step_s);
+  return v;
+}
+
+TEST(TimerFloor, SmallestStepIsTheTimersStep) {
+  EXPECT_NEAR(*smallest_step({41 * step_s, 43 * step_s, 41 * step_s, 42 * step_s, 80 * step_s}), step_s, 1e-15);
+  EXPECT_NEAR(*smallest_step({1.5e-6, 2e-6, 3e-6}), 0.5e-6, 1e-15) << "a coarse timer reads coarse";
+  EXPECT_FALSE(smallest_step({1e-6, 1e-6, 1e-6 + 1e-13}).has_value()) << "float rounding is no step";
+  EXPECT_FALSE(smallest_step({}).has_value());
+}
+
+TEST(TimerFloor, DistinctValuesIgnoreTheOutlyingTenthAtEachEnd) {
+  std::vector<double> v = on_steps(20, 41);
+  v[0] = 300 * step_s;  // one outlier in 20: outside the middle 80 %
+  EXPECT_EQ(distinct_middle_values(v, step_s), 1);
+  EXPECT_EQ(distinct_middle_values(on_steps(20, 41, 2), step_s), 2);
+  EXPECT_EQ(distinct_middle_values({1e-6, 1.01e-6, 1.02e-6, 1.03e-6}, 0), 4) << "no resolution: exact values";
+}
+
+TEST(TimerFloor, AnEventRowReadingThePairAloneIsAtTheFloor) {
+  // cudaMallocAsync timed with plain events: 1.312 us every time, whatever the size.
+  EXPECT_TRUE(at_timer_floor(on_steps(50, 41), false, hopper));
+  EXPECT_TRUE(at_timer_floor(on_steps(50, 43, 3), false, hopper)) << "two steps above the pair";
+  // Host jitter spreads most samples (an H100 run read a median of 1.536 us over a 1.312 us
+  // pair), but a fifth of them still read the pair alone.
+  std::vector<double> jitter;
+  for (int i = 0; i < 50; ++i) jitter.push_back((i % 5 == 0 ? 41 : 45 + i % 13) * step_s);
+  EXPECT_TRUE(at_timer_floor(jitter, false, hopper));
+}
+
+TEST(TimerFloor, AFewFastSamplesDoNotMakeAFloor) {
+  std::vector<double> v = on_steps(30, 94, 2);
+  v[3] = 0;  // one blocking sample of 30 that read nothing past the pair
+  EXPECT_FALSE(at_timer_floor(v, true, hopper));
+}
+
+TEST(TimerFloor, AFewDozenStepsOnTwoValuesAreAtTheFloor) {
+  // cudaFreeAsync: 2.016 us (63 steps, 22 past the pair) with a zero-width interval.
+  std::vector<double> v = on_steps(50, 63, 5);
+  v[7] = 3 * v[7];  // outliers do not make a spread
+  EXPECT_TRUE(at_timer_floor(v, false, hopper));
+  // The same work with a real spread is resolved.
+  std::vector<double> spread;
+  for (int i = 0; i < 50; ++i) spread.push_back((60 + i % 7) * step_s);
+  EXPECT_FALSE(at_timer_floor(spread, false, hopper));
+  EXPECT_TRUE(at_timer_floor(on_steps(50, 41 + 30, 2), false, hopper)) << "30 steps of work on two values";
+  EXPECT_FALSE(at_timer_floor(on_steps(50, 41 + 40, 2), false, hopper)) << "40 steps: one is 2.5 % of the work";
+}
+
+TEST(TimerFloor, BlockingSamplesHadThePairTakenOff) {
+  EXPECT_TRUE(at_timer_floor(on_steps(30, 2), true, hopper));
+  EXPECT_TRUE(at_timer_floor(on_steps(30, 2 + 41), false, hopper)) << "the same work read with the pair inside";
+  // A 3 us kernel quantized to two values is resolved: a step is 1 % of it.
+  EXPECT_FALSE(at_timer_floor(on_steps(30, 94, 2), true, hopper));
+  // The same 94 steps read with plain events (the pair inside) leave 53 steps of work.
+  EXPECT_FALSE(at_timer_floor(on_steps(30, 94, 2), false, hopper));
+}
+
+TEST(TimerFloor, ThePairsSpreadCountsWhenItIsWiderThanTheSteps) {
+  const timer_floor_inputs wide{.pair_s = 1.3e-6, .pair_spread_s = 0.2e-6, .resolution_s = 1e-9};
+  EXPECT_TRUE(at_timer_floor({1.6e-6, 1.65e-6, 1.7e-6, 1.62e-6}, false, wide)) << "0.35 us of work, 0.4 us of spread";
+  EXPECT_FALSE(at_timer_floor({2.6e-6, 2.65e-6, 2.7e-6, 2.62e-6}, false, wide));
+}
+
+TEST(TimerFloor, NothingMeasuredNothingJudged) {
+  EXPECT_FALSE(at_timer_floor(on_steps(30, 1), true, timer_floor_inputs{}));
+  EXPECT_FALSE(at_timer_floor({}, true, hopper));
 }
 
 TEST(Progress, SaysWhereTheRunIsAndWhatIsLeft) {

@@ -118,6 +118,18 @@ TEST_F(MergeTest, AnnotatesContextAndKeptSamples) {
   EXPECT_EQ(rows[3]["real_time"], 3);
 }
 
+TEST_F(MergeTest, AnnotatesKeptBatchSamplesOnlyWhereTheRepetitionHasThem) {
+  write(main_path, R"({"context": {}, "benchmarks": [
+    {"name": "a/manual_time", "run_name": "a/manual_time", "run_type": "iteration", "repetition_index": 0, "real_time": 1},
+    {"name": "a/manual_time", "run_name": "a/manual_time", "run_type": "iteration", "repetition_index": 1, "real_time": 2}]})");
+  annotate_output(main_path, {}, {{"a", {{1e-6}, {2e-6}}}}, {{"a", {{}, {5e-7, 6e-7}}}});
+  const auto j = nlohmann::json::parse(std::ifstream(main_path));
+  const auto& rows = j["benchmarks"];
+  EXPECT_FALSE(rows[0].contains("batch_samples_us")) << "no batch figure in repetition 0";
+  EXPECT_EQ(rows[1]["batch_samples_us"], nlohmann::json({0.5, 0.6}));
+  EXPECT_EQ(rows[1]["samples_us"], nlohmann::json({2.0}));
+}
+
 TEST_F(MergeTest, AnnotateNamesAnUnusableFile) {
   write(main_path, R"({"context": {}, "benchmarks": [)");
   try {

@@ -169,10 +169,17 @@ TEST(ReportViews, BuildsNeedsTwoBuildsAndRatiosThem) {
   EXPECT_THROW((void)view_builds({def, def}, {}), input_error);
   const document d = view_builds({def, cg}, {.filter = "read_reuse"});
   ASSERT_EQ(d.tables.size(), 1u);
-  const auto& row = d.tables[0].rows[0];
-  ASSERT_EQ(row.size(), 4u);
-  EXPECT_LT(row[3].value, 0.95);
-  EXPECT_EQ(row[3].mood, tone::bad);
+  ASSERT_EQ(d.tables[0].rows.size(), 2u);
+  // 4M: 29 % apart, but the cg row did not converge: compare's test is unsure, so no colour.
+  const auto& small = d.tables[0].rows[0];
+  ASSERT_EQ(small.size(), 4u);
+  EXPECT_LT(small[3].value, 0.95);
+  EXPECT_EQ(small[3].mood, tone::plain);
+  EXPECT_NE(small[3].text.find("unsure"), std::string::npos) << small[3].text;
+  // 1G: the test calls it slower.
+  const auto& large = d.tables[0].rows[1];
+  EXPECT_LT(large[3].value, 0.95);
+  EXPECT_EQ(large[3].mood, tone::bad);
 }
 
 TEST(ReportViews, GpusShowsPercentOfEachPeak) {
@@ -180,14 +187,25 @@ TEST(ReportViews, GpusShowsPercentOfEachPeak) {
                                {});
   ASSERT_FALSE(d.tables.empty());
   EXPECT_NE(d.tables[0].header[1].find("GB/s peak"), std::string::npos);
-  bool found = false;
+  bool hand_made = false, h200 = false, reuse = false;
   for (const auto& t : d.tables)
-    for (const auto& r : t.rows)
-      if (r[0].text == "bytes:1G" && r[2].numeric()) {
-        EXPECT_NEAR(r[2].value, 89.48, 0.01) << "894.8 GB/s of 1000";
-        found = true;
+    for (const auto& r : t.rows) {
+      // The hand-made rows carry no pct_peak: the harness did not say they reach DRAM (a 4M
+      // read sits in the L2), so none is priced against the DRAM peak.
+      if (t.title == "global/read" && r[0].text == "bytes:1G") {
+        EXPECT_FALSE(r[2].numeric()) << r[2].text;
+        hand_made = true;
       }
-  EXPECT_TRUE(found);
+      if (t.title == "global/copy" && r[0].text.find("gridstride") != std::string::npos && r[4].numeric()) {
+        EXPECT_NEAR(r[4].value, 80.32, 0.01) << "3866.7 GB/s of the H200's 4814.3";
+        h200 = true;
+      }
+      // Reads served by the caches (global/read_reuse: 245 % of DRAM) have no ceiling.
+      if (t.title == "global/read_reuse") reuse = reuse || !r[4].numeric();
+    }
+  EXPECT_TRUE(hand_made);
+  EXPECT_TRUE(h200);
+  EXPECT_TRUE(reuse);
 }
 
 // std::regex_search recurses a character at a time: a name of 30 000 characters once
@@ -254,6 +272,16 @@ TEST(ReportRender, FormatsAreWellFormed) {
   EXPECT_EQ(format_value(0.2421), "0.242");
 }
 
+// --resolution is auto by default, and takes "auto" or a number.
+TEST(ReportOptions, ResolutionIsAutoOrANumber) {
+  EXPECT_EQ(default_text(options::resolution), "auto");
+  EXPECT_EQ(values_text(options::resolution), "auto or 0 to 1000000000");
+  EXPECT_EQ(value_error(options::resolution, "auto"), "");
+  EXPECT_EQ(value_error(options::resolution, "0.25"), "");
+  EXPECT_NE(value_error(options::resolution, "nan"), "");
+  EXPECT_NE(value_error(options::threshold, "auto"), "") << "only where the table says so";
+}
+
 // The options tables are the only source of the defaults: the structs and the decision
 // read theirs from the tables, and help and docs show the same.
 TEST(ReportOptions, DefaultsComeFromTheTables) {
@@ -261,7 +289,8 @@ TEST(ReportOptions, DefaultsComeFromTheTables) {
   const decide_options plain;
   EXPECT_EQ(from_compare.threshold, plain.threshold);
   EXPECT_EQ(from_compare.margin, plain.margin);
-  EXPECT_EQ(from_compare.resolution_us, plain.resolution_us);
+  EXPECT_TRUE(std::isnan(plain.resolution_us)) << "auto: what the measurement resolves";
+  EXPECT_TRUE(std::isnan(from_compare.resolution_us));
   EXPECT_EQ(from_compare.clock_tolerance, plain.clock_tolerance);
   EXPECT_EQ(from_compare.run_spread, plain.run_spread);
   EXPECT_EQ(from_compare.run_spread_copy, plain.run_spread_copy);

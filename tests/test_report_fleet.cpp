@@ -163,14 +163,18 @@ std::vector<gpu_verdict> verdicts(const std::vector<result_file>& files, const f
 }
 
 TEST(ReportFleet, AnOutlierHasAShareOfItsRowsOrAFamilySlower) {
-  // GPU 1: one row 10 % slower (within); GPU 2: family a (20 of 40 rows); GPU 3: the first two
-  // rows of each family, 4 of 40 (10 %: the share rule, no family half slower).
+  // GPU 1: one row 5 % slower (beyond 3 %, not 7.5 %: within); GPU 2: family a (20 of 40
+  // rows); GPU 3: the first two rows of each family 6 % slower, 4 of 40 (10 %: the share
+  // rule, no family half slower, no row beyond 7.5 %).
   const auto files = synthetic_fleet(7, 20, [](int g, const std::string& fam, int i) {
-    if (g == 1 && fam == "a" && i == 3) return 1.10;
+    if (g == 1 && fam == "a" && i == 3) return 1.05;
     if (g == 2 && fam == "a") return 1.10;
-    if (g == 3 && i < 2) return 1.10;
+    if (g == 3 && i < 2) return 1.06;
     return 1.0;
   });
+  const fleet_state s = decided(files, fleet_options{});
+  EXPECT_EQ(s.rows[7 * 3 + 1].d.v, verdict::slower);  // GPU 1's row a/n:3 is called ...
+  EXPECT_EQ(s.rows[7 * 3 + 1].one_row, verdict::same);  // ... but is not far enough off alone
   const auto v = verdicts(files);
   EXPECT_EQ(v[0], gpu_verdict::within);
   EXPECT_EQ(v[1], gpu_verdict::within);
@@ -180,6 +184,74 @@ TEST(ReportFleet, AnOutlierHasAShareOfItsRowsOrAFamilySlower) {
   fleet_options strict;
   strict.outlier_share_pct = 20;
   EXPECT_EQ(verdicts(files, strict)[3], gpu_verdict::within);
+}
+
+TEST(ReportFleet, OneRowFarSlowerMakesAnOutlier) {
+  // A family of one row (shared/b), 10 % slower on GPU 4 of six; everything else the same.
+  std::vector<result_file> files;
+  for (int g = 0; g < 6; ++g) {
+    std::vector<std::pair<std::string, double>> rows;
+    for (int i = 0; i < 40; ++i) rows.emplace_back(fmt::format("global/a/n:{}", i), 100 * jitter(g, i, 0.002));
+    rows.emplace_back("shared/b/n:0", 50 * jitter(g, 99, 0.002) * (g == 4 ? 1.10 : 1));
+    files.push_back(gpu_file(fmt::format("GPU-{:08d}-0000", g), rows));
+  }
+  const fleet_state s = decided(files, fleet_options{});
+  EXPECT_EQ(s.one_row_fam.kept, 1u);
+  const auto gpus = summarize_gpus(s, fleet_options{});
+  ASSERT_EQ(gpus.front().gpu, 4u);
+  EXPECT_EQ(gpus.front().v, gpu_verdict::outlier);
+  EXPECT_EQ(gpus.front().one_row_slower, 1);
+  EXPECT_EQ(gpus.front().reason.rfind("shared/b/n:0 +9.9 % [", 0), 0u) << gpus.front().reason;  // +10 % of a jittered centre
+  EXPECT_NE(gpus.front().reason.find(" beyond +7.5 %"), std::string::npos) << gpus.front().reason;
+  for (std::size_t k = 1; k < gpus.size(); ++k) EXPECT_EQ(gpus[k].v, gpu_verdict::within);
+  // Against a one-row threshold of 12 %, the same row is only one slower row of 41: within.
+  fleet_options lax;
+  lax.one_row_threshold_pct = 12;
+  EXPECT_EQ(verdicts(files, lax)[4], gpu_verdict::within);
+}
+
+TEST(ReportFleet, HealthyNoiseIsNotFlagged) {
+  // Eight GPUs of 60 rows whose runs and GPUs differ as healthy H100s' kernel rows do (each
+  // GPU's two runs within +-0.5 % of its time, the GPUs within +-1 % of each other), and one
+  // row on which two GPUs really differ as chips do, +5 % and -4 %: no outlier, nothing
+  // called at the one-row threshold.
+  std::vector<result_file> files;
+  for (int g = 0; g < 8; ++g) {
+    for (int k = 0; k < 2; ++k) {
+      std::vector<std::pair<std::string, double>> rows;
+      for (int i = 0; i < 60; ++i) {
+        const double chip = i == 7 && g == 2 ? 1.05 : i == 7 && g == 5 ? 0.96 : jitter(g, i, 0.01);
+        rows.emplace_back(fmt::format("global/{}/n:{}", static_cast<char>('a' + i % 6), i),
+                          (100 + i) * chip * jitter(1000 + 10 * g + k, i, 0.005));
+      }
+      files.push_back(gpu_file(fmt::format("GPU-{:08d}-0000", g), rows));
+      files.back().path = fmt::format("gpu{}_{}.json", g, k);
+    }
+  }
+  const fleet_state s = decided(files, fleet_options{});
+  EXPECT_EQ(s.one_row_fam.kept, 0u);
+  for (const gpu_summary& g : summarize_gpus(s, fleet_options{})) EXPECT_EQ(g.v, gpu_verdict::within) << g.reason;
+}
+
+TEST(ReportFleet, AGpuFarOffDoesNotWidenItsOwnInterval) {
+  // The spread a GPU is judged by is the other GPUs': one GPU 10 % off among five within
+  // +-0.2 % sees their spread, not the one its own 10 % makes.
+  const std::vector<run> a{timed(100, 0.001)}, b{timed(100.2, 0.001)}, c{timed(99.8, 0.001)}, d{timed(100.1, 0.001)},
+      slow{timed(110, 0.001)};
+  fleet_row r;
+  r.sides = {many(a), many(b), many(c), many(d), many(slow)};
+  const row_centre all = centre_of(r);
+  const row_centre mine = centre_for(all, r, 4);
+  EXPECT_EQ(mine.centre_us, all.centre_us);
+  std::vector<double> dev;
+  for (double t : {100.0, 100.2, 99.8, 100.1}) dev.push_back(std::abs(std::log(t / all.centre_us)));
+  EXPECT_NEAR(mine.spread, 1.4826 * median_of(dev), 1e-12);
+  EXPECT_LE(mine.spread, all.spread);
+  // Fewer than three GPUs: the centre as it is.
+  fleet_row two;
+  two.sides = {many(a), many(slow)};
+  const row_centre pair = centre_of(two);
+  EXPECT_EQ(centre_for(pair, two, 1).spread, pair.spread);
 }
 
 TEST(ReportFleet, AFamilyOfTwoRowsBothSlowerMakesAnOutlier) {
@@ -285,6 +357,32 @@ TEST(ReportFleet, ErrorAndUnconvergedRowsAreLeftOutPerGpu) {
     EXPECT_EQ(unconverged, g.gpu == 1 ? 1 : 0);
     EXPECT_EQ(g.compared, g.gpu == 2 ? 6 : 5);
   }
+}
+
+// A short row whose every GPU carries a batch figure with its interval is taken at it, as
+// compare takes it: the sides hold the batches' per-launch times.
+TEST(ReportFleet, ShortRowsAreTakenAtTheirBatchFigure) {
+  std::vector<result_file> files;
+  for (int g = 0; g < 3; ++g) {
+    files.push_back(gpu_file(fmt::format("GPU-{}", g), {{"global/read/n:1", 2.9 + 0.01 * g}}));
+    run& r = files.back().results[0].runs[0];
+    r.batch.us = 2.8 + 0.001 * g;
+    r.batch.ci_low_us = r.batch.us * 0.999;
+    r.batch.ci_high_us = r.batch.us * 1.001;
+    r.batch.launches = 100;
+  }
+  std::vector<std::string> multi;
+  std::vector<fleet> fleets = group_fleets(files, false);
+  gather_rows(fleets.at(0), name_filter(""), multi);
+  const fleet_row& row = fleets[0].rows.at(0);
+  EXPECT_EQ(row.fig, figure::batch);
+  EXPECT_DOUBLE_EQ(row.sides.at(2).runs.at(0)->time_us, 2.802);
+  // One GPU without it: every GPU is taken at its single launches.
+  files[1].results[0].runs[0].batch = {};
+  fleets = group_fleets(files, false);
+  gather_rows(fleets.at(0), name_filter(""), multi);
+  EXPECT_EQ(fleets[0].rows.at(0).fig, figure::single);
+  EXPECT_DOUBLE_EQ(fleets[0].rows[0].sides.at(2).runs.at(0)->time_us, 2.92);
 }
 
 }  // namespace

@@ -30,6 +30,28 @@ result_file run_at(const char* date, const char* commit, double scale, const std
                        path);
 }
 
+// An undecided step is marked, never shown as a same: here the copy row is 10 % slower
+// in time at a 9 % lower clock.
+TEST(ReportHistory, MarksAnUnsureStep) {
+  std::vector<result_file> files{run_at("2026-11-22T10:00:00+00:00", "c1", 1, "a.json"),
+                                 run_at("2026-11-22T11:00:00+00:00", "c2", 1.10, "b.json")};
+  for (const double clock : {1980.0, 1800.0}) {
+    result_file& f = files[clock > 1900 ? 0 : 1];
+    for (result& r : f.results) r.runs.at(0).sm_clock_mhz = clock;
+  }
+  history_options o;
+  o.value = "time";
+  o.charts = true;
+  const document d = view_history(files, o);
+  const auto& row = d.tables.at(1).rows.at(0);
+  EXPECT_EQ(row[2].text, "550.0 (unsure)");
+  EXPECT_EQ(row[2].mood, tone::muted);
+  ASSERT_EQ(d.tables[1].charts.size(), 1u);
+  EXPECT_EQ(d.tables[1].charts[0].marks.at(0).at(1), tone::muted);
+  EXPECT_NE(d.notes.back().find("0 changes between consecutive runs (lower is better); 1 unsure"), std::string::npos)
+      << d.notes.back();
+}
+
 TEST(ReportHistory, OrdersRunsByDateThenCommit) {
   const std::vector<result_file> files{run_at("2026-11-22T10:00:00+00:00", "bbb", 1, "late.json"),
                                        run_at("2026-11-22T11:30:00+02:00", "aaa", 1, "early.json"),  // 09:30 UTC

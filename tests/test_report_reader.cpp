@@ -266,6 +266,35 @@ TEST(ReportReader, SamplesAndTimesAreRangeChecked) {
   EXPECT_NO_THROW((void)parse_results(one_row(R"("real_time": 0, "time_unit": "ns")"), "zero.json"));
 }
 
+// A short row's batch figure, the timer's floor and the measured timer step reach the
+// runs compare decides on, whatever the view reads of the counters.
+TEST(ReportReader, TheBatchFigureAndTheTimersFloorAreRead) {
+  const std::string text = R"({"context": {"membench_timer_resolution_us": "0.032"}, "benchmarks": [
+    {"name": "a", "run_type": "iteration", "real_time": 2.9, "time_unit": "us", "label": "work:kernel floor:timer",
+     "batch_us": 2.94, "batch_ci_low_us": 2.93, "batch_ci_high_us": 2.95, "batch_samples": 21,
+     "batch_noise_pct": 0.4, "batch_sm_clock_mhz": 1975, "batch_launches": 64, "batch_samples_us": [2.9, 2.94, 3]}]})";
+  const result_file f = parse_results(text, "batch.json", compare_reads());
+  EXPECT_DOUBLE_EQ(f.timer_resolution_us(), 0.032);
+  ASSERT_EQ(f.results.at(0).runs.size(), 1u);
+  const run& r = f.results[0].runs[0];
+  EXPECT_TRUE(r.at_timer_floor);
+  EXPECT_DOUBLE_EQ(r.batch.us, 2.94);
+  EXPECT_DOUBLE_EQ(r.batch.ci_low_us, 2.93);
+  EXPECT_DOUBLE_EQ(r.batch.ci_high_us, 2.95);
+  EXPECT_DOUBLE_EQ(r.batch.samples, 21);
+  EXPECT_DOUBLE_EQ(r.batch.noise_pct, 0.4);
+  EXPECT_DOUBLE_EQ(r.batch.sm_clock_mhz, 1975);
+  EXPECT_DOUBLE_EQ(r.batch.launches, 64);
+  EXPECT_EQ(r.batch.samples_us, (std::vector<double>{2.9, 2.94, 3}));
+  EXPECT_TRUE(r.samples_us.empty()) << "the row's own samples are another array";
+  const result_file old = parse_results(one_row(R"("real_time": 2, "time_unit": "us", "batch_us": 1.9)"), "old.json");
+  EXPECT_TRUE(std::isnan(old.timer_resolution_us()));
+  EXPECT_TRUE(std::isnan(old.results[0].runs[0].batch.ci_low_us));
+  EXPECT_FALSE(old.results[0].runs[0].at_timer_floor);
+  const std::string bad = one_row(R"("real_time": 2, "time_unit": "us", "samples_us": [2, 2], "batch_samples_us": [2, 0])");
+  EXPECT_NE(read_error(bad).find("batch_samples_us[1]: "), std::string::npos) << read_error(bad);
+}
+
 // RapidJSON checks the grammar; what it leaves to the reader is checked there: strings are
 // UTF-8 (a \u escape may decode to a lone surrogate), numbers within a double's range, and
 // nothing after the document (a NUL byte ends RapidJSON's input as its end does).

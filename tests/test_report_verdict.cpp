@@ -140,8 +140,10 @@ TEST(ReportVerdict, ATenPercentShiftUnderThrottlingIsUnsure) {
 TEST(ReportVerdict, ClocksThatDifferMakeItUnsure) {
   const run base = sampled(100, 0.003, 200, 7);
   run next = scaled(sampled(100, 0.003, 200, 8), 1.12);
-  next.sm_clock_mhz = 1655;
-  expect_unsure(base, next, "clocks differ (1980 vs 1655 MHz)");
+  next.sm_clock_mhz = 1655;  // the clocks explain the change: none in cycles
+  expect_unsure(base, next, "clock: +12.0 % in time, -6.4 % in cycles (1980 vs 1655 MHz)");
+  next.sm_clock_mhz = 2100;  // slower in cycles too, but another state of the GPU
+  expect_unsure(base, next, "clocks differ (1980 vs 2100 MHz)");
   next.sm_clock_mhz = 1950;  // within 3 %
   EXPECT_EQ(decide(one(base), one(next), {}, "x").v, verdict::slower);
 }
@@ -155,7 +157,7 @@ TEST(ReportVerdict, RowsWithoutTheirClockUseTheRunsReferenceClock) {
   n.reference_clock_mhz = 1600;
   const decision d = decide(b, n, {}, "x");
   EXPECT_EQ(d.v, verdict::unsure);
-  EXPECT_EQ(d.reason, "clocks differ (1980 vs 1600 MHz)");
+  EXPECT_EQ(d.reason, "clock: +12.0 % in time, -9.5 % in cycles (1980 vs 1600 MHz)");
 }
 
 TEST(ReportVerdict, AnUnconvergedRowIsUnsure) {
@@ -687,6 +689,136 @@ TEST(ReportFamily, TheMoreRowsChangedTheLessEachNeeds) {
   // Five changed: hardly more than Bonferroni, far fewer than alone.
   EXPECT_GE(few.kept_changed, few.bonferroni_changed);
   EXPECT_LT(few.kept_changed, few.alone_changed * 2 / 3) << few.kept_changed << " of " << few.alone_changed;
+}
+
+// A run with its own interval (+-`half` relative) at `clock_mhz`.
+run with_interval(double us, double half, double clock_mhz) {
+  run r;
+  r.time_us = us;
+  r.ci_low_us = us * (1 - half);
+  r.ci_high_us = us * (1 + half);
+  r.sm_clock_mhz = clock_mhz;
+  return r;
+}
+
+// A short row's batch figure: the per-launch median of `launches` back-to-back launches.
+void add_batch(run& r, double us, double half, double launches) {
+  r.batch.us = us;
+  r.batch.ci_low_us = us * (1 - half);
+  r.batch.ci_high_us = us * (1 + half);
+  r.batch.samples = 20;
+  r.batch.launches = launches;
+  r.batch.sm_clock_mhz = r.sm_clock_mhz;
+}
+
+// The H200's 2.94 -> 2.78 us row: single launches do not resolve 0.16 us (the timer's
+// step where the files do not measure it is 0.5 us), its batches do.
+TEST(ReportVerdict, AShortRowIsDecidedOnItsBatchFigure) {
+  run base = with_interval(2.94, 0.01, 1980), next = with_interval(2.78, 0.01, 1980);
+  decision d = decide(one(base), one(next), {}, "x");
+  EXPECT_EQ(d.fig, figure::single);
+  EXPECT_EQ(d.v, verdict::unsure);
+  EXPECT_EQ(d.reason, "too small");
+  add_batch(base, 2.94, 0.004, 100);
+  add_batch(next, 2.78, 0.004, 100);
+  d = decide(one(base), one(next), {}, "x");
+  EXPECT_EQ(d.fig, figure::batch);
+  EXPECT_EQ(d.v, verdict::faster) << d.reason;
+  EXPECT_NEAR(d.change, 2.78 / 2.94 - 1, 1e-12);
+  EXPECT_NEAR(d.resolution_us, std::hypot(2.94, 2.78) * 0.004, 1e-12) << "a launch's step is 0.005 us: the intervals bind";
+  // Batch samples kept on both sides: the bootstrap decides, on the batches.
+  for (double k = 0; k < 9; ++k) {
+    base.batch.samples_us.push_back(2.94 * (1 + (k - 4) * 0.001));
+    next.batch.samples_us.push_back(2.78 * (1 + (k - 4) * 0.001));
+  }
+  d = decide(one(base), one(next), {}, "x");
+  EXPECT_EQ(d.fig, figure::batch);
+  EXPECT_EQ(d.from, evidence::samples);
+  EXPECT_EQ(d.v, verdict::faster);
+  // A batch figure without its interval, or on one side only, decides nothing.
+  next.batch.ci_low_us = NAN;
+  EXPECT_EQ(decide(one(base), one(next), {}, "x").fig, figure::single);
+  next.batch = {};
+  EXPECT_EQ(decide(one(base), one(next), {}, "x").fig, figure::single);
+}
+
+TEST(ReportVerdict, TheBatchFigureDecidesOnlyWhereItResolvesMore) {
+  run base = with_interval(50, 0.001, 1980), next = with_interval(56, 0.001, 1980);
+  add_batch(base, 48, 0.02, 10);  // batches spreading 20 times more than the single launches
+  add_batch(next, 53, 0.02, 10);
+  side b = one(base), n = one(next);
+  b.timer_resolution_us = n.timer_resolution_us = 0.032;
+  EXPECT_EQ(better_figure(b, n), figure::single);
+  EXPECT_EQ(decide(b, n, {}, "x").fig, figure::single);
+}
+
+TEST(ReportVerdict, TheResolutionFloorIsWhatTheMeasurementResolves) {
+  run base = with_interval(3, 0, 1980), next = with_interval(3.3, 0, 1980);
+  side b = one(base), n = one(next);
+  const decide_options o;
+  EXPECT_TRUE(std::isnan(o.resolution_us)) << "auto by default";
+  EXPECT_DOUBLE_EQ(resolved_us(b, n, o), default_timer_step_us) << "files that do not measure their timer";
+  b.timer_resolution_us = 0.032;
+  n.timer_resolution_us = 0.064;
+  EXPECT_DOUBLE_EQ(resolved_us(b, n, o), 0.064) << "the coarser side's timer";
+  base.ci_low_us = 2.9;  // the sides' own intervals: their half-widths in quadrature
+  base.ci_high_us = 3.1;
+  next.ci_low_us = 3.15;
+  next.ci_high_us = 3.45;
+  EXPECT_NEAR(resolved_us(b, n, o), std::hypot(0.1, 0.15), 1e-12);
+  decide_options fixed;
+  fixed.resolution_us = 0.5;
+  EXPECT_DOUBLE_EQ(resolved_us(b, n, fixed), 0.5) << "--resolution overrides";
+  // Batches time many launches a step: the batch figure's step is the timer's over them.
+  add_batch(base, 3, 0, 64);
+  add_batch(next, 3.3, 0, 64);
+  EXPECT_DOUBLE_EQ(resolved_us(batch_side(b), batch_side(n), o), 0.064 / 64);
+  EXPECT_EQ(resolution_text(0.5), "0.5 us");
+}
+
+TEST(ReportVerdict, AChangeTheMeasuredTimerResolvesCounts) {
+  const run base = with_interval(3, 0.002, 1980), next = with_interval(3.3, 0.002, 1980);  // +10 %, 0.3 us
+  EXPECT_EQ(decide(one(base), one(next), {}, "x").reason, "too small") << "the 0.5 us fallback";
+  side b = one(base), n = one(next);
+  b.timer_resolution_us = n.timer_resolution_us = 0.032;
+  const decision d = decide(b, n, {}, "x");
+  EXPECT_EQ(d.v, verdict::slower) << d.reason;
+  EXPECT_DOUBLE_EQ(d.resolution_us, 0.032);
+}
+
+TEST(ReportVerdict, RowsAtTheTimersFloorAreNeverCalled) {
+  const run base = sampled(100, 0.003, 200, 21);
+  run next = scaled(sampled(100, 0.003, 200, 22), 1.12);
+  next.at_timer_floor = true;
+  expect_unsure(base, next, "at the timer's floor");
+  expect_unsure(next, base, "at the timer's floor");
+}
+
+TEST(ReportVerdict, AChangeTheClocksExplainIsUnsure) {
+  const run base = with_interval(100, 0.002, 1980);
+  run next = with_interval(106, 0.002, 1870);  // +6 % in time at a 5.6 % lower clock
+  expect_unsure(base, next, "clock: +6.0 % in time, +0.1 % in cycles (1980 vs 1870 MHz)");
+  next.sm_clock_mhz = 1930;  // within --clock-tolerance, still most of the change
+  const decision d = expect_unsure(base, next, "clock: +6.0 % in time, +3.3 % in cycles (1980 vs 1930 MHz)");
+  EXPECT_NEAR(d.cycles_change, 1.06 * 1930 / 1980 - 1, 1e-12);
+  EXPECT_NEAR(d.cycles_low, (1 + d.low) * 1930 / 1980 - 1, 1e-12) << "the same interval, shifted by the clocks";
+  // Faster in time at a higher clock: no faster in cycles.
+  run quick = with_interval(94, 0.002, 2100);
+  EXPECT_EQ(decide(one(base), one(quick), {}, "x").reason, "clock: -6.0 % in time, -0.3 % in cycles (1980 vs 2100 MHz)");
+}
+
+TEST(ReportVerdict, AChangeThatHoldsInCyclesTooIsCalled) {
+  const run base = with_interval(100, 0.002, 1980);
+  const run next = with_interval(110, 0.002, 1950);  // +10 % in time, +8.3 % in cycles
+  const decision d = decide(one(base), one(next), {}, "x");
+  EXPECT_EQ(d.v, verdict::slower) << d.reason;
+  EXPECT_NEAR(d.cycles_change, 1.10 * 1950 / 1980 - 1, 1e-12);
+  // Where clocks are no reason (fleet), cycles are not asked.
+  decide_options fleet_like;
+  fleet_like.clock_tolerance = INFINITY;
+  const decision f = decide(one(base), one(with_interval(106, 0.002, 1870)), fleet_like, "x");
+  EXPECT_EQ(f.v, verdict::slower);
+  EXPECT_TRUE(std::isnan(f.cycles_change));
 }
 
 }  // namespace

@@ -6,24 +6,28 @@
 // blocks of 1..512 threads, 64 B, 12 KiB and 1 MiB (the Handbook's grid), from a heap of
 // cudaLimitMallocHeapSize = heap_bytes set once per process.
 //
-// One sample is one half of an allocate/release pair (`op`): op:alloc times the allocation
-// and releases it untimed before the next sample; op:free allocates untimed and times the
-// release. Clocks: cudaMalloc and cudaMallocHost rows use the host's steady clock around
-// the call (label timing:host_clock); cudaMallocAsync rows are stream-ordered and timed with
-// plain events on the benchmark's stream around the call (timing:events): for a pool hit
-// the GPU has nothing to do, so the event pair sees the host's time to enqueue the call (a
-// mixed host/GPU time); device_malloc rows time the kernel with events (timing:blocking).
+// One sample is one half of an allocate/release pair (`op`): op:alloc times the allocations
+// and releases them untimed before the next sample; op:free allocates untimed and times the
+// releases. Host API rows use the host's steady clock around the calls (label
+// timing:host_clock), as the Handbook's host timers: cudaMalloc and cudaMallocHost one call
+// per sample; cudaMallocFromPoolAsync/cudaFreeAsync `calls_per_sample` calls (up to 256, as
+// many as half the pool's release threshold holds at once), the sample divided by them. A
+// pool hit gives the GPU nothing to do: timed one call at a time with events, every size
+// read the event pair's own cost (1.3 us on an H100), not the call's. device_malloc rows
+// time the kernel with events (timing:blocking).
 // `us_per_call` is the median sample per call: per API call, or per thread-allocation for
 // in-kernel rows (the Handbook's "microseconds per alloc/free").
 //
 // Expected: the driver's allocations are expensive (tens of microseconds and up, growing
 // with size once the sub-allocator cannot serve them; pinned host memory most of all, as the
-// pages are locked one by one), pool allocations cost about a microsecond whatever their
-// size, and in-kernel allocations are cheap when small and slow when large.
-// Bytes per call: alloc_bytes (one allocation), or threads x alloc_bytes for a launch;
+// pages are locked one by one), pool allocations cost a host call of well under the
+// driver's whatever their size, and in-kernel allocations are cheap when small and slow when large.
+// Bytes per call: alloc_bytes (one allocation; the row's time is per call), or threads x
+// alloc_bytes for a launch;
 // `gb_per_s` is allocation throughput, not memory traffic. No pct_peak.
-// Verification: one allocation of the row's size is written (poison, then a pattern, by a
-// kernel) and read back before timing; in-kernel, every thread writes its pattern into
+// Verification: the allocations of one sample are distinct memory (non-null, disjoint); the
+// first is written whole (poison, then a pattern, by a kernel) and read back, the others
+// their first 64 KiB, before timing; in-kernel, every thread writes its pattern into
 // its allocation, a second kernel reads every allocation back and counts mismatches, and
 // a null malloc() is counted on every launch: any of them makes the row an error.
 // Tiers: quick has cudaMalloc against the pool's cudaMallocAsync (1 MiB) and in-kernel
@@ -33,13 +37,14 @@
 // the 64- and 256-thread points and 512 threads of 12 KiB are in the full tier only.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <stdexcept>
 #include <string>
-#include <utility>
 #include <vector>
 
 #include "harness/core/harness_kernels.hpp"
@@ -91,60 +96,65 @@ struct cost_workspace {
   std::unique_ptr<mem_pool> pool;  // made by the first malloc_async row
 };
 
-// At most one allocation made with one API; released by its destructor if still held.
-class one_allocation {
+// The allocations one sample makes with one API (none while released); released by its
+// destructor if still held.
+class allocation_set {
  public:
-  one_allocation(alloc_api api, cudaMemPool_t pool, cudaStream_t s) : api_(api), pool_(pool), stream_(s) {}
-  one_allocation(const one_allocation&) = delete;
-  one_allocation& operator=(const one_allocation&) = delete;
-  ~one_allocation() {
-    if (p_ == nullptr) return;
-    switch (api_) {
-      case alloc_api::malloc: MEMBENCH_CUDA_LOG(cudaFree(p_)); break;
-      case alloc_api::malloc_host: MEMBENCH_CUDA_LOG(cudaFreeHost(p_)); break;
-      case alloc_api::malloc_async:
-        MEMBENCH_CUDA_LOG(cudaFreeAsync(p_, stream_));
-        MEMBENCH_CUDA_LOG(cudaStreamSynchronize(stream_));
-        break;
-    }
+  allocation_set(alloc_api api, cudaMemPool_t pool, cudaStream_t s) : api_(api), pool_(pool), stream_(s) {}
+  allocation_set(const allocation_set&) = delete;
+  allocation_set& operator=(const allocation_set&) = delete;
+  ~allocation_set() {
+    for (void* p : held_) MEMBENCH_CUDA_LOG(free_one(p));
+    if (api_ == alloc_api::malloc_async && !held_.empty()) MEMBENCH_CUDA_LOG(cudaStreamSynchronize(stream_));
   }
-  bool held() const noexcept { return p_ != nullptr; }
-  void* get() const noexcept { return p_; }
+  bool held() const noexcept { return !held_.empty(); }
+  const std::vector<void*>& pointers() const noexcept { return held_; }
 
-  /// throws cuda_error
-  void allocate(std::size_t bytes) {
-    void* p = nullptr;
-    switch (api_) {
-      case alloc_api::malloc: MEMBENCH_CUDA_CHECK(cudaMalloc(&p, bytes)); break;
-      case alloc_api::malloc_host: MEMBENCH_CUDA_CHECK(cudaMallocHost(&p, bytes)); break;
-      case alloc_api::malloc_async: MEMBENCH_CUDA_CHECK(cudaMallocFromPoolAsync(&p, bytes, pool_, stream_)); break;
+  /// `count` allocations of `bytes`, back to back. throws cuda_error
+  void allocate(std::size_t bytes, std::size_t count) {
+    held_.reserve(count);  // no reallocation between the timed calls
+    for (std::size_t i = 0; i < count; ++i) {
+      void* p = nullptr;
+      switch (api_) {
+        case alloc_api::malloc: MEMBENCH_CUDA_CHECK(cudaMalloc(&p, bytes)); break;
+        case alloc_api::malloc_host: MEMBENCH_CUDA_CHECK(cudaMallocHost(&p, bytes)); break;
+        case alloc_api::malloc_async: MEMBENCH_CUDA_CHECK(cudaMallocFromPoolAsync(&p, bytes, pool_, stream_)); break;
+      }
+      held_.push_back(p);
     }
-    p_ = p;
   }
-  /// throws cuda_error
+  /// Releases every allocation, in the order they were made. throws cuda_error
   void release() {
-    void* p = std::exchange(p_, nullptr);
-    switch (api_) {
-      case alloc_api::malloc: MEMBENCH_CUDA_CHECK(cudaFree(p)); break;
-      case alloc_api::malloc_host: MEMBENCH_CUDA_CHECK(cudaFreeHost(p)); break;
-      case alloc_api::malloc_async: MEMBENCH_CUDA_CHECK(cudaFreeAsync(p, stream_)); break;
+    for (std::size_t i = 0; i < held_.size(); ++i) {
+      if (const cudaError_t err = free_one(held_[i]); err != cudaSuccess) {
+        held_.erase(held_.begin(), held_.begin() + static_cast<std::ptrdiff_t>(i) + 1);  // the rest: the destructor's
+        throw_cuda_error(err, "releasing an allocation", __FILE__, __LINE__);
+      }
     }
+    held_.clear();  // keeps the capacity: no allocation inside the next timed sample
   }
 
  private:
+  cudaError_t free_one(void* p) const {
+    switch (api_) {
+      case alloc_api::malloc: return cudaFree(p);
+      case alloc_api::malloc_host: return cudaFreeHost(p);
+      case alloc_api::malloc_async: return cudaFreeAsync(p, stream_);
+    }
+    return cudaErrorInvalidValue;
+  }
+
   alloc_api api_;
   cudaMemPool_t pool_;
   cudaStream_t stream_;
-  void* p_ = nullptr;
+  std::vector<void*> held_;
 };
 
 // One allocation of the row's size must hold what a kernel writes: poisoned, then the
 // pattern written by a kernel (through UVA for pinned host memory), then read back.
-void verify_usable(bench_context& ctx, alloc_api api, cudaMemPool_t pool, std::uint64_t bytes) {
+void verify_one(bench_context& ctx, alloc_api api, void* allocation, std::uint64_t bytes) {
   const std::size_t n = bytes / sizeof(std::uint32_t);
-  one_allocation a(api, pool, ctx.stream());
-  a.allocate(bytes);
-  auto* words = static_cast<std::uint32_t*>(a.get());
+  auto* words = static_cast<std::uint32_t*>(allocation);
   const auto pattern = [](std::size_t i) { return pattern_word(i, usable_seed); };
   if (api == alloc_api::malloc_host) {
     std::memset(words, 0xA5, bytes);
@@ -158,47 +168,55 @@ void verify_usable(bench_context& ctx, alloc_api api, cudaMemPool_t pool, std::u
   }
 }
 
+// The allocations of one sample: distinct memory, the first checked whole as above and every
+// other one on its first 64 KiB (a sample of pool rows holds up to 2 GiB).
+void verify_usable(bench_context& ctx, alloc_api api, cudaMemPool_t pool, std::uint64_t bytes, std::uint64_t calls) {
+  allocation_set set(api, pool, ctx.stream());
+  set.allocate(bytes, calls);
+  std::vector<std::uintptr_t> starts;
+  for (void* p : set.pointers()) starts.push_back(reinterpret_cast<std::uintptr_t>(p));
+  if (!allocations_disjoint(starts, bytes))
+    throw verification_error(std::to_string(calls) + " allocations of " + std::to_string(bytes) +
+                             " bytes in one sample are not distinct memory (null or overlapping)");
+  for (std::size_t i = 0; i < set.pointers().size(); ++i)
+    verify_one(ctx, api, set.pointers()[i], i == 0 ? bytes : std::min<std::uint64_t>(bytes, std::uint64_t{64} << 10));
+  set.release();
+  MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
+}
+
 void run_cost(bench_context& ctx, alloc_api api, alloc_op op, std::uint64_t bytes) {
+  const std::uint64_t calls = cost_calls_per_sample(api, bytes);
   // Frees the previous family's buffers: the allocations below start from a quiet device.
   auto& ws = ctx.workspace<cost_workspace>({}, [] { return cost_workspace{}; });
-  if (api != alloc_api::malloc_host) ctx.require_device_bytes(bytes);
+  if (api != alloc_api::malloc_host) ctx.require_device_bytes(calls * bytes);
   cudaMemPool_t pool = nullptr;
   if (api == alloc_api::malloc_async) {
     if (!ws.pool) ws.pool = std::make_unique<mem_pool>(ctx.device().index);
     pool = ws.pool->get();
   }
-  ctx.verify_once([&] { verify_usable(ctx, api, pool, bytes); });
+  ctx.verify_once([&] { verify_usable(ctx, api, pool, bytes, calls); });
 
-  one_allocation a(api, pool, ctx.stream());
-  // The untimed half: whatever the timed half needs to start from.
-  auto untimed = [&] {
+  allocation_set a(api, pool, ctx.stream());
+  host_options opt;
+  opt.calls_per_sample = static_cast<int>(calls);
+  // The untimed half: whatever the timed half needs to start from; a pool row's stream
+  // drains the frees it was handed before the next sample.
+  opt.prepare = [&] {
     if (op == alloc_op::alloc && a.held()) a.release();
-    if (op == alloc_op::free && !a.held()) a.allocate(bytes);
+    if (op == alloc_op::free && !a.held()) a.allocate(bytes, calls);
+    if (api == alloc_api::malloc_async) MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
   };
   auto timed = [&] {
     if (op == alloc_op::alloc) {
-      a.allocate(bytes);
+      a.allocate(bytes, calls);
     } else {
       a.release();
     }
   };
-  double median = 0;
-  if (api == alloc_api::malloc_async) {
-    launch_options opt;
-    opt.l2 = l2_state::warm;  // nothing to flush: no data moves
-    // The call is host work (a pool hit enqueues nothing for the GPU): plain events, never
-    // the blocking kernel, whose held stream would see an empty interval.
-    opt.blocks_host = true;
-    opt.report_pct_peak = false;
-    opt.prepare = [&](cudaStream_t) { untimed(); };
-    median = ctx.time_launches(opt, bytes, [&](cudaStream_t) { timed(); });
-  } else {
-    host_options opt;
-    opt.prepare = untimed;
-    median = ctx.time_host(opt, bytes, timed);
-  }
+  const double median = ctx.time_host(opt, bytes, timed);
   if (a.held()) a.release();
   ctx.set_counter(schema::counter("us_per_call"), us_per_call(median, 1));
+  ctx.set_counter(schema::counter("calls_per_sample"), static_cast<double>(calls));
   if (api == alloc_api::malloc_async) {
     MEMBENCH_CUDA_CHECK(cudaStreamSynchronize(ctx.stream()));
     ctx.set_counter(schema::counter("pool_release_threshold_bytes"),

@@ -2,8 +2,11 @@
 // in-kernel allocations' data pattern, the heap they need and the per-call arithmetic.
 #pragma once
 
+#include <algorithm>
 #include <array>
+#include <cstddef>
 #include <cstdint>
+#include <vector>
 
 #include "../common/hd.hpp"
 #include "../common/pattern.hpp"
@@ -42,6 +45,32 @@ inline constexpr std::array<std::uint64_t, 6> cost_sizes{std::uint64_t{4} << 10,
 /// The pool's release threshold: above the largest allocation, so memory freed with
 /// cudaFreeAsync stays in the pool and the next cudaMallocAsync reuses it.
 inline constexpr std::uint64_t pool_release_threshold = std::uint64_t{4} << 30;
+
+/// Most pool calls one sample makes: 256 calls of a few hundred nanoseconds are a sample of
+/// tens of microseconds, far above what the clock around it costs.
+inline constexpr std::uint64_t max_pool_calls = 256;
+
+/// Calls one sample of a cost row times; the row's time is per call. A pool hit
+/// (cudaMallocAsync, cudaFreeAsync) costs less than an event pair, so it is timed many calls
+/// at a time: as many allocations as half the release threshold holds alive at once (all
+/// of them stay in the pool), at most max_pool_calls. The driver's allocations cost tens of
+/// microseconds and more: one call per sample.
+constexpr std::uint64_t cost_calls_per_sample(alloc_api api, std::uint64_t bytes) {
+  if (api != alloc_api::malloc_async || bytes == 0) return 1;
+  const std::uint64_t fit = pool_release_threshold / 2 / bytes;
+  return fit < 1 ? 1 : fit > max_pool_calls ? max_pool_calls : fit;
+}
+
+/// True when allocations of `bytes` at `starts` are all non-null and no two overlap: the
+/// allocations one sample made are distinct memory.
+inline bool allocations_disjoint(std::vector<std::uintptr_t> starts, std::uint64_t bytes) {
+  std::sort(starts.begin(), starts.end());
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    if (starts[i] == 0) return false;
+    if (i > 0 && starts[i] - starts[i - 1] < bytes) return false;
+  }
+  return true;
+}
 
 // ---- in-kernel malloc/free (mallocSpeed) -------------------------------------------------
 

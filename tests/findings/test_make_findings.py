@@ -90,9 +90,13 @@ class Findings(unittest.TestCase):
         self.assertEqual(want, "50.000 [49.390, 50.618]")
         self.assertEqual(self.ok("{{A#k/noise@time|.3f|ci}}"), want)
 
-    def test_a_ratio_that_is_one_within_uncertainty_needs_its_interval(self):
-        self.refused("{{A#k/fast@time / A#k/near@time|.3f}}", "1 within uncertainty")
+    def test_a_ratio_of_two_rows_is_quoted_with_its_interval_or_not_at_all(self):
+        self.refused("{{A#k/fast@time / A#k/near@time|.3f}}", "quoted with its interval")
+        self.refused("{{A#k/fast@time / A#k/slow@time|.3f}}", "quoted with its interval")  # excludes 1: still refused
         self.assertEqual(self.ok("{{A#k/fast@time / A#k/near@time|.3f|ci}}"), "0.995x [0.981, 1.009]")
+
+    def test_a_ratio_as_a_percentage_keeps_its_interval(self):
+        self.assertEqual(self.ok("{{A#k/fast@time / A#k/slow@time|.1%|ci}}"), "50.0% [49.3%, 50.7%]")
 
     def test_names_the_schema_lacks_are_refused(self):
         # A misspelt counter or context key is an error, never a row or file without it.
@@ -102,8 +106,45 @@ class Findings(unittest.TestCase):
         self.assertEqual(self.ok("{{A$gpu_l2_bytes / 1048576|.0f}}"), "50")
 
     def test_a_counter_without_an_interval_is_refused_where_one_is_needed(self):
-        self.refused("{{A#k/speedup@speedup / A#k/fast@gb_per_s|.2f}}", "carries no interval")
-        self.assertEqual(self.ok("{{A#k/speedup@speedup|.2f}}"), "1.50")
+        self.refused("{{A#k/fast@samples / A#k/fast@gb_per_s|.2f}}", "carries no interval")
+        self.assertEqual(self.ok("{{A#k/fast@samples|.0f}}"), "10")
+
+    def test_a_counter_holding_a_ratio_is_refused_for_the_rows_quotient(self):
+        # speedup, slowdown, pct_cublas, ...: a ratio without its interval
+        self.refused("{{A#k/speedup@speedup|.2f}}", "'speedup' is a ratio of two rows")
+        self.refused("{{best A#k/.*@speedup}}", "'speedup' is a ratio of two rows")
+
+    # cycles: the time x the sampled SM clock
+    def test_cycles_are_time_times_the_sampled_clock_with_the_times_interval(self):
+        self.assertEqual(self.ok("{{A#k/fast@cycles|.0f|ci}}"), "100000 [99000, 101000]")
+        # 100 us at 1000 MHz against 200 us at 500 MHz: twice as fast in time, the same in cycles
+        self.assertEqual(self.ok("{{cmp A#k/fast@time vs A#k/slow@time by 2%}}"), "faster")
+        self.assertEqual(self.ok("{{cmp A#k/fast@cycles vs A#k/slow@cycles by 2%|.3f|ci}}"),
+                         "same within 2 % (1.000x [0.986, 1.014])")
+
+    # the timer's floor
+    def test_a_row_whose_zero_width_interval_sits_at_the_event_pair_is_refused(self):
+        # 1.312 [1.312, 1.312] us against an event pair of 1.248 us
+        for body in ("{{A#alloc/async/bytes:1M@time|.3f}}", "{{A#alloc/async/bytes:1M@time|.3f|ci}}",
+                     "{{cmp A#alloc/async/bytes:1M@time vs A#alloc/async/bytes:4K@time}}",
+                     "{{A#alloc/async/bytes:1M@time / A#alloc/async/bytes:4K@time|ci}}"):
+            self.refused(body, "'alloc/async/bytes:1M' is at the timer's floor", "has no width at the event pair's 1.248 us")
+
+    def test_a_row_labelled_floor_timer_is_refused(self):
+        self.refused("{{A#alloc/labelled/bytes:1M@time|.3f|ci}}", "labelled floor:timer")
+
+    def test_a_row_with_an_interval_or_far_from_the_event_pair_is_not_at_the_floor(self):
+        self.assertEqual(self.ok("{{A#alloc/async/bytes:4K@time|.3f|ci}}"), "1.760 [1.728, 1.760]")
+        self.assertEqual(self.ok("{{A#alloc/quantized/bytes:1M@time|.3f}}"), "2.016")
+
+    def test_percall_states_the_floor_with_its_numbers_and_no_time_a_call(self):
+        self.assertEqual(self.ok("{{percall A#alloc/async/bytes:1M|.3f}}"),
+                         "the timer's floor, not a call: 1.312 [1.312, 1.312] µs against an event pair's 1.248 µs")
+
+    def test_percall_gives_the_time_a_call_with_its_interval_from_calls_per_sample(self):
+        self.assertEqual(self.ok("{{percall A#alloc/percall/bytes:1M|.3f}}"),
+                         "0.250 [0.240, 0.260] µs a call (100 calls a sample)")
+        self.refused("{{percall A#alloc/async/bytes:4K}}", "records no calls_per_sample")
 
     # comparisons and verdicts
     def test_overlapping_rows_compare_unsure_or_same_within_a_threshold(self):
@@ -168,7 +209,19 @@ class Findings(unittest.TestCase):
 
     def test_count(self):
         self.assertEqual(self.ok("{{count A throttled}} {{count A unconverged}} {{count A errors}} "
-                                 "{{count A unrecorded}} {{count A rows sweep/.*}}"), "1 2 1 1 4")
+                                 "{{count A unrecorded}} {{count A rows sweep/.*}} {{count A floor}}"), "1 2 1 1 4 3")
+
+    def test_count_by_label_token_and_by_space(self):
+        self.assertEqual(self.ok("{{count A rows with work:host}} {{count A rows alloc/async/.* with work:host}}"), "6 3")
+        self.assertEqual(self.ok("{{count A rows with floor:timer}}"), "1")
+        # every space, so the parts add up to the whole
+        self.assertEqual(self.ok("{{count A unconverged by space}}"), "1 k and 1 sweep")
+        self.assertEqual(self.ok("{{count A rows by space}}"), "10 k, 6 alloc and 4 sweep")
+
+    def test_list_names_the_parts_in_which_the_rows_differ(self):
+        self.assertEqual(self.ok("{{list A sweep/.*}}"), "`w:1`, `w:2`, `w:4`, `w:8`")
+        self.assertEqual(self.ok("{{list A alloc/async/.* floor}}"), "`bytes:1M`, `bytes:16M`")
+        self.refused("{{list A nothing/.*}}", "no row matches")
 
     def test_every_error_is_reported_before_exiting(self):
         err = self.refused("{{A#k/unconverged@time}} {{A#k/no_such_row@time}}", "'k/unconverged'",

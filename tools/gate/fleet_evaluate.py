@@ -8,9 +8,11 @@ of one fleet (several GPUs of one model and build, ideally two runs or more each
     the GPUs called outliers, and the rows called slower or faster;
   - detection: each GPU in turn made PCT % slower (tools/gate/inject_slowdown.py: times,
     intervals and samples scaled) on all its rows, then on one family of rows at a time,
-    each family in turn: how often fleet calls that GPU an outlier, and how many of the
-    slowed rows it calls slower, by row duration (the healthy fleet's centre: < 20 us,
-    20-1000 us, > 1 ms).
+    each family in turn: how often fleet calls that GPU an outlier, overall, by the family's
+    size, by its most telling row (a kernel row of 5 us or more; kernel rows under 5 us
+    only; copy and host rows only) and family by family; and how many of the slowed rows it
+    calls slower (and slower beyond --one-row-threshold), by row duration (the healthy
+    fleet's centre: < 5 us, 5-20 us, 20-1000 us, > 1 ms) and work kind (the label's work:).
 Fleet options after `--` (for example --threshold 5) are passed on. Prints Markdown tables.
 Exit 0; 2 when SET holds no usable fleet or fleet refuses it.
 """
@@ -18,6 +20,7 @@ import argparse
 import copy
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -30,7 +33,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import membench_schema as S  # noqa: E402
 from inject_slowdown import inject  # noqa: E402
 
-BUCKETS = [("< 20 us", 0, 20), ("20-1000 us", 20, 1000), ("> 1 ms", 1000, float("inf"))]
+BUCKETS = [("< 5 us", 0, 5), ("5-20 us", 5, 20), ("20-1000 us", 20, 1000), ("> 1 ms", 1000, float("inf"))]
 
 
 def bucket(us):
@@ -74,7 +77,8 @@ def false_alarms(report, gpus, options):
     """Markdown: fleet on the whole set and without each GPU in turn."""
     sets = [("all GPUs", list(gpus))] + [(f"without {u[:12]}", [v for v in gpus if v != u]) for u in gpus]
     lines = ["## False alarms: the healthy set, and each GPU left out", "",
-             "| set | GPUs | outlier | unsure | rows compared | rows slower | rows faster |", "|---|---:|---:|---:|---:|---:|---:|"]
+             "| set | GPUs | outlier | unsure | rows compared | rows slower | rows faster | beyond the one-row threshold |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
     total = outliers = 0
     for label, members in sets:
         out = fleet(report, [f for u in members for f in gpus[u]], options)
@@ -83,13 +87,15 @@ def false_alarms(report, gpus, options):
         total += len(v)
         outliers += v.count("outlier")
         lines.append(f"| {label} | {len(v)} | {v.count('outlier')} | {v.count('unsure')} | {len(rows)} | "
-                     f"{sum(r['verdict'] == 'slower' for r in rows)} | {sum(r['verdict'] == 'faster' for r in rows)} |")
+                     f"{sum(r['verdict'] == 'slower' for r in rows)} | {sum(r['verdict'] == 'faster' for r in rows)} | "
+                     f"{sum(r.get('one_row_verdict') in ('slower', 'faster') for r in rows)} |")
     lines += ["", f"GPU verdicts that were outlier: {outliers} of {total}.", ""]
     return lines
 
 
 def injected_run(report, gpus, docs, uuid, pct, family, work, options):
-    """fleet with one GPU's files slowed (all rows, or one family's): that GPU's verdict and its rows called slower."""
+    """fleet with one GPU's files slowed (all rows, or one family's): that GPU's verdict, its
+    rows called slower, and those called slower at the one-row threshold."""
     trial = Path(tempfile.mkdtemp(dir=work))
     files = [f for u, fs in gpus.items() if u != uuid for f in fs]
     for k, path in enumerate(gpus[uuid]):
@@ -100,7 +106,36 @@ def injected_run(report, gpus, docs, uuid, pct, family, work, options):
         files.append(str(copy_path))
     out = fleet(report, files, options)
     shutil.rmtree(trial)
-    return verdicts(out).get(uuid), called(out, uuid, "slower")
+    alone = {r["name"] for r in out["rows"] if r["uuid"] == uuid and r.get("one_row_verdict") == "slower"}
+    return verdicts(out).get(uuid), called(out, uuid, "slower"), alone
+
+
+def work_kinds(docs):
+    """{row name as fleet names it: its work kind (kernel, copy, host)} from the files' labels."""
+    kinds = {}
+    for doc in docs.values():
+        for row in doc.get("benchmarks", []):
+            name = re.sub(r"/(manual_time|real_time|process_time)$", "", row.get("name", ""))
+            found = re.search(r"\bwork:(\w+)", row.get("label", ""))
+            kinds.setdefault(name, found.group(1) if found else "kernel")
+    return kinds
+
+
+def family_class(members, kinds):
+    """What the family's most telling row is: a kernel row of 5 us or more (a 10 % change clears
+    --resolution), kernel rows under 5 us only, or copy and host rows only."""
+    kernel = [c for n, c in members if kinds.get(n, "kernel") == "kernel"]
+    if any(c >= 5 for c in kernel):
+        return FAMILY_CLASSES[0]
+    return FAMILY_CLASSES[1] if kernel else FAMILY_CLASSES[2]
+
+
+FAMILY_CLASSES = ["a kernel row >= 5 us", "kernel rows < 5 us only", "copy or host rows only"]
+SIZES = ["1 row", "2-3 rows", "4+ rows"]
+
+
+def size_of(n):
+    return SIZES[0] if n == 1 else SIZES[1] if n <= 3 else SIZES[2]
 
 
 def detection(report, gpus, docs, work, slowdowns, options):
@@ -108,6 +143,7 @@ def detection(report, gpus, docs, work, slowdowns, options):
     rows = defaultdict(dict)  # uuid -> {name: (family, centre_us)}
     for r in healthy["rows"]:
         rows[r["uuid"]][r["name"]] = (r["family"], r["centre_us"])
+    kinds = work_kinds(docs)
     trials = []  # (pct, scope, uuid, family or None)
     for pct in slowdowns:
         for uuid in gpus:
@@ -116,50 +152,91 @@ def detection(report, gpus, docs, work, slowdowns, options):
                 trials.append((pct, "one family", uuid, fam))
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         results = list(pool.map(lambda t: injected_run(report, gpus, docs, t[2], t[0], t[3], work, options), trials))
-    gpu_hits, row_hits, by_size = defaultdict(lambda: [0, 0, 0]), defaultdict(lambda: [0, 0]), defaultdict(lambda: [0, 0])
-    for (pct, scope, uuid, fam), (verdict, slower) in zip(trials, results):
-        g = gpu_hits[(pct, scope)]
-        g[0] += 1
-        g[1] += verdict == "outlier"
-        g[2] += verdict == "unsure"
+    count = Counts()
+    for (pct, scope, uuid, fam), (verdict, slower, alone) in zip(trials, results):
+        count.gpu[(pct, scope)].add_verdict(verdict)
         slowed = [(n, c) for n, (f, c) in rows[uuid].items() if fam is None or f == fam]
         for name, centre in slowed:
-            for key in ((pct, scope, bucket(centre)), (pct, scope, "all")):
-                row_hits[key][0] += 1
-                row_hits[key][1] += name in slower
+            for key in (bucket(centre), kinds.get(name, "kernel"), "all"):
+                count.rows[(pct, scope, key)].add_row(name in slower, name in alone)
         if fam is not None:
-            size = "1 row" if len(slowed) == 1 else "2-3 rows" if len(slowed) <= 3 else "4+ rows"
-            by_size[(pct, size)][0] += 1
-            by_size[(pct, size)][1] += verdict == "outlier"
-    return tables(slowdowns, gpu_hits, row_hits, by_size)
+            for key in (size_of(len(slowed)), family_class(slowed, kinds)):
+                count.gpu[(pct, key)].add_verdict(verdict)
+            count.family[fam].setdefault("rows", len(slowed))
+            count.family[fam].setdefault("class", family_class(slowed, kinds))
+            count.family[fam].setdefault(pct, Tally()).add_verdict(verdict)
+    return tables(slowdowns, count)
+
+
+class Tally:
+    """Trials and how many ended outlier (hit) or unsure (other); or slowed rows and how many
+    were called slower (hit) and slower beyond the one-row threshold (other)."""
+    def __init__(self):
+        self.n, self.hit, self.other = 0, 0, 0
+
+    def add_verdict(self, verdict):
+        self.n += 1
+        self.hit += verdict == "outlier"
+        self.other += verdict == "unsure"
+
+    def add_row(self, slower, beyond):
+        self.n += 1
+        self.hit += slower
+        self.other += beyond
+
+
+class Counts:
+    def __init__(self):
+        self.gpu, self.rows, self.family = defaultdict(Tally), defaultdict(Tally), defaultdict(dict)
 
 
 def rate(hit, n):
     return f"{hit}/{n} ({100 * hit / n:.0f} %)" if n else "-"
 
 
-def tables(slowdowns, gpu_hits, row_hits, by_size):
+def tables(slowdowns, count):
     lines = ["## Detection: one GPU slowed, called outlier", "",
              "| slowdown | slowed | trials | outlier | unsure |", "|---:|---|---:|---:|---:|"]
     for pct in slowdowns:
         for scope in ("all rows", "one family"):
-            n, hit, unsure = gpu_hits[(pct, scope)]
-            lines.append(f"| {pct:g} % | {scope} | {n} | {rate(hit, n)} | {unsure} |")
-    lines += ["", "One family slowed, by the family's rows compared:", "",
-              "| slowdown | family | trials | outlier |", "|---:|---|---:|---:|"]
-    for pct in slowdowns:
-        for size in ("1 row", "2-3 rows", "4+ rows"):
-            n, hit = by_size[(pct, size)]
-            if n:
-                lines.append(f"| {pct:g} % | {size} | {n} | {rate(hit, n)} |")
-    labels = [b[0] for b in BUCKETS] + ["all"]
-    lines += ["", "## Detection: slowed rows called slower, by row duration (the healthy fleet's centre)", "",
-              "| slowdown | slowed | " + " | ".join(labels) + " |", "|---:|---|" + "---:|" * len(labels)]
+            t = count.gpu[(pct, scope)]
+            lines.append(f"| {pct:g} % | {scope} | {t.n} | {rate(t.hit, t.n)} | {t.other} |")
+    for title, keys in (("by the family's rows compared", SIZES),
+                        ("by the family's most telling row (work kind, the healthy fleet's centre)", FAMILY_CLASSES)):
+        lines += ["", f"One family slowed, {title}:", "", "| slowdown | family | trials | outlier |", "|---:|---|---:|---:|"]
+        for pct in slowdowns:
+            for key in keys:
+                t = count.gpu[(pct, key)]
+                if t.n:
+                    lines.append(f"| {pct:g} % | {key} | {t.n} | {rate(t.hit, t.n)} |")
+    return lines + family_table(slowdowns, count) + row_tables(slowdowns, count) + [""]
+
+
+def family_table(slowdowns, count):
+    lines = ["", "One family slowed, each family (GPUs called outlier of those slowed):", "",
+             "| family | rows | most telling row | " + " | ".join(f"{p:g} %" for p in slowdowns) + " |",
+             "|---|---:|---|" + "---:|" * len(slowdowns)]
+    for fam in sorted(count.family):
+        f = count.family[fam]
+        cells = [f"{f[p].hit}/{f[p].n}" if p in f else "-" for p in slowdowns]
+        lines.append(f"| {fam} | {f['rows']} | {f['class']} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def row_tables(slowdowns, count):
+    labels = [b[0] for b in BUCKETS] + ["kernel", "copy", "host", "all"]
+    lines = ["", "## Detection: slowed rows called slower, by row duration (the healthy fleet's centre) and work kind",
+             "", "Each cell: rows called slower of the rows slowed, and how many of those were slower beyond the "
+             "one-row threshold too.", "",
+             "| slowdown | slowed | " + " | ".join(labels) + " |", "|---:|---|" + "---:|" * len(labels)]
     for pct in slowdowns:
         for scope in ("all rows", "one family"):
-            cells = [rate(*reversed(row_hits[(pct, scope, b)])) if row_hits[(pct, scope, b)][0] else "-" for b in labels]
+            cells = []
+            for b in labels:
+                t = count.rows[(pct, scope, b)]
+                cells.append(f"{rate(t.hit, t.n)}, {t.other} beyond" if t.n else "-")
             lines.append(f"| {pct:g} % | {scope} | " + " | ".join(cells) + " |")
-    return lines + [""]
+    return lines
 
 
 def main():

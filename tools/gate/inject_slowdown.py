@@ -13,7 +13,8 @@ file gets its mean, median and stddev rows scaled instead).
 How, with s = 1 + PCT / 100, in each chosen row:
   - multiplied by s: real_time, cpu_time, every element of samples_us, every counter whose
     name starts with t_ and ends with _us (t_min_us, t_median_us, t_mean_us, t_max_us),
-    ci_low_us, ci_high_us, batch_us, us_per_call;
+    ci_low_us, ci_high_us, batch_us, batch_ci_low_us, batch_ci_high_us, us_per_call, every
+    element of batch_samples_us;
   - divided by s: gb_per_s, bytes_per_second, pct_peak;
   - unchanged: everything else (ci_pct and noise_pct are relative, clocks and state stay
     as measured).
@@ -31,7 +32,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import membench_schema as S  # noqa: E402
 
 C, R = S.counter, S.row
-SCALED = (R.real_time, R.cpu_time, C.ci_low_us, C.ci_high_us, C.batch_us, C.us_per_call)
+SCALED = (R.real_time, R.cpu_time, C.ci_low_us, C.ci_high_us, C.batch_us, C.batch_ci_low_us, C.batch_ci_high_us,
+          C.us_per_call)
+# The batch figure's kept batches, an array like samples_us.
+SAMPLE_ARRAYS = (R.samples_us, "batch_samples_us")
 DIVIDED = (C.gb_per_s, C.bytes_per_second, C.pct_peak)
 # The sample-time counters t_min_us ... t_max_us, by the schema's unit.
 SAMPLE_TIMES = tuple(k for k in C if k.startswith("t_") and C.unit(k) == "us")
@@ -51,8 +55,9 @@ def scale_row(row, s):
                 row[key] *= s
         elif key in DIVIDED and isinstance(row[key], (int, float)):
             row[key] /= s
-    if isinstance(row.get(R.samples_us), list):
-        row[R.samples_us] = [x * s for x in row[R.samples_us]]
+    for key in SAMPLE_ARRAYS:
+        if isinstance(row.get(key), list):
+            row[key] = [x * s for x in row[key]]
 
 
 def inject(doc, slowdown, pattern="", every=1, phase=0):

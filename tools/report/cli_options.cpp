@@ -1,6 +1,8 @@
 #include "cli_options.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdlib>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -46,7 +48,12 @@ option_binder& option_binder::operator()(const option_spec& o, std::vector<std::
 }
 
 option_binder& option_binder::operator()(const option_spec& o, double& target) {
-  return keep(o, [this, &o, &target] { return add_value(cmd_, o, target); });
+  if (!o.or_auto) return keep(o, [this, &o, &target] { return add_value(cmd_, o, target); });
+  // "auto" or a number (value_error has checked it): auto is NAN.
+  return keep(o, [this, &o, &target] {
+    auto set = [&target](const std::string& text) { target = text == "auto" ? NAN : std::strtod(text.c_str(), nullptr); };
+    return finish(cmd_->add_option_function<std::string>(std::string(o.names), set, help_text(o)), o);
+  });
 }
 
 option_binder& option_binder::operator()(const option_spec& o, int& target) {

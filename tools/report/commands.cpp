@@ -75,6 +75,9 @@ std::vector<command_set::registered> command_set::add_to(CLI::App& app, command_
   out.push_back({add_compare(app, compare_), [this](session& s) { return run_compare(compare_, s); }});
   out.push_back({add_history(app, history_), [this](session& s) { return run_history(history_, s); }});
   out.push_back({add_fleet(app, fleet_), [this](session& s) { return run_fleet(fleet_, s); }});
+  option_binder profile(app, "profile");
+  profile(o::profile_files, profile_.files)(o::profile_format, profile_.format)(o::output, profile_.output);
+  out.push_back({profile.done(), [this](session& s) { return run_profile(profile_, s); }});
   option_binder rows(app, "rows");
   rows(o::rows_files, rows_.files)(o::filter, rows_.filter)(o::output, rows_.output);
   out.push_back({rows.done(), [this](session& s) { return run_rows(rows_, s); }});
@@ -102,7 +105,9 @@ int run_table(const table_args& a, session& s) {
 }
 
 int run_builds(const builds_args& a, session& s) {
-  const document d = view_builds(s.load(a.files, reads_for(a.opt)), a.opt);
+  read_options what = reads_for(a.opt, true);  // evidence and the work done: the marks' test
+  what.counters.emplace_back(membench::schema::counter("bytes").key);
+  const document d = view_builds(s.load(a.files, what), a.opt);
   s.release();
   return emit(d, a.out, s);
 }

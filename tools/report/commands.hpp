@@ -60,6 +60,11 @@ struct fleet_args {
   std::string baseline, baseline_out;
   output_options out;
 };
+struct profile_args {
+  std::vector<std::string> files;
+  std::string format = std::string(options::profile_format.text);
+  std::string output;
+};
 struct views_args {
   std::string dir, views_file;
   bool check = false;
@@ -92,6 +97,7 @@ class command_set {
   history_args history_;
   fleet_args fleet_;
   rows_args rows_;
+  profile_args profile_;
   views_args views_;
   schema_args schema_;
   options_args options_;
@@ -104,6 +110,8 @@ int run_p2p(const p2p_args& a, session& s);
 int run_compare(compare_args a, session& s);
 int run_history(const history_args& a, session& s);
 int run_rows(const rows_args& a, session& s);
+/// profile's page, and with --format md and -o each GPU's chart beside it (profile_command.cpp).
+int run_profile(const profile_args& a, session& s);
 /// fleet's options bound to its table (fleet_command.cpp).
 CLI::App* add_fleet(CLI::App& app, fleet_args& a);
 int run_fleet(fleet_args a, session& s);

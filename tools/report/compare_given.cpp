@@ -29,7 +29,8 @@ const result_file* file_named(const file_refs& files, const std::string& path) {
   throw input_error(fmt::format("--pairs: file {} was not loaded", path));
 }
 
-// The result with every time multiplied by `k` (what decide weighs: runs, intervals, samples).
+// The result with every time multiplied by `k` (what decide weighs: runs, intervals, samples,
+// batch figures).
 result scaled(const result& r, double k) {
   result out = r;
   out.time_us *= k;
@@ -38,6 +39,10 @@ result scaled(const result& r, double k) {
     x.ci_low_us *= k;
     x.ci_high_us *= k;
     for (double& s : x.samples_us) s *= k;
+    x.batch.us *= k;
+    x.batch.ci_low_us *= k;
+    x.batch.ci_high_us *= k;
+    for (double& s : x.batch.samples_us) s *= k;
   }
   return out;
 }

@@ -56,6 +56,9 @@ json pair_record(const benchmark_pair& p, const compare_sides& files, const deci
             {"threshold_pct", 100 * threshold},
             {"margin_pct", 100 * margin},
             {"evidence", x ? json(to_string(d.from)) : json(nullptr)},
+            {"figure", x ? json(to_string(d.fig)) : json(nullptr)},
+            {"resolution_us", number(d.resolution_us)},
+            {"cycles", {{"change", number(d.cycles_change)}, {"low", number(d.cycles_low)}, {"high", number(d.cycles_high)}}},
             {"reason", d.v == verdict::unsure ? d.reason : ""},
             {"problem", p.why}};
   return r;

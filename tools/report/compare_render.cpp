@@ -51,7 +51,9 @@ std::vector<cell> change_row(const benchmark_pair& p, const decision& x) {
   } else {
     for (int k = 0; k < 3; ++k) line.push_back({"-", NAN, tone::muted});
   }
-  line.push_back({to_string(x.from), NAN, tone::plain});
+  // A short row decided on its batch figure says so: its times are per launch of a batch.
+  line.push_back({x.fig == figure::batch ? fmt::format("{} (batch)", to_string(x.from)) : to_string(x.from), NAN,
+                  tone::plain});
   line.push_back({x.v == verdict::unsure ? fmt::format("unsure: {}", x.reason) : to_string(x.v), NAN, mood});
   return line;
 }
@@ -76,7 +78,8 @@ struct pair_notes {
 table compare_table(const std::vector<benchmark_pair>& pairs, const decided_pairs& d, const compare_options& opt,
                     pair_notes& notes) {
   table t = empty_table(opt);
-  std::size_t j = 0;  // the next decision, in the order of the pairs decided
+  bool batch = false;  // a row shown was decided on its batch figure
+  std::size_t j = 0;   // the next decision, in the order of the pairs decided
   for (const benchmark_pair& p : pairs) {
     switch (p.state) {
       case pair_state::skipped_both: notes.skipped.push_back(fmt::format("skipped in both: {}", pair_name(p))); continue;
@@ -93,22 +96,25 @@ table compare_table(const std::vector<benchmark_pair>& pairs, const decided_pair
     if (!p.why.empty()) notes.allowed.push_back(fmt::format("{}: {}", pair_name(p), p.why));
     const decision& x = d.decisions[j++];
     if (x.v != verdict::same || opt.show_all) t.rows.push_back(change_row(p, x));
+    batch = batch || (x.fig == figure::batch && (x.v != verdict::same || opt.show_all));
   }
+  if (batch) t.unit += "; evidence (batch): decided on the batch figure, times per launch over back-to-back launches";
   return t;
 }
 
 std::string rule_note(const compare_options& opt) {
   return fmt::format(
       "verdict: |change| < {:g} % is same; beyond it, slower or faster only when the {:g} % interval of the change {}, "
-      "the change is at least {:g} us, no run was throttled or unconverged and the SM clocks agree within {:g} %; "
-      "otherwise unsure ({}). Intervals: a seeded bootstrap of the ratio of medians where both sides have samples, "
+      "the change is at least {}, no run was throttled, unconverged or at the timer's floor, the SM clocks agree within "
+      "{:g} % and the change holds in cycles (time x SM clock) too; otherwise unsure ({}). Short rows are decided on "
+      "their batch figure (back-to-back launches) where it resolves them more finely. Intervals: a seeded bootstrap of the ratio of medians where both sides have samples, "
       "else the rows' intervals, noise or repetitions; the spread of the runs' medians counts, and never less than "
       "{:g} % a run (work:kernel rows), {:g} % (work:copy) or {:g} % (work:host); where a side has {} runs or more, "
       "the spread of its runs' medians is the run-to-run spread instead (evidence: runs), and runs that were "
       "throttled or did not converge are then allowed when the others alone give the same verdict",
       opt.threshold_pct, opt.confidence_pct,
       opt.margin_pct > 0 ? fmt::format("clears +-{:g} %", opt.margin_pct) : std::string("excludes 0"),
-      opt.resolution_us, opt.clock_tolerance_pct, opt.unsure_fails ? "--unsure=fail: fails" : "--unsure=warn: listed",
+      resolution_text(opt.resolution_us), opt.clock_tolerance_pct, opt.unsure_fails ? "--unsure=fail: fails" : "--unsure=warn: listed",
       opt.run_spread_pct, opt.run_spread_copy_pct, opt.run_spread_host_pct, opt.calibration_runs);
 }
 

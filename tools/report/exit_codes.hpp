@@ -20,7 +20,7 @@ struct exit_status {
 inline constexpr std::array exit_table{
     exit_status{exit_ok, "ok",
                 "done: no regression (`compare`), no GPU an outlier (`fleet`), every view made or equal to its "
-                "file (`views`), the table, matrix, trend, export, schema or options written; `--help`"},
+                "file (`views`), the table, matrix, trend, export, profile, schema or options written; `--help`"},
     exit_status{exit_regression, "a regression, an outlier or a view that differs",
                 "a finding: `compare` found a benchmark slower beyond the noise (or unsure, with "
                 "`--unsure=fail`); `fleet` found a GPU that is an outlier; `views --check` found a view that "
@@ -28,7 +28,8 @@ inline constexpr std::array exit_table{
     exit_status{exit_unusable, "unusable input, a bad option or an output not written",
                 "no verdict: an input missing, unreadable or not Google Benchmark JSON (a value out of "
                 "range, a key given twice, a benchmark name too long to filter, a newer major "
-                "`membench_format_version`), no peer matrix row (`p2p`), a "
+                "`membench_format_version`), no peer matrix row (`p2p`), a `profile` file that names no GPU or "
+                "holds no row a profile shows, a "
                 "benchmark missing or "
                 "errored on either side of `compare` (without `--allow-missing`; skipped on both sides is "
                 "only noted); a `fleet` file without `gpu_uuid`, files of several models or builds (without "

@@ -1,6 +1,7 @@
 // fleet: which GPU of many of one model and build is slow. Each GPU's time on each row
 // against the fleet's robust centre (the median of the GPUs' medians), decided by compare's
-// test (verdict.hpp) and corrected as one family (family.hpp); per GPU a verdict. A
+// test (verdict.hpp) and corrected as one family (family.hpp), at two thresholds: many rows
+// a little slower, or one row far slower; per GPU a verdict. A
 // baseline (the centres of a fleet, written to a file) can stand in for the centre: "is this
 // new node fit to join?".
 #pragma once
@@ -22,6 +23,7 @@ compare_options fleet_test_defaults();
 struct fleet_options {
   compare_options test = fleet_test_defaults();  ///< threshold, confidence, floors, correction, filter, --all, json
   double outlier_share_pct = options::outlier_share.number;  ///< this share of decided rows slower: an outlier
+  double one_row_threshold_pct = options::one_row_threshold.number;  ///< one row slower beyond this: an outlier
   bool allow_mixed = false;                                   ///< several models or builds: a fleet each
   std::string baseline_format = std::string(options::baseline_format.text);  ///< membench or reframe
   bool make_baseline = false;                                 ///< --baseline-out: write the centres too
@@ -30,6 +32,8 @@ struct fleet_options {
   /// threshold (the margin is the threshold); a GPU's clock is part of what is judged, never
   /// a reason to be unsure; runs never calibrate (a GPU has a few).
   decide_options decide() const;
+  /// The same test at --one-row-threshold: one row called slower by it makes an outlier.
+  decide_options decide_one_row() const;
 };
 
 /// One row of a baseline: the centre a fleet had and how far its GPUs spread.

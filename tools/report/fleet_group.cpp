@@ -126,6 +126,20 @@ left_out add_runs(side& s, const std::string& name, const fleet_gpu& g) {
   return !s.runs.empty() || !std::isnan(s.aggregate_us) ? left_out::none : why;
 }
 
+// compare's choice of figure over the GPUs that have the row: its batch figure where every
+// run carries one with an interval and it resolves the row more finely.
+void use_better_figure(fleet_row& row) {
+  std::vector<const side*> compared;
+  for (std::size_t k = 0; k < row.sides.size(); ++k) {
+    if (row.why[k] == left_out::none) compared.push_back(&row.sides[k]);
+  }
+  row.fig = better_figure(compared);
+  if (row.fig == figure::single) return;
+  for (std::size_t k = 0; k < row.sides.size(); ++k) {
+    if (row.why[k] == left_out::none) row.sides[k] = batch_side(row.sides[k]);
+  }
+}
+
 }  // namespace
 
 void gather_rows(fleet& f, const name_filter& filter, std::vector<std::string>& multi_gpu) {
@@ -145,6 +159,7 @@ void gather_rows(fleet& f, const name_filter& filter, std::vector<std::string>& 
           row.sides.emplace_back();
           row.why.push_back(add_runs(row.sides.back(), r.name, gpu));
         }
+        use_better_figure(row);
         f.rows.push_back(std::move(row));
       }
     }

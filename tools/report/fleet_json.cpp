@@ -41,6 +41,7 @@ json gpu_record(const fleet_state& s, const gpu_summary& g, int rank) {
   return {{"rank", rank},          {"uuid", gpu.uuid},       {"host", gpu.host},
           {"fleet", g.fleet},      {"runs", gpu.files.size()}, {"compared", g.compared},
           {"slower", g.slower},    {"faster", g.faster},     {"same", g.same},
+          {"one_row_slower", g.one_row_slower}, {"one_row_faster", g.one_row_faster},
           {"unsure", g.unsure},    {"left_out", left},       {"median_deviation", number(g.median_change)},
           {"clock_mhz", number(g.clock_mhz)}, {"fleet_clock_mhz", number(g.fleet_clock_mhz)},
           {"verdict", to_string(g.v)}, {"reason", g.reason},  {"families", families}};
@@ -49,7 +50,7 @@ json gpu_record(const fleet_state& s, const gpu_summary& g, int rank) {
 json row_record(const fleet_state& s, const judged& j, const fleet_options& opt) {
   const fleet& f = s.fleets[j.fleet];
   const decision& d = j.d;
-  const row_centre& c = f.centres[j.row];
+  const row_centre& c = j.ref;
   return {{"uuid", f.gpus[j.gpu].uuid},
           {"fleet", j.fleet},
           {"name", *f.rows[j.row].name},
@@ -62,6 +63,7 @@ json row_record(const fleet_state& s, const judged& j, const fleet_options& opt)
           {"reference_gpus", c.gpus},
           {"evidence", to_string(d.from)},
           {"verdict", to_string(d.v)},
+          {"one_row_verdict", to_string(j.one_row)},
           {"reason", d.v == verdict::unsure ? d.reason : ""}};
 }
 
@@ -74,11 +76,14 @@ json summary(const fleet_state& s, const std::vector<gpu_summary>& gpus, const f
     family["kept"] = s.fam.kept;
     family["demoted"] = s.fam.demoted;
     family["level_pct"] = number(100 * s.fam.level);
+    family["one_row_kept"] = s.one_row_fam.kept;
+    family["one_row_level_pct"] = number(100 * s.one_row_fam.level);
   }
   json multi = json::array();
   for (const std::string& name : s.multi_gpu) multi.push_back(name);
   return {{"gpus", gpus.size()}, {"outlier", n[0]}, {"unsure", n[1]}, {"within", n[2]},
           {"threshold_pct", opt.test.threshold_pct}, {"outlier_share_pct", opt.outlier_share_pct},
+          {"one_row_threshold_pct", opt.one_row_threshold_pct},
           {"confidence_pct", opt.test.confidence_pct}, {"correction", family},
           {"baseline", s.baseline_path.empty() ? json(nullptr) : json(s.baseline_path)},
           {"multi_gpu_rows_left_out", multi}};

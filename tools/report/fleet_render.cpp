@@ -65,10 +65,18 @@ table gpu_table(const fleet_state& s, const std::vector<gpu_summary>& gpus, std:
   return t;
 }
 
-std::vector<cell> row_line(const fleet_state& s, const judged& j) {
+// A row's verdict, saying when it is one that makes an outlier alone.
+std::string verdict_text(const judged& j, const fleet_options& opt) {
+  const decision& d = j.d;
+  if (d.v == verdict::unsure) return fmt::format("unsure: {}", d.reason);
+  if (d.v == verdict::same || j.one_row != d.v) return to_string(d.v);
+  return fmt::format("{}, beyond {}{:g} %", to_string(d.v), d.v == verdict::slower ? "+" : "-", opt.one_row_threshold_pct);
+}
+
+std::vector<cell> row_line(const fleet_state& s, const judged& j, const fleet_options& opt) {
   const fleet& f = s.fleets[j.fleet];
   const decision& d = j.d;
-  const row_centre& c = f.centres[j.row];
+  const row_centre& c = j.ref;
   return {{gpu_label(f, j.gpu)},
           {*f.rows[j.row].name},
           {format_value(d.base_us), d.base_us},
@@ -77,15 +85,15 @@ std::vector<cell> row_line(const fleet_state& s, const judged& j) {
           {std::isnan(d.low) ? "-" : fmt::format("[{:+.2f}, {:+.2f}] %", 100 * d.low, 100 * d.high)},
           {fmt::format("{:.2f} % of {}", 100 * std::expm1(c.spread), c.gpus), 100 * std::expm1(c.spread)},
           {to_string(d.from)},
-          {d.v == verdict::unsure ? fmt::format("unsure: {}", d.reason) : to_string(d.v), NAN, mood_of(d.v)}};
+          {verdict_text(j, opt), NAN, mood_of(d.v)}};
 }
 
 // The rows called (every row with --all), GPU by GPU in rank order, largest deviation first.
 table row_table(const fleet_state& s, const std::vector<gpu_summary>& gpus, const fleet_options& opt) {
   table t;
   t.title = opt.test.show_all ? "every row of every GPU" : "rows called slower or faster (--all lists every row)";
-  t.unit = fmt::format("time in us; deviation = GPU / centre - 1 with its {:g} % interval; spread: between the GPUs "
-                       "(1.4826 x MAD), of how many",
+  t.unit = fmt::format("time in us; deviation = GPU / centre - 1 with its {:g} % interval; spread: of the other GPUs "
+                       "about the centre (1.4826 x MAD), of how many GPUs the centre is",
                        opt.test.confidence_pct);
   t.header = {"GPU", "benchmark", "centre us", "GPU us", "deviation", "interval", "spread", "evidence", "verdict"};
   for (const gpu_summary& g : gpus) {
@@ -95,7 +103,7 @@ table row_table(const fleet_state& s, const std::vector<gpu_summary>& gpus, cons
       if (j.fleet == g.fleet && j.gpu == g.gpu && (called || opt.test.show_all)) mine.push_back(&j);
     }
     std::stable_sort(mine.begin(), mine.end(), [](const judged* a, const judged* b) { return a->d.change > b->d.change; });
-    for (const judged* j : mine) t.rows.push_back(row_line(s, *j));
+    for (const judged* j : mine) t.rows.push_back(row_line(s, *j, opt));
   }
   return t;
 }
@@ -170,6 +178,11 @@ document fleet_document(const fleet_state& s, const std::vector<gpu_summary>& gp
   doc.notes.push_back(row_rule_note(opt));
   doc.notes.push_back(gpu_rule_note(opt));
   doc.notes.push_back(family_note(s.fam, opt.test.family, opt.test.confidence_pct, "GPU row"));
+  if (opt.test.family == correction::bh)
+    doc.notes.push_back(fmt::format("one row: the same rows as one family at {:g} %: {} slower or faster at the {:.4g} % "
+                                    "level, {} called alone but unsure",
+                                    opt.one_row_threshold_pct, s.one_row_fam.kept, 100 * s.one_row_fam.level,
+                                    s.one_row_fam.demoted));
   if (!s.multi_gpu.empty())
     doc.notes.push_back(fmt::format("left out: {} row(s) that involve several GPUs (peer rows: no one GPU's time), "
                                     "such as {}",

@@ -39,6 +39,7 @@ struct fleet_row {
   std::string family;
   std::vector<side> sides;    ///< per GPU of the fleet
   std::vector<left_out> why;  ///< per GPU: none where its side has runs
+  figure fig = figure::single;  ///< the figure the sides hold (compare's choice over the GPUs)
 };
 
 /// A row's reference: the centre of its GPUs and how far they spread about it.
@@ -79,26 +80,35 @@ void gather_rows(fleet& f, const name_filter& filter, std::vector<std::string>& 
 /// One GPU's decision on one row.
 struct judged {
   std::size_t fleet = 0, row = 0, gpu = 0;
-  decision d;
+  row_centre ref;  ///< what the GPU is judged against: its fleet's centre, the spread of the others
+  decision d;      ///< at --threshold
+  /// The verdict at --one-row-threshold (a family of its own): slower makes the GPU an outlier.
+  verdict one_row = verdict::same;
 };
 
 /// Everything decided: the fleets, a decision per GPU and row compared, the correction.
 struct fleet_state {
   std::vector<fleet> fleets;
   std::vector<judged> rows;          ///< fleet by fleet, row by row, GPU by GPU
-  family_outcome fam;
+  family_outcome fam;          ///< the correction at --threshold
+  family_outcome one_row_fam;  ///< at --one-row-threshold
   std::vector<std::string> multi_gpu;  ///< rows left out: they involve several GPUs
   std::string baseline_path;           ///< "" unless judged against a baseline
 };
 
 /// The fleet's own centre of a row, its run-to-run variance pooled over its GPUs.
 row_centre centre_of(const fleet_row& r);
+/// The centre `all` of a row as GPU `gpu` is judged against it: the spread measured on the
+/// other GPUs (their log medians about the centre), so that a GPU far off does not widen the
+/// interval of its own deviation. `all` itself when the row has fewer than three GPUs.
+row_centre centre_for(const row_centre& all, const fleet_row& r, std::size_t gpu);
 /// Adds the run-to-run spread of a row's GPUs to a reference's pool.
 void pool_runs(row_centre& c, const fleet_row& r);
 /// A GPU's runs of a row against its reference: the change, its interval and the verdict.
 decision judge_gpu(const side& gpu, const row_centre& c, const decide_options& o);
 /// Stage 2: every fleet's centres (own, or the baseline's: throws input_error for a fleet
-/// it lacks), every GPU's decisions, and the family correction.
+/// it lacks), every GPU's decisions and their family correction, at --threshold and at
+/// --one-row-threshold.
 void decide_fleets(fleet_state& s, const fleet_options& opt, const fleet_baseline* against);
 
 enum class gpu_verdict { outlier, unsure, within };
@@ -115,6 +125,8 @@ struct family_score {
 struct gpu_summary {
   std::size_t fleet = 0, gpu = 0;
   int compared = 0, slower = 0, faster = 0, same = 0, unsure = 0;
+  int one_row_slower = 0, one_row_faster = 0;   ///< rows called so at --one-row-threshold
+  std::string one_row_slowest, one_row_fastest;  ///< the farthest of those, as the verdict says it
   int left[6] = {};                    ///< rows left out, by left_out
   double median_change = NAN;          ///< over its compared rows
   double clock_mhz = NAN, fleet_clock_mhz = NAN;  ///< medians over its rows' runs, and its fleet's

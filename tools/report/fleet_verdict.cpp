@@ -40,10 +40,25 @@ std::string outlier_reason(const gpu_summary& g, verdict dir, double share) {
   return "";
 }
 
+// Why one row alone makes a GPU an outlier in `dir` ("global/read/...: +18.0 % [+16.9, +19.1] %
+// beyond 8 %"); "" when none does.
+std::string one_row_reason(const gpu_summary& g, verdict dir, double threshold_pct) {
+  const int n = dir == verdict::slower ? g.one_row_slower : g.one_row_faster;
+  if (n == 0) return "";
+  const std::string& row = dir == verdict::slower ? g.one_row_slowest : g.one_row_fastest;
+  const std::string more = n > 1 ? fmt::format(" (and {} more)", n - 1) : "";
+  return fmt::format("{} beyond {}{:g} %{}", row, dir == verdict::slower ? "+" : "-", threshold_pct, more);
+}
+
+// The broad reason when there is one, else the one-row reason.
+std::string either_reason(const gpu_summary& g, verdict dir, const fleet_options& opt) {
+  const std::string broad = outlier_reason(g, dir, opt.outlier_share_pct / 100);
+  return broad.empty() ? one_row_reason(g, dir, opt.one_row_threshold_pct) : broad;
+}
+
 void set_verdict(gpu_summary& g, int reference_gpus, const fleet_options& opt) {
-  const double share = opt.outlier_share_pct / 100;
-  const std::string slow = outlier_reason(g, verdict::slower, share);
-  const std::string fast = outlier_reason(g, verdict::faster, share);
+  const std::string slow = either_reason(g, verdict::slower, opt);
+  const std::string fast = either_reason(g, verdict::faster, opt);
   if (reference_gpus < robust_gpus) {
     g.v = gpu_verdict::unsure;
     g.reason = fmt::format("a centre of {} GPU(s) is not robust ({} or more needed){}", reference_gpus, robust_gpus,
@@ -61,6 +76,19 @@ void set_verdict(gpu_summary& g, int reference_gpus, const fleet_options& opt) {
     g.v = gpu_verdict::within;
     g.reason = "within the fleet";
   }
+}
+
+// A row called at --one-row-threshold: counted, and kept as the GPU's farthest when it is.
+void count_one_row(gpu_summary& g, const judged& j, const std::string& name, double& slowest, double& fastest) {
+  const decision& d = j.d;
+  const bool slower = j.one_row == verdict::slower;
+  if (!slower && j.one_row != verdict::faster) return;
+  ++(slower ? g.one_row_slower : g.one_row_faster);
+  double& far = slower ? slowest : fastest;
+  if (slower ? d.change <= far : d.change >= far) return;
+  far = d.change;
+  (slower ? g.one_row_slowest : g.one_row_fastest) =
+      fmt::format("{} {:+.1f} % [{:+.1f}, {:+.1f}] %", name, 100 * d.change, 100 * d.low, 100 * d.high);
 }
 
 void count(gpu_summary& g, const decision& d, std::map<std::string, std::vector<double>>& changes,
@@ -100,9 +128,11 @@ gpu_summary summarize(const fleet_state& s, std::size_t fi, std::size_t gi, cons
   std::map<std::string, std::vector<double>> changes;
   std::map<std::string, family_score> fam;
   std::vector<double> all, clocks, fleet_clocks;
+  double slowest = -INFINITY, fastest = INFINITY;
   for (const judged& j : s.rows) {
     if (j.fleet != fi || j.gpu != gi) continue;
     count(g, j.d, changes, fam, f.rows[j.row].family);
+    count_one_row(g, j, *f.rows[j.row].name, slowest, fastest);
     all.push_back(j.d.change);
     if (std::isfinite(j.d.new_clock_mhz)) clocks.push_back(j.d.new_clock_mhz);
     if (std::isfinite(j.d.base_clock_mhz)) fleet_clocks.push_back(j.d.base_clock_mhz);
@@ -163,21 +193,23 @@ std::string row_rule_note(const fleet_options& opt) {
       "row: a GPU's time (the median of its runs' medians) against the fleet's centre (the median of the GPUs' "
       "medians); deviation = GPU / centre - 1 with its {:g} % interval from the GPU's own runs (their intervals or "
       "spread, never less than {:g} % a run for work:kernel rows, {:g} % work:copy, {:g} % work:host) and the "
-      "centre's uncertainty (pi/2 x spread^2 / GPUs, the between-GPU spread 1.4826 x the MAD of their log medians); "
+      "centre's uncertainty (pi/2 x spread^2 / GPUs, the spread 1.4826 x the MAD of the other GPUs' log medians "
+      "about it); "
       "slower (faster) when the deviation is at least {:g} % and its whole interval beyond +{:g} % (-{:g} %), the "
-      "change at least {:g} us, and a host-work row has two runs or more of the GPU; else unsure. Rows that errored, "
+      "change at least {}, and a host-work row has two runs or more of the GPU; else unsure. Rows that errored, "
       "were skipped or did not converge are left out per GPU",
       t.confidence_pct, t.run_spread_pct, t.run_spread_copy_pct, t.run_spread_host_pct, t.threshold_pct,
-      t.threshold_pct, t.threshold_pct, t.resolution_us);
+      t.threshold_pct, t.threshold_pct, resolution_text(t.resolution_us));
 }
 
 std::string gpu_rule_note(const fleet_options& opt) {
   return fmt::format(
       "GPU: an outlier when {} rows or more are slower and they are at least {:g} % of its decided rows, or a family "
-      "has {} rows or more slower, at least half of those it compared; unsure when its centre comes from fewer than "
-      "{} GPUs, when fewer than {} (or half its compared rows) are decided, or when the outlier rule holds for "
-      "faster rows; else within the fleet",
-      2, opt.outlier_share_pct, 2, robust_gpus, least_decided);
+      "has {} rows or more slower, at least half of those it compared, or one row alone is slower by the row rule at "
+      "{:g} % (its whole interval beyond +{:g} %, every GPU's rows one family again at that threshold); unsure when "
+      "its centre comes from fewer than {} GPUs, when fewer than {} (or half its compared rows) are decided, or when "
+      "the outlier rule holds for faster rows; else within the fleet",
+      2, opt.outlier_share_pct, 2, opt.one_row_threshold_pct, opt.one_row_threshold_pct, robust_gpus, least_decided);
 }
 
 }  // namespace membench::report

@@ -26,7 +26,13 @@ bool same_runs(const result& a, const result& b) {
     const run &x = a.runs[i], &y = b.runs[i];
     auto eq = [](double p, double q) { return p == q || (std::isnan(p) && std::isnan(q)); };
     if (!eq(x.time_us, y.time_us) || !eq(x.ci_low_us, y.ci_low_us) || !eq(x.sm_clock_mhz, y.sm_clock_mhz) ||
-        x.converged != y.converged || x.throttle != y.throttle || x.samples_us != y.samples_us)
+        x.converged != y.converged || x.throttle != y.throttle || x.samples_us != y.samples_us ||
+        x.at_timer_floor != y.at_timer_floor)
+      return false;
+    const run::batch_figure &p = x.batch, &q = y.batch;
+    if (!eq(p.us, q.us) || !eq(p.ci_low_us, q.ci_low_us) || !eq(p.ci_high_us, q.ci_high_us) || !eq(p.samples, q.samples) ||
+        !eq(p.noise_pct, q.noise_pct) || !eq(p.sm_clock_mhz, q.sm_clock_mhz) || !eq(p.launches, q.launches) ||
+        p.samples_us != q.samples_us)
       return false;
   }
   return true;
@@ -48,6 +54,9 @@ void expect_valid_samples(const result_file& f) {
   for (const result& r : f.results) {
     for (const run& x : r.runs) {
       for (const double s : x.samples_us) {
+        if (!valid_time_us(s, false)) std::abort();
+      }
+      for (const double s : x.batch.samples_us) {
         if (!valid_time_us(s, false)) std::abort();
       }
     }

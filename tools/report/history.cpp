@@ -107,15 +107,26 @@ benchmark_grid history_benchmarks(const std::vector<const result_file*>& runs, c
   return g;
 }
 
+// The steps a history marks: changes (slower, faster) and unsure ones.
+struct step_counts {
+  int changes = 0, unsure = 0;
+};
+
+// A step's verdict and the figure it rests on.
+struct step_verdict {
+  verdict v = verdict::same;
+  figure fig = figure::single;
+};
+
 // Per run, the benchmarks tested against their run before, and the test's verdicts (the
 // decisions behind them are let go run by run: the table shows only the verdict).
 struct run_steps {
   std::vector<std::vector<std::size_t>> names;   ///< per run, the benchmarks decided (ascending)
   std::vector<std::vector<std::size_t>> before;  ///< ... the run each is tested against
-  std::vector<std::vector<verdict>> decided;     ///< ... and its verdict
+  std::vector<std::vector<step_verdict>> decided;  ///< ... and its verdict
 
   /// The verdict for benchmark `n` in run `i`; null when it was not tested there.
-  const verdict* find(std::size_t i, std::size_t n) const {
+  const step_verdict* find(std::size_t i, std::size_t n) const {
     const auto at = std::lower_bound(names[i].begin(), names[i].end(), n);
     return at != names[i].end() && *at == n ? &decided[i][static_cast<std::size_t>(at - names[i].begin())] : nullptr;
   }
@@ -170,29 +181,30 @@ run_steps decide_steps(const std::vector<const result_file*>& runs, const benchm
     for (std::size_t j = 0; j < all.size(); ++j) all[j] = j;
     std::vector<decision> decided = again(all, o);
     if (test.family == correction::bh) (void)correct_family(decided, o, again);
-    for (const decision& d : decided) st.decided[i].push_back(d.v);
+    for (const decision& d : decided) st.decided[i].push_back({d.v, d.fig});
   }
   return st;
 }
 
-// A run's cell of a benchmark, marked where the test found a change; counts the changes.
-cell run_cell(const result* r, const verdict* dec, const std::string& value, tone& mark, int& changes) {
+// A run's cell of a benchmark, marked where the test found a change or could not decide
+// (an open step must not read as a same); counts the changes and the unsure steps.
+cell run_cell(const result* r, const step_verdict* dec, const std::string& value, tone& mark, step_counts& n) {
   mark = tone::plain;
   if (r == nullptr || r->error) return r == nullptr ? cell{"", NAN, tone::muted} : cell{r->skipped ? "skipped" : "error", NAN, tone::muted};
   const auto v = r->value(value);
   cell x = v ? cell{format_value(*v), *v, tone::plain} : cell{"-", NAN, tone::muted};
-  if (dec != nullptr && (*dec == verdict::slower || *dec == verdict::faster)) {
-    mark = *dec == verdict::slower ? tone::bad : tone::good;
-    x.text += *dec == verdict::slower ? " (slower)" : " (faster)";
-    x.mood = mark;
-    ++changes;
-  }
+  if (dec == nullptr || dec->v == verdict::same) return x;
+  mark = dec->v == verdict::slower ? tone::bad : dec->v == verdict::faster ? tone::good : tone::muted;
+  // A step decided on the batch figure says so: the cell shows the row's value, not it.
+  x.text += fmt::format(" ({}{})", to_string(dec->v), dec->fig == figure::batch ? ", batch" : "");
+  x.mood = mark;
+  ++(dec->v == verdict::unsure ? n.unsure : n.changes);
   return x;
 }
 
 // Benchmark `n`'s row over the runs, and its chart where the options ask for charts.
 void add_history_row(table& t, const std::vector<const result_file*>& runs, const run_steps& st, const benchmark_grid& g,
-                     std::size_t n, const history_options& opt, int& changes) {
+                     std::size_t n, const history_options& opt, step_counts& changes) {
   const result& first = *g.names[n];
   std::vector<cell> line{{first.param_text(), NAN, tone::plain}};
   line.reserve(runs.size() + 1);
@@ -230,12 +242,13 @@ document view_history(const file_refs& files, const history_options& options) {
   const std::vector<std::string> headings = run_headings(runs, d);
   d.notes.push_back(fmt::format(
       "(slower)/(faster): compare's test against the run before (|change| >= {:g} %, its {:g} % interval excluding 0, "
-      "at least {:g} us, clocks and state clean{})",
-      opt.test.threshold_pct, opt.test.confidence_pct, opt.test.resolution_us,
+      "at least {}, clocks, cycles and state clean{}); (unsure): beyond the threshold but not decided; \", batch\": "
+      "decided on the batch figure",
+      opt.test.threshold_pct, opt.test.confidence_pct, resolution_text(opt.test.resolution_us),
       opt.test.family == correction::bh ? "; the benchmarks of each step one family, Benjamini-Hochberg" : ""));
   const benchmark_grid g = history_benchmarks(runs, opt);
   const run_steps st = decide_steps(runs, g, opt.test);
-  int changes = 0;
+  step_counts changes;
   d.tables.reserve(family_tables(g.names));
   std::vector<const result*> shown;  // the current table's, for its caption (pct_peak names the ceilings)
   const auto caption = [&](table& t) {  // tables are finished one after another: none keeps its rows
@@ -257,8 +270,9 @@ document view_history(const file_refs& files, const history_options& options) {
     add_history_row(d.tables.back(), runs, st, g, n, opt, changes);
   }
   caption(d.tables.back());
-  d.notes.push_back(fmt::format("{} change{} between consecutive runs ({} is better)", changes, changes == 1 ? "" : "s",
-                                lower_is_better(opt.value) ? "lower" : "higher"));
+  d.notes.push_back(fmt::format("{} change{} between consecutive runs ({} is better){}", changes.changes,
+                                changes.changes == 1 ? "" : "s", lower_is_better(opt.value) ? "lower" : "higher",
+                                changes.unsure > 0 ? fmt::format("; {} unsure (marked, not a same)", changes.unsure) : ""));
   return d;
 }
 

@@ -205,6 +205,11 @@ double result_file::reference_clock_mhz() const {
   return context_number(*this, schema::context_key("membench_reference_sm_clock_mhz").key, NAN);
 }
 
+double result_file::timer_resolution_us() const {
+  const double r = context_number(*this, schema::context_key("membench_timer_resolution_us").key, NAN);
+  return r > 0 && r <= 1e6 ? r : NAN;  // a step of 0 or below, or of seconds, is no measurement
+}
+
 void check_format_version(const std::map<std::string, std::string>& context, const std::string& path) {
   const auto it = context.find(std::string(schema::context_key("membench_format_version").key));
   if (it == context.end()) return;

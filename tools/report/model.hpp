@@ -84,6 +84,18 @@ struct run {
   /// What a sample times (the label's `work:` token; older rows: from timing:/fallback:).
   enum class work_kind : unsigned char { kernel, copy, host } work = work_kind::kernel;
   std::vector<double> samples_us;            ///< `--keep-samples`: every k-th sample, in time order
+  bool at_timer_floor = false;               ///< the label's `floor:timer`: the samples do not resolve the work
+  /// Launches each sample times: 1, or for a batch figure its launches per batch (the
+  /// timer's step per launch is the step over these).
+  double launches = 1;
+  /// Short rows' batch figure (back-to-back launches): the per-launch median, its interval
+  /// (the file's level), batches, noise, clock, launches per batch and kept batches; NAN
+  /// (empty) where the row does not say.
+  struct batch_figure {
+    double us = NAN, ci_low_us = NAN, ci_high_us = NAN, samples = NAN, noise_pct = NAN, sm_clock_mhz = NAN,
+           launches = NAN;
+    std::vector<double> samples_us;
+  } batch;
 };
 
 /// One benchmark of one file, its repetitions folded.
@@ -139,6 +151,7 @@ struct result_file {
   double peak_gbps() const;   ///< gpu_peak_dram_gbps, 0 if unknown
   double ci_level() const;    ///< membench_ci_level_pct as a fraction; 0.95 when not written
   double reference_clock_mhz() const;  ///< membench_reference_sm_clock_mhz, NAN when not written
+  double timer_resolution_us() const;  ///< membench_timer_resolution_us, NAN when not written
   std::string context_value(const std::string& key) const;  ///< "?" when absent
   const result* find(std::string_view name) const;
   void build_index();  ///< after `results` changed; find() is linear without it

@@ -31,7 +31,7 @@ const command_spec& command_named(std::string_view name) {
 std::string default_text(const option_spec& o) {
   switch (o.kind) {
     case option_kind::number:
-    case option_kind::integer: return number_text(o.number);
+    case option_kind::integer: return o.or_auto && std::isnan(o.number) ? "auto" : number_text(o.number);
     case option_kind::flag:
     case option_kind::list: return "";
     default: return std::string(o.text);
@@ -48,7 +48,7 @@ std::string values_text(const option_spec& o) {
     return fmt::format("{} or {}", fmt::join(v.begin(), v.end() - 1, ", "), v.back());
   }
   if ((o.kind == option_kind::number || o.kind == option_kind::integer) && o.low < o.high)
-    return fmt::format("{} to {}", number_text(o.low), number_text(o.high));
+    return fmt::format("{}{} to {}", o.or_auto ? "auto or " : "", number_text(o.low), number_text(o.high));
   return "";
 }
 
@@ -93,6 +93,7 @@ namespace {
 
 // A number's or an integer's error; "" when it is one within the option's range.
 std::string number_error(const option_spec& o, const std::string& text) {
+  if (o.or_auto && text == "auto") return "";
   double v = 0;
   if (o.kind == option_kind::integer) {
     long long n = 0;

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <array>
+#include <limits>
 #include <span>
 #include <string>
 #include <string_view>
@@ -36,6 +37,7 @@ struct option_spec {
   bool required = false;
   bool list = false;          ///< positional: several values
   bool one_per_flag = false;  ///< list: one value a flag (--base A --base B), so that a flag ends it
+  bool or_auto = false;       ///< number: "auto" too, read as NAN (the default when `number` is NAN)
 
   template <class T>
   constexpr T value() const {
@@ -95,10 +97,12 @@ inline constexpr option_spec threshold{.names = "--threshold", .kind = k::number
 inline constexpr option_spec margin{.names = "--margin", .kind = k::number,
                                     .help = "percent the interval of a change must clear to call it slower or faster",
                                     .number = 0, .low = 0, .high = 100, .default_note = "it must exclude no change"};
-inline constexpr option_spec resolution{.names = "--resolution", .kind = k::number,
-                                        .help = "smallest change in microseconds that can count", .number = 0.5,
-                                        .low = 0, .high = 1e9,
-                                        .default_note = "what the timing resolves for kernels of a few us"};
+inline constexpr option_spec resolution{
+    .names = "--resolution", .kind = k::number, .help = "smallest change in microseconds that can count",
+    .number = std::numeric_limits<double>::quiet_NaN(), .low = 0, .high = 1e9,
+    .default_note = "what the measurement resolves: the timer's step per launch (the files' "
+                    "membench_timer_resolution_us, else 0.5 us) and the sides' own intervals",
+    .or_auto = true};
 inline constexpr option_spec clock_tolerance{
     .names = "--clock-tolerance", .kind = k::number,
     .help = "percent the sides' SM clocks may differ before a verdict is unsure", .number = 3, .low = 0, .high = 100};
@@ -180,6 +184,12 @@ inline constexpr option_spec outlier_share{
     .names = "--outlier-share", .kind = k::number,
     .help = "a GPU with this percent of its decided rows slower (two rows or more) is an outlier", .number = 10,
     .low = 0, .high = 100};
+inline constexpr option_spec one_row_threshold{
+    .names = "--one-row-threshold", .kind = k::number,
+    .help = "percent one row of a GPU must be slower than the fleet's centre, its whole interval beyond it (every GPU's "
+            "rows one family at this threshold), to make the GPU an outlier by that row alone",
+    .number = 7.5, .low = 0, .high = 1000,
+    .default_note = "above the real differences between healthy H100s' rows, below a 10 % slowdown (docs/report.md)"};
 inline constexpr option_spec allow_mixed{
     .names = "--allow-mixed", .kind = k::flag,
     .help = "files of several GPU models or builds are judged as separate fleets instead of refused"};
@@ -212,13 +222,24 @@ inline constexpr option_spec views_only{.names = "--only", .kind = k::list,
                                         .help = "make only the view of this name (repeat for several)",
                                         .one_per_flag = true};
 
+// profile.
+inline constexpr option_spec profile_files{
+    .names = "files", .kind = k::positional,
+    .help = "membench JSON files: one page per GPU (files of one GPU, and a file of peer rows naming it, share its page)",
+    .required = true, .list = true};
+inline constexpr option_spec profile_format{
+    .names = "--format", .kind = k::choice,
+    .help = "html: one self-contained page (inline SVG and CSS, no scripts); md: Markdown tables of the headline "
+            "numbers, and with -o FILE.md each GPU's chart beside it as FILE.gpuN.svg, linked from the page",
+    .text = "html", .choices = {"html", "md"}};
+
 // rows.
 inline constexpr option_spec rows_files{.names = "files", .kind = k::positional, .help = "Google Benchmark JSON files",
                                         .required = true, .list = true};
 
 // schema.
 inline constexpr option_spec schema_table{.names = "table", .kind = k::positional,
-                                          .help = "name-keys, counters, labels, context, options or exit-codes",
+                                          .help = "name-keys, counters, labels, context, options, exit-codes, ceilings or headlines",
                                           .default_note = "all"};
 
 // options.
@@ -252,10 +273,11 @@ inline constexpr std::array history_command{
     &clock_tolerance, &run_spread, &run_spread_copy, &run_spread_host, &calibration_runs, &confidence, &seed,
     &correction, &export_format};
 inline constexpr std::array fleet_command{
-    &fleet_files, &fleet_threshold, &outlier_share, &confidence, &resolution, &run_spread, &run_spread_copy,
-    &run_spread_host, &correction, &allow_mixed, &baseline_in, &baseline_out, &baseline_format, &filter,
+    &fleet_files, &fleet_threshold, &outlier_share, &one_row_threshold, &confidence, &resolution, &run_spread,
+    &run_spread_copy, &run_spread_host, &correction, &allow_mixed, &baseline_in, &baseline_out, &baseline_format, &filter,
     &fleet_all, &fleet_format, &output, &color};
 inline constexpr std::array rows_command{&rows_files, &filter, &output};
+inline constexpr std::array profile_command{&profile_files, &profile_format, &output};
 inline constexpr std::array views_command{&views_dir, &views_file, &views_check, &views_only};
 inline constexpr std::array schema_command{&schema_table};
 inline constexpr std::array options_command_list{&options_command, &options_format};
@@ -263,7 +285,7 @@ inline constexpr std::array options_command_list{&options_command, &options_form
 }  // namespace options
 
 /// Every command, in the order --help and the options document list them.
-inline constexpr std::array<command_spec, 11> commands{{
+inline constexpr std::array<command_spec, 12> commands{{
     {"table", "pivot any files on two keys of the benchmark names", options::table_command},
     {"builds", "default, ca and cg builds side by side, with ratios", options::builds_command},
     {"gpus", "several GPUs side by side, absolute and as % of each row's ceiling (DRAM, its link, PCIe)",
@@ -275,6 +297,8 @@ inline constexpr std::array<command_spec, 11> commands{{
     {"history", "the same benchmarks over runs in time, changes marked by compare's test", options::history_command},
     {"fleet", "which GPU of many of one model and build is slow: each against the fleet's centre; exit 1 on an outlier",
      options::fleet_command},
+    {"profile", "each GPU's memory hierarchy on one page: latency ladder, bandwidth against each level's ceiling, the "
+                "lessons' effects", options::profile_command},
     {"rows", "each row's values, the interval of its median time and its usability, as JSON", options::rows_command},
     {"views", "the standard views of a result folder, from a views file (reports/views.json)", options::views_command},
     {"schema", "the JSON schema's tables as Markdown (the README's)", options::schema_command},

@@ -30,6 +30,7 @@ field classify(std::string_view key) {
       {"repetitions", field::repetitions},
       {"error_occurred", field::error_occurred},
       {"samples_us", field::samples_us},
+      {"batch_samples_us", field::batch_samples_us},
       {"family_index", field::ignored},
       {"per_family_instance_index", field::ignored},
       {"threads", field::ignored},
@@ -47,6 +48,13 @@ evidence_slot evidence_of(std::string_view key) {
   if (key == schema::counter("samples").key) return evidence_slot::samples;
   if (key == schema::counter("sm_clock_mhz").key) return evidence_slot::clock;
   if (key == schema::counter("converged").key) return evidence_slot::converged;
+  if (key == schema::counter("batch_us").key) return evidence_slot::batch_us;
+  if (key == schema::counter("batch_ci_low_us").key) return evidence_slot::batch_ci_low;
+  if (key == schema::counter("batch_ci_high_us").key) return evidence_slot::batch_ci_high;
+  if (key == schema::counter("batch_samples").key) return evidence_slot::batch_samples;
+  if (key == schema::counter("batch_noise_pct").key) return evidence_slot::batch_noise;
+  if (key == schema::counter("batch_sm_clock_mhz").key) return evidence_slot::batch_clock;
+  if (key == schema::counter("batch_launches").key) return evidence_slot::batch_launches;
   return evidence_slot::none;
 }
 
@@ -90,12 +98,14 @@ void read_label_state(std::string_view label, run& ev) {
   static const std::string throttle = fmt::format("{}:", schema::label("throttle").key);
   static const std::string unconverged = fmt::format("{}:", schema::label("unconverged").key);
   static const std::string work = fmt::format("{}:", schema::label("work").key);
+  static const std::string floor = fmt::format("{}:timer", schema::label("floor").key);
   bool work_given = false;
   while (!label.empty()) {
     const auto space = label.find(' ');
     const std::string_view token = label.substr(0, space);
     if (token.substr(0, throttle.size()) == throttle) ev.throttle = intern(token.substr(throttle.size()));
     if (token.substr(0, unconverged.size()) == unconverged) ev.converged = false;
+    if (token == floor) ev.at_timer_floor = true;
     if (token.substr(0, work.size()) == work) {
       const std::string_view w = token.substr(work.size());
       ev.work = w == "host" ? run::work_kind::host : w == "copy" ? run::work_kind::copy : run::work_kind::kernel;
@@ -207,6 +217,13 @@ void row_fields::evidence(evidence_slot slot, double v) {
     case evidence_slot::samples: ev.sample_count = v; break;
     case evidence_slot::clock: ev.sm_clock_mhz = v; break;
     case evidence_slot::converged: ev.converged = ev.converged && v != 0; break;
+    case evidence_slot::batch_us: ev.batch.us = v; break;
+    case evidence_slot::batch_ci_low: ev.batch.ci_low_us = v; break;
+    case evidence_slot::batch_ci_high: ev.batch.ci_high_us = v; break;
+    case evidence_slot::batch_samples: ev.batch.samples = v; break;
+    case evidence_slot::batch_noise: ev.batch.noise_pct = v; break;
+    case evidence_slot::batch_clock: ev.batch.sm_clock_mhz = v; break;
+    case evidence_slot::batch_launches: ev.batch.launches = v; break;
     case evidence_slot::none: break;
   }
 }

@@ -25,13 +25,16 @@ inline bool valid_time_us(double us, bool zero_ok) { return (zero_ok ? us >= 0 :
 // Which member a key names.
 enum class field : std::uint8_t {
   name, run_name, run_type, aggregate_name, aggregate_unit, time_unit, error_message, label,
-  real_time, repetition_index, repetitions, error_occurred, samples_us,
+  real_time, repetition_index, repetitions, error_occurred, samples_us, batch_samples_us,
   ignored,  // Google Benchmark's own numbers that no view reads
   counter,  // every other member: a counter when it is a number
 };
 
 // The counters a run's evidence is read from.
-enum class evidence_slot : std::uint8_t { none, ci_low, ci_high, noise, samples, clock, converged };
+enum class evidence_slot : std::uint8_t {
+  none, ci_low, ci_high, noise, samples, clock, converged,
+  batch_us, batch_ci_low, batch_ci_high, batch_samples, batch_noise, batch_clock, batch_launches,
+};
 
 // What the reader does with a key, decided once per key and position and cached: rows
 // repeat their keys in the same order.

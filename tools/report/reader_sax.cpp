@@ -177,9 +177,9 @@ class sax_rows::handler {
           samples_bad_ = true;
         } else if (what_.evidence) {
           if (!valid_time_us(*number, false) && sample_error_.empty())
-            sample_error_ = fmt::format("samples_us[{}]: {} is not a time in microseconds (above 0, at most {:g})",
-                                        f_.ev.samples_us.size(), *number, max_time_us);
-          f_.ev.samples_us.push_back(*number);
+            sample_error_ = fmt::format("{}[{}]: {} is not a time in microseconds (above 0, at most {:g})",
+                                        samples_key(), samples_into().size(), *number, max_time_us);
+          samples_into().push_back(*number);
         }
         break;
       case frame::skip: break;
@@ -217,7 +217,10 @@ class sax_rows::handler {
         row_problem(row_count++, "not an object");
         return frame::skip;
       case frame::row:
-        if (c == '[' && plan_->kind == field::samples_us) return frame::samples;
+        if (c == '[' && (plan_->kind == field::samples_us || plan_->kind == field::batch_samples_us)) {
+          batch_samples_ = plan_->kind == field::batch_samples_us;
+          return frame::samples;
+        }
         f_.wrong(*plan_);
         return frame::skip;
       case frame::samples: samples_bad_ = true; return frame::skip;
@@ -248,7 +251,8 @@ class sax_rows::handler {
       min_.close(c);
       if (min_.done()) context[context_key_] = min_.take();
     } else if (done == frame::samples && samples_bad_) {
-      f_.ev.samples_us.clear();
+      samples_into().clear();
+      samples_bad_ = false;  // the next array of samples is judged on its own
     } else if (done == frame::row) {
       end_row();
     }
@@ -272,6 +276,10 @@ class sax_rows::handler {
     }
   }
 
+  // The array of samples being read: the row's own, or its batch figure's.
+  std::vector<double>& samples_into() { return batch_samples_ ? f_.ev.batch.samples_us : f_.ev.samples_us; }
+  std::string_view samples_key() const { return batch_samples_ ? "batch_samples_us" : "samples_us"; }
+
   bool refuse(std::string why) {
     refusal = std::move(why);
     return false;
@@ -294,6 +302,7 @@ class sax_rows::handler {
   const key_plan* plan_ = nullptr;
   std::size_t member_ = 0;
   bool samples_bad_ = false;
+  bool batch_samples_ = false;  // the open array is batch_samples_us
   std::string sample_error_;  // the row's first sample that is no time
 };
 

@@ -311,15 +311,17 @@ std::vector<std::vector<point>> point_runs(const plot& p, std::size_t s) {
   return runs;
 }
 
-// Points marked as news (a change in a history): a ring in the news's colour.
+// Points marked as news (a change in a history): a ring in the news's colour; an open
+// question (unsure) a dashed grey ring.
 void append_marks(std::string& out, const plot& p, std::size_t s) {
   const chart& c = p.c;
   for (std::size_t i = 0; s < c.marks.size() && i < c.marks[s].size() && i < c.xs.size() && i < c.ys[s].size(); ++i) {
     const tone m = c.marks[s][i];
-    if ((m != tone::good && m != tone::bad) || !usable_x(c, c.xs[i]) || !std::isfinite(c.ys[s][i])) continue;
+    if (m == tone::plain || !usable_x(c, c.xs[i]) || !std::isfinite(c.ys[s][i])) continue;
+    const char* stroke = m == tone::bad ? "#cf222e" : m == tone::good ? "#1a7f37" : "#8c959f\" stroke-dasharray=\"3 2";
     fmt::format_to(out_it(out),
                    "<circle class=\"mark {}\" cx=\"{}\" cy=\"{}\" r=\"7\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>",
-                   tone_class(m), px(p.sx(tx(c, c.xs[i]))), px(p.sy(c.ys[s][i])), m == tone::bad ? "#cf222e" : "#1a7f37");
+                   tone_class(m), px(p.sx(tx(c, c.xs[i]))), px(p.sy(c.ys[s][i])), stroke);
   }
 }
 

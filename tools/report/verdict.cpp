@@ -159,6 +159,66 @@ bool holds_without_suspect_runs(const side& base, const side& next, const decide
   return v == verdict::slower ? std::expm1(lo) > o.margin : std::expm1(hi) < -o.margin;
 }
 
+bool at_timer_floor(const side& s) {
+  return std::any_of(s.runs.begin(), s.runs.end(), [](const run* r) { return r->at_timer_floor; });
+}
+
+// Whether a change in `sign`'s direction clears the test: at least the threshold, its
+// interval beyond the margin on that side.
+bool clears_test(double change, double low, double high, double sign, const decide_options& o) {
+  if (!(std::abs(change) >= o.threshold * (1 - 1e-9)) || (change > 0) != (sign > 0)) return false;
+  if (std::isnan(low)) return false;  // no interval: nothing clears
+  return sign > 0 ? low > o.margin : high < -o.margin;
+}
+
+// The change in cycles: each side's time at its SM clock. A change in time that the
+// clocks explain (a row that scales with the SM clock, on a GPU that ran slower) is no
+// change in cycles; one in cycles that the clocks explain (a memory-bound row) is none
+// in time. Where clocks are no reason (fleet), none.
+void in_cycles(decision& out, const decide_options& o) {
+  if (!std::isfinite(o.clock_tolerance) || !(out.base_clock_mhz > 0) || !(out.new_clock_mhz > 0)) return;
+  const double ratio = out.new_clock_mhz / out.base_clock_mhz;
+  out.cycles_change = (1 + out.change) * ratio - 1;
+  out.cycles_low = (1 + out.low) * ratio - 1;  // NAN stays NAN
+  out.cycles_high = (1 + out.high) * ratio - 1;
+}
+
+// The reasons from the runs' state: throttled, unconverged, host work of one run a side.
+void state_reasons(std::vector<std::string>& reasons, const decision& out, const side& base, const side& next,
+                   const decide_options& o) {
+  const side* cal = calibrating_side(base, next, o);
+  const std::string tb = throttle_of(base), tn = throttle_of(next);
+  // With measured spreads, a run that did not converge is one more run whose median is
+  // less precise: its imprecision is part of the runs' spread the interval already carries.
+  // Throttled runs were measured in another state: the verdict stands only when the
+  // unthrottled runs alone give it too.
+  const bool throttled = !tb.empty() || !tn.empty();
+  const bool tolerated = cal != nullptr && throttled && reasons.empty() &&
+                         holds_without_suspect_runs(base, next, o, out.change > 0 ? verdict::slower : verdict::faster);
+  if (throttled && !tolerated) {
+    reasons.push_back(fmt::format("throttled ({}{}{})", tb.empty() ? "" : "base: " + tb,
+                                  !tb.empty() && !tn.empty() ? ", " : "", tn.empty() ? "" : "new: " + tn));
+  }
+  if (cal == nullptr && (unconverged(base) || unconverged(next))) reasons.emplace_back("not converged");
+  // Host work moves from run to run by more than any sample shows (5-35 % between two runs
+  // of one commit on an H100): one run a side cannot tell that from a change.
+  if (!cal && work_of(base, next) == run::work_kind::host && (run_count(base) < 2 || run_count(next) < 2))
+    reasons.push_back(fmt::format("host work, one run a side ({})", o.more_runs));
+}
+
+// The clocks' reason, one at most: a change in time that clears the test must clear it in
+// cycles too ("clock: ..."); otherwise clocks further apart than the tolerance are still a
+// different state of the GPU ("clocks differ").
+void clock_reasons(std::vector<std::string>& reasons, const decision& out, const decide_options& o, bool clears) {
+  if (clears && !std::isnan(out.cycles_change) &&
+      !clears_test(out.cycles_change, out.cycles_low, out.cycles_high, out.change, o)) {
+    reasons.push_back(fmt::format("clock: {:+.1f} % in time, {:+.1f} % in cycles ({:.0f} vs {:.0f} MHz)",
+                                  100 * out.change, 100 * out.cycles_change, out.base_clock_mhz, out.new_clock_mhz));
+  } else if (std::abs(out.new_clock_mhz / out.base_clock_mhz - 1) > o.clock_tolerance) {
+    reasons.push_back(fmt::format("clocks differ ({:.0f} vs {:.0f} MHz)", out.base_clock_mhz, out.new_clock_mhz));
+  }
+}
+
 }  // namespace
 
 const char* to_string(verdict v) noexcept {
@@ -186,6 +246,9 @@ const char* to_string(evidence e) noexcept {
 void add_to_side(side& s, const result& r, const result_file& file) {
   s.ci_level = file.ci_level();
   if (std::isnan(s.reference_clock_mhz)) s.reference_clock_mhz = file.reference_clock_mhz();
+  // The coarsest timer of the side's files: a change must be resolved by every one of them.
+  const double step = file.timer_resolution_us();
+  if (std::isnan(s.timer_resolution_us) || step > s.timer_resolution_us) s.timer_resolution_us = step;
   if (r.runs.empty()) {
     s.aggregate_us = r.time_us;
     s.aggregate_cv = r.rep_cv;
@@ -195,7 +258,10 @@ void add_to_side(side& s, const result& r, const result_file& file) {
   for (const run& x : r.runs) s.runs.push_back(&x);
 }
 
-decision decide(const side& base, const side& next, const decide_options& o, std::string_view name) {
+namespace {
+
+// decide on the sides' runs as they are (of one figure).
+decision decide_figure(const side& base, const side& next, const decide_options& o, std::string_view name) {
   decision out;
   const side* cal = calibrating_side(base, next, o);
   out.base_us = cal ? trimmed_centre(base) : side_centre(base);
@@ -217,17 +283,34 @@ decision decide(const side& base, const side& next, const decide_options& o, std
   return out;
 }
 
+}  // namespace
+
+decision decide(const side& base, const side& next, const decide_options& o, std::string_view name) {
+  if (better_figure(base, next) == figure::single) return decide_figure(base, next, o, name);
+  decision out = decide_figure(batch_side(base), batch_side(next), o, name);
+  out.fig = figure::batch;
+  return out;
+}
+
 void judge_change(decision& out, const side& base, const side& next, const decide_options& o) {
   const side* cal = calibrating_side(base, next, o);
   out.base_clock_mhz = side_clock(base);
   out.new_clock_mhz = side_clock(next);
+  out.resolution_us = resolved_us(base, next, o);
+  in_cycles(out, o);
   if (std::abs(out.change) < o.threshold * (1 - 1e-9)) return;  // same
 
   std::vector<std::string> reasons;
-  if (std::abs(out.new_us - out.base_us) < o.resolution_us) reasons.emplace_back("too small");
+  if (at_timer_floor(base) || at_timer_floor(next)) reasons.emplace_back("at the timer's floor");
+  const bool clears = out.from != evidence::none && clears_test(out.change, out.low, out.high, out.change, o);
+  // Within the sides' own intervals but above the timer's step, a change that does not
+  // clear the test is too noisy, not too small: the interval says so already.
+  const double moved = std::abs(out.new_us - out.base_us);
+  if (moved < out.resolution_us && (clears || out.from == evidence::none || moved < timer_floor_us(base, next, o)))
+    reasons.emplace_back("too small");
   if (out.from == evidence::none) {
     reasons.emplace_back("no spread (one run a side, no samples or interval)");
-  } else if (out.change > 0 ? !(out.low > o.margin) : !(out.high < -o.margin)) {
+  } else if (!clears) {
     if (cal) {
       reasons.push_back(fmt::format("too noisy (runs spread {:.1f} % over {})",
                                     100 * std::sqrt(trimmed_logs(*cal).wvar), cal->runs.size()));
@@ -235,25 +318,8 @@ void judge_change(decision& out, const side& base, const side& next, const decid
       reasons.emplace_back("too noisy");
     }
   }
-  const std::string tb = throttle_of(base), tn = throttle_of(next);
-  // With measured spreads, a run that did not converge is one more run whose median is
-  // less precise: its imprecision is part of the runs' spread the interval already carries.
-  // Throttled runs were measured in another state: the verdict stands only when the
-  // unthrottled runs alone give it too.
-  const bool throttled = !tb.empty() || !tn.empty();
-  const bool tolerated = cal != nullptr && throttled && reasons.empty() &&
-                         holds_without_suspect_runs(base, next, o, out.change > 0 ? verdict::slower : verdict::faster);
-  if (throttled && !tolerated) {
-    reasons.push_back(fmt::format("throttled ({}{}{})", tb.empty() ? "" : "base: " + tb,
-                                  !tb.empty() && !tn.empty() ? ", " : "", tn.empty() ? "" : "new: " + tn));
-  }
-  if (cal == nullptr && (unconverged(base) || unconverged(next))) reasons.emplace_back("not converged");
-  // Host work moves from run to run by more than any sample shows (5-35 % between two runs
-  // of one commit on an H100): one run a side cannot tell that from a change.
-  if (!cal && work_of(base, next) == run::work_kind::host && (run_count(base) < 2 || run_count(next) < 2))
-    reasons.push_back(fmt::format("host work, one run a side ({})", o.more_runs));
-  if (std::abs(out.new_clock_mhz / out.base_clock_mhz - 1) > o.clock_tolerance)
-    reasons.push_back(fmt::format("clocks differ ({:.0f} vs {:.0f} MHz)", out.base_clock_mhz, out.new_clock_mhz));
+  state_reasons(reasons, out, base, next, o);
+  clock_reasons(reasons, out, o, clears);
   if (reasons.empty() && cal != nullptr) {
     const verdict v = out.change > 0 ? verdict::slower : verdict::faster;
     const two_levels lv = find_two_levels(base, next, o.threshold);

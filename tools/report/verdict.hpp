@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,11 +28,26 @@ enum class evidence {
 };
 const char* to_string(evidence e) noexcept;
 
+/// Which figure of a row a decision rests on.
+enum class figure {
+  single,  ///< the row's median over single launches (its time)
+  batch,   ///< short rows' per-launch median over back-to-back launches (batch_us)
+};
+const char* to_string(figure f) noexcept;
+
+/// The event timer's step where the files do not measure it: CUDA documents
+/// cudaEventElapsedTime's resolution as about half a microsecond.
+inline constexpr double default_timer_step_us = 0.5;
+
 /// Every run of one benchmark on one side (BASE or NEW), over all of that side's files.
 struct side {
   std::vector<const run*> runs;
   double ci_level = 0.95;     ///< the level of the runs' intervals (the files' membench_ci_level_pct)
   double reference_clock_mhz = NAN;  ///< the files' clock at the start, for runs without their own
+  double timer_resolution_us = NAN;  ///< the files' measured timer step (NAN: not measured)
+  /// The runs of a figure the files do not hold as runs (batch_side's), kept alive with
+  /// every copy of the side.
+  std::shared_ptr<const std::vector<run>> owned;
   double aggregate_us = NAN;  ///< aggregates-only files: the median of the repetitions ...
   double aggregate_cv = -1;   ///< ... their cv (a fraction), -1 unknown ...
   std::int64_t aggregate_count = 0;  ///< ... and how many there were
@@ -47,8 +63,11 @@ struct decide_options {
   /// row whose runs drift over minutes (pageable copies) can put a 99 % interval just
   /// above 0 on an unchanged commit.
   double margin = options::margin.number / 100;
-  double resolution_us = options::resolution.number;  ///< a smaller change in microseconds is "too small" to call
-  /// SM clocks differing by more than this make a verdict unsure.
+  /// A smaller change in microseconds is "too small" to call; NAN (auto): what the
+  /// measurement resolves (resolved_us).
+  double resolution_us = options::resolution.number;
+  /// SM clocks differing by more than this make a verdict unsure; infinite: clocks are
+  /// never a reason, neither their difference nor the change in cycles (fleet).
   double clock_tolerance = options::clock_tolerance.number / 100;
   /// Assumed run-to-run spread of a run's median (relative, one sd): kernel rows, rows that
   /// time copy engines, rows with host or driver work in their samples.
@@ -76,15 +95,40 @@ struct decision {
   double change = NAN;                ///< new / base - 1
   double low = NAN, high = NAN;       ///< the interval of the change (NAN: no spread known)
   double base_clock_mhz = NAN, new_clock_mhz = NAN;
+  figure fig = figure::single;        ///< the figure the times and the interval are of
+  double resolution_us = NAN;         ///< the smallest change that could count, in microseconds
+  /// The change in cycles (time x each side's SM clock) and its interval: the change's,
+  /// shifted by the clocks' ratio; NAN where a clock is unknown.
+  double cycles_change = NAN, cycles_low = NAN, cycles_high = NAN;
 };
 
-/// The verdict for one benchmark. `name` seeds the bootstrap, so that a verdict depends
-/// on nothing but its inputs.
+/// The figure a row is decided on: its batch figure when every run of both sides carries
+/// one with an interval and it resolves the row more finely (the larger of its relative
+/// half-width and timer step, summed over the sides, is smaller than the single figure's).
+figure better_figure(const side& base, const side& next);
+/// The same over several sides (fleet: a row's GPUs).
+figure better_figure(const std::vector<const side*>& sides);
+/// A side's runs as their batch figures (every run must carry one).
+side batch_side(const side& s);
+/// The smallest change in microseconds the two sides resolve: `o.resolution_us` when
+/// given; else the larger of the timer's step per launch of either side (the files'
+/// membench_timer_resolution_us, else default_timer_step_us, over the launches a sample
+/// times) and the half-width of the difference from the sides' own intervals (each
+/// side's median half-width over the root of its runs, the two in quadrature).
+double resolved_us(const side& base, const side& next, const decide_options& o);
+/// Its first part alone: `o.resolution_us` when given, else the timer's step per launch.
+double timer_floor_us(const side& base, const side& next, const decide_options& o);
+/// The floor as the notes say it: "0.5 us", or what auto means.
+std::string resolution_text(double resolution_us);
+
+/// The verdict for one benchmark, on the figure better_figure picks. `name` seeds the
+/// bootstrap, so that a verdict depends on nothing but its inputs.
 ///  - |change| < threshold: same.
 ///  - otherwise slower (faster) only when the interval of the change lies above `margin`
 ///    (below -`margin`),
-///    the change is at least `resolution_us`, no run was throttled or unconverged, the
-///    SM clocks agree within `clock_tolerance`, and rows with host work in their samples
+///    the change is at least resolved_us, no run was throttled, unconverged or at the
+///    timer's floor (`floor:timer`), the SM clocks agree within `clock_tolerance`, the
+///    change in cycles clears the same test, and rows with host work in their samples
 ///    have at least two runs a side; else unsure, with every reason that applies.
 /// The interval: with samples on both sides, the percentiles of a bootstrap of the ratio
 /// of the sides' medians (runs resampled when a side has several, samples within each

@@ -6,18 +6,19 @@
 
 #include <fmt/format.h>
 
+#include "headline.hpp"
 #include "view_cells.hpp"
+#include "view_marks.hpp"
 #include "views.hpp"
 
 namespace membench::report {
 namespace {
 
-cell ratio_cell(double num, double den, bool lower_better) {
+// A ratio, uncoloured: difference_marks colours it where compare's test calls the difference.
+cell ratio_cell(double num, double den) {
   if (!(den > 0) || std::isnan(num)) return {"-", NAN, tone::muted};
   const double r = num / den;
-  tone mood = tone::plain;
-  if (std::abs(r - 1) > 0.05) mood = ((r > 1) != lower_better) ? tone::good : tone::bad;
-  return {fmt::format("{:.3f}", r), r, mood};
+  return {fmt::format("{:.3f}", r), r, tone::plain};
 }
 
 // Shared by builds and gpus: one table per experiment, a column per file.
@@ -89,8 +90,8 @@ document view_builds(const file_refs& files, const common_options& options) {
   const bool lower_better = lower_is_better(opt.value);
   document d;
   d.title = fmt::format("{} per build", opt.value);
-  d.notes.push_back(fmt::format("value: {} in {}; ratios are build / {}, {} is better; |ratio - 1| > 5 % marked",
-                                opt.value, unit_of(opt.value), cols.front().heading, lower_better ? "lower" : "higher"));
+  d.notes.push_back(fmt::format("value: {} in {}; ratios are build / {}, {} is better", opt.value, unit_of(opt.value),
+                                cols.front().heading, lower_better ? "lower" : "higher"));
   for (const auto& c : cols)
     d.notes.push_back(fmt::format("{}: {} ({}, commit {})", c.heading, c.file->path, c.file->gpu(),
                                   context_of(*c.file, schema::context_key("membench_git_commit"))));
@@ -100,6 +101,7 @@ document view_builds(const file_refs& files, const common_options& options) {
   const std::vector<const result*> rows = union_results(cols, filter);
   d.tables.reserve(family_tables(rows));
   std::vector<const result*> shown;  // the current table's, for its caption
+  difference_marks marks;
   const result* first = nullptr;
   for (const result* r : rows) {
     const std::size_t tables = d.tables.size();
@@ -107,18 +109,25 @@ document view_builds(const file_refs& files, const common_options& options) {
     if (tables > 0 && d.tables.size() > tables) caption_table(d.tables[tables - 1], shown, opt.value);
     std::vector<cell> line{{r->param_text(), NAN, tone::plain}};
     std::vector<double> values;
+    std::vector<const result*> found;
     for (const auto& c : cols) {
       const result* x = c.file->find(r->name);
       if (x != nullptr) shown.push_back(x);
+      found.push_back(x);
       cell v = x == nullptr ? cell{"missing", NAN, tone::bad} : value_cell(*x, opt.value);
       values.push_back(v.value);
       line.push_back(std::move(v));
     }
-    for (std::size_t i = 1; i < cols.size(); ++i) line.push_back(ratio_cell(values[i], values[0], lower_better));
+    for (std::size_t i = 1; i < cols.size(); ++i) {
+      if (found[0] != nullptr && found[i] != nullptr)
+        marks.add(*found[0], *cols[0].file, *found[i], *cols[i].file, d.tables.size() - 1, t->rows.size(), line.size());
+      line.push_back(ratio_cell(values[i], values[0]));
+    }
     t->rows.push_back(std::move(line));
   }
   if (d.tables.empty()) throw input_error(fmt::format("no benchmark matches --filter '{}'", opt.filter));
   caption_table(d.tables.back(), shown, opt.value);
+  d.notes.insert(d.notes.begin() + 1, fmt::format("ratios {}", marks.apply(d)));
   return d;
 }
 
@@ -153,6 +162,8 @@ std::vector<column_file> gpu_columns(const file_refs& files, const gpus_options&
 std::string share_heading(const std::set<std::string>& ceilings) {
   if (ceilings.size() != 1) return ceilings.empty() ? "%" : "% ceiling";
   const std::string& c = *ceilings.begin();
+  if (c == "l1" || c == "shared") return fmt::format("% {} (128 B/clk/SM)", c);
+  if (c == "fp32") return "% fp32 peak";
   return c == "DRAM" ? "% peak" : c == "link" ? "% link" : fmt::format("% {} peak", c);
 }
 
@@ -164,7 +175,13 @@ struct table_shares {
 
 cell share_cell(const result* r, double dram_gbps, table_shares& shares, std::size_t row, std::size_t col) {
   if (r == nullptr || r->error) return {"-", NAN, tone::muted};
-  const ceiling_share s = share_of_ceiling(*r, dram_gbps);
+  ceiling_share s = share_of_ceiling(*r, dram_gbps);
+  // A membench family is priced only against its own ceiling (the schema's headline table):
+  // a working set in the L1 is no share of the DRAM peak.
+  if (const schema::headline* h = headline_of(*r)) {
+    const priced p = price_row(*r, *h, dram_gbps);
+    s = {p.pct, p.ceiling == "dram" ? std::string("DRAM") : p.ceiling};
+  }
   if (std::isnan(s.pct)) return {"-", NAN, tone::muted};
   shares.ceilings.insert(s.ceiling);
   shares.cells.push_back({{row, col}, s.ceiling});
@@ -213,15 +230,19 @@ document view_gpus(const file_refs& files, const gpus_options& options) {
     shares = {};
     caption_table(t, shown, opt.value);
   };
+  difference_marks marks;  // each GPU's value against the first GPU's
   const result* first = nullptr;
   for (const result* r : rows) {
     const std::size_t tables = d.tables.size();
     table* t = &experiment_table(d, *r, first, opt.value, columns);
     if (tables > 0 && d.tables.size() > tables) finish(d.tables[tables - 1]);
     std::vector<cell> line{{r->param_text(), NAN, tone::plain}};
+    const result* base = cols[0].file->find(r->name);
     for (std::size_t k = 0; k < cols.size(); ++k) {
       const result* x = cols[k].file->find(r->name);
       if (x != nullptr) shown.push_back(x);
+      if (k > 0 && x != nullptr && base != nullptr)
+        marks.add(*base, *cols[0].file, *x, *cols[k].file, d.tables.size() - 1, t->rows.size(), line.size());
       line.push_back(x == nullptr ? cell{"missing", NAN, tone::muted} : value_cell(*x, opt.value));
       if (bandwidth) line.push_back(share_cell(x, peaks[k], shares, t->rows.size(), line.size()));
     }
@@ -229,6 +250,7 @@ document view_gpus(const file_refs& files, const gpus_options& options) {
   }
   if (d.tables.empty()) throw input_error(fmt::format("no benchmark matches --filter '{}'", opt.filter));
   finish(d.tables.back());
+  d.notes.insert(d.notes.begin() + 1, fmt::format("each GPU against {}: {}", cols[0].heading, marks.apply(d)));
   return d;
 }
 

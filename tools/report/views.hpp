@@ -67,7 +67,7 @@ struct compare_options {
   /// The test's settings in percent, defaults from the options table (decide() makes them fractions).
   double threshold_pct = options::threshold.number;                ///< changes within this are "same"
   double margin_pct = options::margin.number;                      ///< slower (faster) only when the interval clears this
-  double resolution_us = options::resolution.number;               ///< smaller absolute changes are "unsure (too small)"
+  double resolution_us = options::resolution.number;               ///< smaller absolute changes are "too small"; NAN: auto
   double clock_tolerance_pct = options::clock_tolerance.number;    ///< SM clocks further apart make a verdict unsure
   double run_spread_pct = options::run_spread.number;              ///< a run's median's spread (one sd): kernel rows
   double run_spread_copy_pct = options::run_spread_copy.number;    ///< ... rows that time copy engines

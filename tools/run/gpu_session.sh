@@ -10,7 +10,7 @@
 #                               FLAGS comma-separated (e.g. --keep-samples=200)
 #   run:EXE:NAME:FILTER[:FLAGS] a filtered run into WORK/NAME.json, with its summary
 #   peers:TIER                  the peer matrix of every GPU pair alone (--peers-only) into WORK/peers_TIER.json
-#   p2p_check                   membench_p2p_check against membench's copies (p2p_agree.py, 5 %)
+#   p2p_check                   membench_p2p_check against membench's peer rows (p2p_agree.py, 5 %)
 #   ncu                         tools/ncu/ncu_validate.py (membench vs ncu, ~2 us to ~10 ms)
 #   demos                       the fault and Ctrl-C demonstrations
 set -u
@@ -81,9 +81,9 @@ for phase in "$@"; do
       run_membench membench "peers_$tier" "${RUN_LIMIT:-580}" --peers-only --suite="$tier" --progress=always
       ;;
     p2p_check)
-      run_membench membench p2p_membench "${RUN_LIMIT:-400}" --peers-only --suite=full --min-time=0.5 \
-        --benchmark_filter='^peer/copy/access:(on/dir:(push|bidir)|off/dir:push)/.*bytes:(64M|1G)'
-      timeout 300 "$checks/membench_p2p_check" >"$work/p2p_check.csv" 2>"$work/p2p_check.log"
+      run_membench membench p2p_membench "${RUN_LIMIT:-400}" --peers-only --suite=default --min-time=0.5 \
+        --benchmark_filter='^peer/(copy|sm|all_to_one|one_to_all)/.*bytes:64M|^peer/latency/'
+      timeout 300 "$checks/membench_p2p_check" --sizes=64M --chains=1M,1G >"$work/p2p_check.csv" 2>"$work/p2p_check.log"
       echo "membench_p2p_check: exit $?"
       python3 "$here/p2p_agree.py" "$work/p2p_membench.json" "$work/p2p_check.csv" | tee "$work/p2p_agree.txt"
       echo "p2p_agree: exit ${PIPESTATUS[0]}"

@@ -4,7 +4,8 @@
 # Gets what is missing (apt-get when it may; header-only libraries unpacked into .deps/
 # without root; otherwise it says exactly what to do), builds the three cache-mode builds
 # for the GPUs it finds, runs the tier (quick by default) of each on every GPU at once
-# (membench --devices), and writes the Markdown and HTML reports: each GPU's three builds,
+# (membench --devices), and writes the Markdown and HTML reports: each GPU's three builds and its
+# memory profile on one page,
 # and with several GPUs the GPUs side by side, the peer matrix and the fleet's verdict.
 # Libraries installed elsewhere are found through CMAKE_PREFIX_PATH, and a .deps/prefix
 # that tools/run/fetch_debs.sh made on a machine with apt (for one without package access)
@@ -104,6 +105,11 @@ for f in "$out"/membench.gpu*.json; do
   for format in md html; do
     "$report" builds "$out/membench.$tag.json" "$out/membench_ca.$tag.json" "$out/membench_cg.$tag.json" \
       --format "$format" -o "$out/report.${tag%%-*}.$format" || rc=1
+    # The GPU on one page (the peer rows' file joins the GPUs it names); md writes its chart beside it.
+    peers=()
+    [ -e "$out/membench.peers.json" ] && peers=("$out/membench.peers.json")
+    "$report" profile "$out/membench.$tag.json" "${peers[@]}" --format "$format" \
+      -o "$out/report.profile.${tag%%-*}.$format" || rc=1
   done
 done
 [ ${#gpus[@]} -gt 0 ] || { say "no result file in $out (see $out/membench.log)"; exit 1; }
@@ -121,6 +127,7 @@ if [ ${#gpus[@]} -gt 1 ]; then
 fi
 say "results: $out/membench{,_ca,_cg}.gpu<N>-<UUID>.json (${#gpus[@]} GPU(s))"
 say "report:  $out/report.gpu<N>.md (Markdown) and .html (open in a browser), one per GPU"
+say "profile: $out/report.profile.gpu<N>.html (each GPU's memory hierarchy on one page) and .md (its chart: .gpu0.svg beside it)"
 if [ ${#gpus[@]} -gt 1 ]; then
   say "         $out/report.gpus.{md,html}: the GPUs side by side; report.fleet.{md,html}: which GPU is slow"
   [ -e "$out/report.p2p.md" ] && say "         $out/report.p2p.{md,html}: the peer matrix"

@@ -16,6 +16,12 @@ namespace {
 
 constexpr double batch_target_s = 2e-3;  // a batch long enough that the event pair is < 0.1 %
 constexpr int max_launches = 2000;
+// The batch is what judges a short row (a 3 us kernel's single launches scatter by several
+// percent): its interval must be a small fraction of the 5 % a comparison should see, and
+// its order statistics need enough batches to mean something (20 gives [x(6), x(15)] at 95 %).
+constexpr double batch_max_ci_pct = 0.25;
+constexpr int batch_min_samples = 20;
+constexpr double batch_max_time_s = 0.25;  // about 120 batches of 2 ms
 
 struct release_on_exit {
   stream_blocker* blocker;
@@ -50,14 +56,17 @@ void measure_batch(const measure_env& env, const launch_options& lo, const launc
     return clock_guard::sample{std::max(0.0, secs - env.event_overhead_s) / launches, env.probe->mhz()};
   };
   stopping_rule rule = env.options.rule;
-  rule.max_ci_pct = std::max(rule.max_ci_pct, 1.0);
-  rule.max_time_s = std::min(rule.max_time_s, 0.2);
+  rule.max_ci_pct = std::min(rule.max_ci_pct, batch_max_ci_pct);
+  rule.min_samples = std::max(rule.min_samples, batch_min_samples);
+  rule.max_time_s = std::min(rule.max_time_s, batch_max_time_s);
   rule.row_limit_s = std::min(rule.row_limit_s, 2.0);
   stopping_criterion criterion(rule, false);
   sample_run batch;
   if (!run_sample_loop(env, criterion, true, take, batch) || timed_out || batch.samples.empty()) return;
   run.batch_s = median_of(batch.samples);
   run.batch_launches = launches;
+  run.batch_samples = std::move(batch.samples);
+  run.batch_clocks_mhz = std::move(batch.clocks_mhz);
   run.discarded += batch.discarded;
   run.reasons |= batch.reasons;
 }

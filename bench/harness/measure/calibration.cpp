@@ -1,12 +1,14 @@
 #include "calibration.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "common/stats.hpp"
 #include "harness/core/check.hpp"
 #include "harness/core/resources.hpp"
 #include "harness/measure/device_timers.hpp"
+#include "harness/measure/timer_floor.hpp"
 
 namespace membench {
 namespace {
@@ -37,6 +39,7 @@ std::optional<double> held_sample(stream_blocker& blocker, event_timer& timer, c
 
 std::optional<event_calibration> calibrate_event_pair(stream_blocker& blocker, cudaStream_t s) {
   constexpr int warm_up = 3, samples = 200;
+  constexpr std::uint32_t sweep_samples = 128, sweep_cycles = 16;
   event_timer timer;
   std::vector<double> pair, empty;
   int timeouts = 0;
@@ -51,8 +54,15 @@ std::optional<event_calibration> calibrate_event_pair(stream_blocker& blocker, c
     pair.push_back(*a);
     empty.push_back(*b);
   }
+  std::vector<double> readings = pair;
+  readings.insert(readings.end(), empty.begin(), empty.end());
+  for (std::uint32_t cycles = 0; cycles < sweep_samples * sweep_cycles; cycles += sweep_cycles) {
+    const auto r = held_sample(blocker, timer, s, [&] { launch_spin_cycles(s, cycles); });
+    if (r) readings.push_back(*r);
+  }
   std::sort(pair.begin(), pair.end());
   event_calibration c;
+  c.resolution_s = smallest_step(std::move(readings)).value_or(0);
   c.median_s = quantile_sorted(pair, 0.5);
   c.p10_s = quantile_sorted(pair, 0.1);
   c.p90_s = quantile_sorted(pair, 0.9);

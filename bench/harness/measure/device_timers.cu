@@ -40,6 +40,12 @@ __global__ void spin_kernel(std::uint64_t ns) {
 
 __global__ void calibration_empty_kernel() {}
 
+__global__ void spin_cycles_kernel(long long cycles) {
+  const long long c0 = clock64();
+  while (clock64() - c0 < cycles) {
+  }
+}
+
 }  // namespace
 
 void spin_gpu(cudaStream_t s, int sm_count, double seconds) {
@@ -49,6 +55,11 @@ void spin_gpu(cudaStream_t s, int sm_count, double seconds) {
 
 void launch_empty_kernel(cudaStream_t s) {
   calibration_empty_kernel<<<1, 1, 0, s>>>();
+  MEMBENCH_CUDA_CHECK(cudaGetLastError());
+}
+
+void launch_spin_cycles(cudaStream_t s, std::uint32_t cycles) {
+  spin_cycles_kernel<<<1, 1, 0, s>>>(static_cast<long long>(cycles));
   MEMBENCH_CUDA_CHECK(cudaGetLastError());
 }
 

@@ -54,4 +54,8 @@ void spin_gpu(cudaStream_t s, int sm_count, double seconds);
 /// calibrating what a launch costs beyond its work. throws cuda_error
 void launch_empty_kernel(cudaStream_t s);
 
+/// Launches a one-thread kernel that spins for `cycles` SM clock cycles: a sweep of such
+/// launches moves event readings across neighbouring timer steps. throws cuda_error
+void launch_spin_cycles(cudaStream_t s, std::uint32_t cycles);
+
 }  // namespace membench

@@ -1,5 +1,6 @@
 // The host's steady clock around a call that returns when its work is done: work the
 // GPU's clock cannot see (cudaMalloc, cudaMallocHost, CPU loops). Label timing:host_clock.
+#include <algorithm>
 #include <chrono>
 
 #include "harness/core/check.hpp"
@@ -16,11 +17,12 @@ sample_run measure_host_clock(const measure_env& env, const host_options& ho, co
   sample_run run;
   run.method = env.options.method;
   run.host_clock = true;
+  run.calls_per_sample = std::max(ho.calls_per_sample, 1);
   auto take = [&]() -> std::optional<clock_guard::sample> {
     if (ho.prepare) ho.prepare();
     const double t0 = steady_seconds();
     call();
-    return clock_guard::sample{seconds_since(t0), 0.0};
+    return clock_guard::sample{seconds_since(t0) / run.calls_per_sample, 0.0};
   };
   // The GPU's clock events say nothing about work on the CPU.
   measure_env host_env = env;

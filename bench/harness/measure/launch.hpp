@@ -61,6 +61,9 @@ struct launch_options {
 struct host_options {
   /// Runs before every warm-up and sample, outside the timed region.
   std::function<void()> prepare;
+  /// Calls `call` makes: a call far shorter than the clock's own cost is timed many at a
+  /// time, and each sample is divided by this (the row's time is per call).
+  int calls_per_sample = 1;
 };
 
 }  // namespace membench

@@ -41,8 +41,12 @@ struct sample_run {
   bool host_clock = false;
   std::string fallback;            ///< why the row is not timed with blocking
   double event_overhead_s = 0;     ///< subtracted from each sample (blocking)
-  std::optional<double> batch_s;   ///< per launch, back to back (short kernel rows)
+  std::optional<double> batch_s;   ///< per launch, back to back (short kernel rows): median of batch_samples
   int batch_launches = 0;
+  std::vector<double> batch_samples;     ///< kept batches, each its time per launch, seconds
+  std::vector<double> batch_clocks_mhz;  ///< SM clock after each kept batch
+  bool timer_floor = false;  ///< the samples do not resolve the work (timer_floor.hpp)
+  int calls_per_sample = 1;  ///< calls one sample timed; the samples are per call
 };
 
 /// What the session hands every strategy.
@@ -53,6 +57,8 @@ struct measure_env {
   const nvml_device* nvml = nullptr;
   double reference_mhz = 0;           ///< the clock samples are judged against
   double event_overhead_s = 0;        ///< what blocking subtracts
+  double event_spread_s = 0;          ///< its spread (90th minus 10th percentile)
+  double timer_resolution_s = 0;      ///< the event timer's step; 0: not measured
   std::function<void(cudaStream_t)> flush_l2;
 };
 
@@ -61,14 +67,14 @@ struct measure_env {
 /// then, for short kernel rows, the batch measurement. throws cuda_error, interrupted
 sample_run measure_launch(const measure_env& env, const launch_options& lo, const launch_fn& launch, cudaStream_t own);
 
-/// Host-clock samples of `call`, under the same warm-up and stopping rule. throws interrupted
+/// Host-clock samples of `call`, each divided by ho.calls_per_sample, under the same warm-up and stopping rule. throws interrupted
 sample_run measure_host_clock(const measure_env& env, const host_options& ho, const std::function<void()>& call);
 
 // The strategies measure_launch chooses between.
 sample_run measure_blocking(const measure_env& env, const launch_options& lo, const launch_fn& launch, cudaStream_t st);
 sample_run measure_events(const measure_env& env, const launch_options& lo, const launch_fn& launch, cudaStream_t st);
 sample_run measure_single(const measure_env& env, const launch_options& lo, const launch_fn& launch, cudaStream_t st);
-/// Fills run.batch_s and run.batch_launches (needs the blocker; no-op without it).
+/// Fills run's batch_* members (needs the blocker; no-op without it).
 void measure_batch(const measure_env& env, const launch_options& lo, const launch_fn& launch, cudaStream_t st,
                    sample_run& run);
 

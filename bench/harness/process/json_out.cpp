@@ -15,10 +15,21 @@ std::string registered_name(const nlohmann::json& row) {
   return strip_framework_suffix(row.value("run_name", row.value("name", std::string())), framework_suffix::time_type);
 }
 
+// Writes row[key]: the repetition's kept list in microseconds, when there is one and it is not empty.
+void attach(nlohmann::json& row, const char* key, const kept_lists& lists) {
+  const auto it = lists.find(registered_name(row));
+  if (it == lists.end()) return;
+  const auto rep = static_cast<std::size_t>(row.value("repetition_index", 0));
+  if (rep >= it->second.size() || it->second[rep].empty()) return;
+  nlohmann::json us = nlohmann::json::array();
+  for (double s : it->second[rep]) us.push_back(s * 1e6);
+  row[key] = std::move(us);
+}
+
 }  // namespace
 
 void annotate_output(const std::string& path, const std::vector<std::pair<std::string, std::string>>& context,
-                     const std::map<std::string, std::vector<std::vector<double>>>& samples) {
+                     const kept_lists& samples, const kept_lists& batch_samples) {
   nlohmann::json j;
   try {
     std::ifstream in(path);
@@ -30,16 +41,11 @@ void annotate_output(const std::string& path, const std::vector<std::pair<std::s
   if (!j.is_object() || !j.contains("benchmarks") || !j["benchmarks"].is_array())
     throw std::runtime_error(path + ": not a Google Benchmark JSON file");
   for (const auto& [k, v] : context) j["context"][k] = v;
-  if (!samples.empty()) {
+  if (!samples.empty() || !batch_samples.empty()) {
     for (auto& row : j["benchmarks"]) {
       if (row.value("run_type", std::string("iteration")) != "iteration") continue;
-      const auto it = samples.find(registered_name(row));
-      if (it == samples.end()) continue;
-      const auto rep = static_cast<std::size_t>(row.value("repetition_index", 0));
-      if (rep >= it->second.size()) continue;
-      nlohmann::json us = nlohmann::json::array();
-      for (double s : it->second[rep]) us.push_back(s * 1e6);
-      row["samples_us"] = std::move(us);
+      attach(row, "samples_us", samples);
+      attach(row, "batch_samples_us", batch_samples);
     }
   }
   write_output_file(path, j.dump(2) + '\n');

@@ -9,10 +9,14 @@
 
 namespace membench {
 
+/// Samples kept per registered name, one list per repetition.
+using kept_lists = std::map<std::string, std::vector<std::vector<double>>>;
+
 /// Adds `context` to the file's context and, to every iteration row whose name has kept
 /// samples, `samples_us`: the samples in microseconds (the repetition's own list when there
-/// are several). throws std::runtime_error naming the file
+/// are several); `batch_samples_us` likewise from `batch_samples` (an empty list: none).
+/// throws std::runtime_error naming the file
 void annotate_output(const std::string& path, const std::vector<std::pair<std::string, std::string>>& context,
-                     const std::map<std::string, std::vector<std::vector<double>>>& samples);
+                     const kept_lists& samples, const kept_lists& batch_samples = {});
 
 }  // namespace membench

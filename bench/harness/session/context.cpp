@@ -95,7 +95,7 @@ double bench_context::report(const launch_options& opt, std::uint64_t bytes, con
   label_ = write_row(state_, device(), in);
   const double median = median_of(run.samples);
   session_.medians()[name_] = median;
-  session_.keep_samples(name_, run.samples);
+  session_.keep_samples(name_, run.samples, run.batch_samples);
   return median;
 }
 

@@ -17,6 +17,30 @@ void set(benchmark::State& state, const schema::field& key, double value) {
   state.counters[std::string(key.key)] = value;
 }
 
+double median_clock_mhz(const std::vector<double>& clocks_mhz) {
+  std::vector<double> measured;
+  for (double mhz : clocks_mhz) {
+    if (mhz > 0) measured.push_back(mhz);
+  }
+  return measured.empty() ? 0 : median_of(measured);
+}
+
+// The batch figure with its own samples and interval, as the row's (median_ci at the run's level).
+void write_batch(benchmark::State& state, const sample_run& run, double ci_level) {
+  using schema::counter;
+  if (!run.batch_s) return;
+  set(state, counter("batch_us"), *run.batch_s * 1e6);
+  set(state, counter("batch_launches"), run.batch_launches);
+  if (run.batch_samples.empty()) return;
+  const sample_stats stats = summarize(run.batch_samples);
+  const median_interval ci = median_ci(run.batch_samples, ci_level);
+  set(state, counter("batch_ci_low_us"), ci.low * 1e6);
+  set(state, counter("batch_ci_high_us"), ci.high * 1e6);
+  set(state, counter("batch_samples"), static_cast<double>(stats.count));
+  set(state, counter("batch_noise_pct"), stats.noise * 100);
+  if (const double mhz = median_clock_mhz(run.batch_clocks_mhz); mhz > 0) set(state, counter("batch_sm_clock_mhz"), mhz);
+}
+
 }  // namespace
 
 std::string write_row(benchmark::State& state, const device_info& device, const row_inputs& in) {
@@ -44,10 +68,8 @@ std::string write_row(benchmark::State& state, const device_info& device, const 
   set(state, counter("noise_pct"), stats.noise * 100);
   if (run.method == timing_method::blocking && !run.host_clock)
     set(state, counter("event_overhead_us"), run.event_overhead_s * 1e6);
-  if (run.batch_s) {
-    set(state, counter("batch_us"), *run.batch_s * 1e6);
-    set(state, counter("batch_launches"), run.batch_launches);
-  }
+  write_batch(state, run, in.ci_level);
+  if (run.calls_per_sample > 1) set(state, counter("calls_per_sample"), run.calls_per_sample);
   std::vector<double> clocks;
   for (double mhz : run.clocks_mhz) {
     if (mhz > 0) clocks.push_back(mhz);
@@ -84,6 +106,7 @@ std::string write_row(benchmark::State& state, const device_info& device, const 
   if (reasons & clock_reason::throttling)
     label += fmt::format(" {}:{}", schema::label("throttle").key, describe_clock_reasons(reasons & clock_reason::throttling));
   if (!run.converged) label += fmt::format(" {}:{}", schema::label("unconverged").key, run.unconverged);
+  if (run.timer_floor) label += fmt::format(" {}:timer", schema::label("floor").key);
   state.SetLabel(label);
   return label;
 }

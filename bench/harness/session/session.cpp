@@ -179,6 +179,8 @@ measure_env session::environment() {
                        nvml_.get(),
                        reference_mhz_,
                        calibration_ ? calibration_->median_s : 0,
+                       calibration_ ? calibration_->p90_s - calibration_->p10_s : 0,
+                       calibration_ ? calibration_->resolution_s : 0,
                        [this](cudaStream_t s) { flush_l2(s); }};
   }
   other_device& o = timed_other(current);
@@ -188,6 +190,8 @@ measure_env session::environment() {
                      o.nvml,
                      o.reference_mhz,
                      o.calibration ? o.calibration->median_s : 0,
+                     o.calibration ? o.calibration->p90_s - o.calibration->p10_s : 0,
+                     o.calibration ? o.calibration->resolution_s : 0,
                      [&o](cudaStream_t s) {
                        if (!o.flusher) o.flusher = std::make_unique<l2_flusher>(o.info.l2_bytes);
                        o.flusher->flush(s);
@@ -204,14 +208,24 @@ std::span<std::byte> session::staging() {
   return {staging_->data(), staging_->size()};
 }
 
-void session::keep_samples(const std::string& name, const std::vector<double>& samples) {
-  if (options_.keep_samples <= 0) return;
-  // Every k-th sample in time order: bounded, and spread over the whole sampling.
-  const std::size_t limit = static_cast<std::size_t>(options_.keep_samples);
+namespace {
+
+// Every k-th sample in time order: at most `limit`, spread over the whole sampling.
+std::vector<double> every_kth(const std::vector<double>& samples, std::size_t limit) {
   const std::size_t step = samples.size() <= limit ? 1 : (samples.size() + limit - 1) / limit;
   std::vector<double> kept;
   for (std::size_t i = 0; i < samples.size(); i += step) kept.push_back(samples[i]);
-  kept_[name].push_back(std::move(kept));
+  return kept;
+}
+
+}  // namespace
+
+void session::keep_samples(const std::string& name, const std::vector<double>& samples,
+                           const std::vector<double>& batch_samples) {
+  if (options_.keep_samples <= 0) return;
+  const auto limit = static_cast<std::size_t>(options_.keep_samples);
+  kept_[name].push_back(every_kth(samples, limit));
+  kept_batch_[name].push_back(every_kth(batch_samples, limit));
 }
 
 void session::expect_rows(std::size_t total, std::string build) {

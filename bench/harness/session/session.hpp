@@ -86,9 +86,14 @@ class session {
 
   /// Medians of the rows already timed in this process, by name: references for ratios.
   std::map<std::string, double>& medians() noexcept { return medians_; }
-  /// Samples kept for the JSON (--keep-samples), per name, one list per repetition.
-  void keep_samples(const std::string& name, const std::vector<double>& samples);
+  /// Samples kept for the JSON (--keep-samples), per name, one list per repetition; the
+  /// batch samples likewise (an empty list for a repetition without a batch figure).
+  void keep_samples(const std::string& name, const std::vector<double>& samples,
+                    const std::vector<double>& batch_samples);
   const std::map<std::string, std::vector<std::vector<double>>>& kept_samples() const noexcept { return kept_; }
+  const std::map<std::string, std::vector<std::vector<double>>>& kept_batch_samples() const noexcept {
+    return kept_batch_;
+  }
   /// Whether `name` was verified already (verification runs once per benchmark name).
   bool verified(const std::string& name) const noexcept { return verified_name_ == name; }
   void set_verified(const std::string& name) { verified_name_ = name; }
@@ -131,6 +136,7 @@ class session {
   std::string verified_name_;
   std::map<std::string, double> medians_;
   std::map<std::string, std::vector<std::vector<double>>> kept_;
+  std::map<std::string, std::vector<std::vector<double>>> kept_batch_;
   std::unique_ptr<progress> progress_;
   session_counts counts_;
   std::vector<std::string> not_run_;

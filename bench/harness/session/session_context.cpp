@@ -39,6 +39,9 @@ std::vector<std::pair<std::string, std::string>> session::context() const {
     out.push_back(entry(context_key("membench_event_overhead_us"), fmt::format("{:.3f}", calibration_->median_s * 1e6)));
     out.push_back(entry(context_key("membench_event_overhead_spread_us"),
                         fmt::format("{:.3f}", (calibration_->p90_s - calibration_->p10_s) * 1e6)));
+    if (calibration_->resolution_s > 0)
+      out.push_back(
+          entry(context_key("membench_timer_resolution_us"), fmt::format("{:.4f}", calibration_->resolution_s * 1e6)));
     out.push_back(
         entry(context_key("membench_empty_kernel_us"), fmt::format("{:.3f}", calibration_->empty_kernel_s * 1e6)));
   }

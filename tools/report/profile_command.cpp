@@ -1,0 +1,30 @@
+// profile's command: the page, and for Markdown written to a file each GPU's chart beside it.
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "commands.hpp"
+#include "profile.hpp"
+
+namespace membench::report {
+
+int run_profile(const profile_args& a, session& s) {
+  const std::vector<gpu_profile> gpus = build_profiles(s.load(a.files, profile_reads()));
+  s.release();
+  if (a.format == "html") return write_text(render_profile_html(gpus), a.output, s);
+  // Markdown cannot hold an SVG inline where most viewers show it: each chart goes into a
+  // file beside the page (FILE.gpuN.svg), linked by its name. On standard output, none.
+  std::vector<std::string> charts(gpus.size());
+  if (!a.output.empty()) {
+    const std::filesystem::path page(a.output);
+    for (std::size_t i = 0; i < gpus.size(); ++i) {
+      const std::string name = fmt::format("{}.gpu{}.svg", page.stem().string(), i);
+      const std::string path = (page.parent_path() / name).string();
+      if (const int rc = write_text(profile_summary_svg(gpus[i]), path, s); rc != exit_ok) return rc;
+      charts[i] = name;
+    }
+  }
+  return write_text(render_profile_markdown(gpus, charts), a.output, s);
+}
+
+}  // namespace membench::report
