@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "common/schema.hpp"
+#include "common/version.hpp"
 #include "harness/core/check.hpp"
 #include "harness/device/build_check.hpp"
 #include "harness/device/build_probe.hpp"
@@ -224,8 +225,11 @@ int run(int argc, char** argv) {
   const run_options& opt = parsed.options;
   if (opt.version) {  // before any CUDA call: it works on a machine without a GPU
     const std::string cuda_runtime = format_cuda_version(CUDART_VERSION);
-    std::fputs(version_text(git_commit(), MEMBENCH_BENCHMARK_VERSION, cuda_runtime).c_str(), stdout);
+    std::fputs(version_text(full_version(), git_commit(), MEMBENCH_BENCHMARK_VERSION, cuda_runtime).c_str(), stdout);
     return exit_ok;
+  }
+  if (const auto banner = debug_build_banner(MEMBENCH_BUILD_TYPE); banner && !list_only && !opt.list_devices) {
+    std::fputs(banner->c_str(), stderr);
   }
   // Before CUDA and NVML start threads of their own: they inherit the CPUs.
   if (const auto problem = pin_from_environment()) {

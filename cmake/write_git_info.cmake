@@ -1,7 +1,9 @@
-# Script mode: writes OUTPUT with the commit of SOURCE_DIR; rewrites only when it changed.
+# Script mode: writes OUTPUT with the commit of SOURCE_DIR and git's description of it
+# against the tag vVERSION; rewrites only when they changed.
 find_package(Git QUIET)
 set(commit "unknown")
 set(dirty "")
+set(describe "")
 if(GIT_FOUND)
   execute_process(COMMAND ${GIT_EXECUTABLE} rev-parse --short=12 HEAD
                   WORKING_DIRECTORY ${SOURCE_DIR} OUTPUT_VARIABLE out RESULT_VARIABLE rc
@@ -13,9 +15,17 @@ if(GIT_FOUND)
     if(NOT st STREQUAL "")
       set(dirty "-dirty")
     endif()
+    # Only this version's own tag counts: commits past an older version's tag say nothing of this one.
+    execute_process(COMMAND ${GIT_EXECUTABLE} describe --tags --long --always --abbrev=12 --dirty --match v${VERSION}
+                    WORKING_DIRECTORY ${SOURCE_DIR} OUTPUT_VARIABLE describe RESULT_VARIABLE rc
+                    OUTPUT_STRIP_TRAILING_WHITESPACE ERROR_QUIET)
+    if(NOT rc EQUAL 0)
+      set(describe "")
+    endif()
   endif()
 endif()
-set(content "namespace membench { const char* git_commit() { return \"${commit}${dirty}\"; } }\n")
+string(CONCAT content "#include \"common/version.hpp\"\n\nnamespace membench {\nconst char* git_commit() noexcept { return \"${commit}${dirty}\"; }\n"
+            "const char* git_describe() noexcept { return \"${describe}\"; }\n}  // namespace membench\n")
 if(EXISTS "${OUTPUT}")
   file(READ "${OUTPUT}" old)
 else()

@@ -247,6 +247,9 @@ inline constexpr field context_table[] = {
     {"membench_cuda_architectures", "-", "the architectures this build compiled SASS for"},
     {"membench_build_type", "-", "CMake build type"},
     {"membench_git_commit", "-", "commit of the sources (`-dirty` when modified)"},
+    {"membench_version", "-",
+     "membench's version, as `--version` says it: the project version, with `git describe` as build metadata "
+     "unless built at its clean tag (`0.1.0+3.g0695cf7c1234`: 3 commits past v0.1.0)"},
     {"membench_benchmark_version", "-", "the Google Benchmark version built against"},
     {"membench_compiler", "-", "host compiler and nvcc versions"},
     {"membench_format_version", "major.minor",

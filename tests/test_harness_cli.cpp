@@ -95,11 +95,34 @@ TEST(Cli, HelpListsEveryOptionOfTheSchema) {
 TEST(Cli, VersionIsAFlagThatPrintsEveryVersion) {
   EXPECT_TRUE(parse_options({"membench", "--version"}).options.version);
   EXPECT_FALSE(parse_options({"membench"}).options.version);
-  EXPECT_EQ(version_text("0123456789ab", "1.8.3", "13.0"),
-            fmt::format("membench {} (commit 0123456789ab, Google Benchmark 1.8.3, CUDA runtime 13.0)\n",
-                        project_version()));
+  EXPECT_EQ(version_text("0.1.0+3.g0123456789ab", "0123456789ab", "1.8.3", "13.0"),
+            "membench 0.1.0+3.g0123456789ab (commit 0123456789ab, Google Benchmark 1.8.3, CUDA runtime 13.0)\n");
   EXPECT_TRUE(std::regex_match(std::string(project_version()), std::regex(R"([0-9]+\.[0-9]+\.[0-9]+)")))
       << project_version();
+}
+
+TEST(Cli, VersionIsTheProjectVersionWithWhatGitSays) {
+  EXPECT_EQ(describe_version("0.1.0", ""), "0.1.0");  // outside git
+  EXPECT_EQ(describe_version("0.1.0", "v0.1.0-0-g0695cf7c1234"), "0.1.0");
+  EXPECT_EQ(describe_version("0.1.0", "v0.1.0-0-g0695cf7c1234-dirty"), "0.1.0+g0695cf7c1234.dirty");
+  EXPECT_EQ(describe_version("0.1.0", "v0.1.0-3-g0695cf7c1234"), "0.1.0+3.g0695cf7c1234");
+  EXPECT_EQ(describe_version("0.1.0", "v0.1.0-12-g0695cf7c1234-dirty"), "0.1.0+12.g0695cf7c1234.dirty");
+  EXPECT_EQ(describe_version("0.1.0", "0695cf7c1234"), "0.1.0+g0695cf7c1234");  // no v0.1.0 tag
+  EXPECT_EQ(describe_version("0.1.0", "0695cf7c1234-dirty"), "0.1.0+g0695cf7c1234.dirty");
+  // Anything git would not have written is said, never dropped.
+  for (const char* odd : {"v0.2.0-3-g0695cf7c1234", "v0.1.0-x-g0695", "v0.1.0-3-gXYZ", "v0.1.0-3", "main", "-dirty-dirty"})
+    EXPECT_EQ(describe_version("0.1.0", odd), "0.1.0+unknown") << odd;
+  // Semantic versioning's build metadata: dot-separated [0-9A-Za-z-] identifiers.
+  EXPECT_TRUE(std::regex_match(full_version(), std::regex(R"([0-9]+\.[0-9]+\.[0-9]+(\+[0-9A-Za-z-]+(\.[0-9A-Za-z-]+)*)?)")))
+      << full_version();
+}
+
+TEST(Cli, OnlyADebugBuildSaysItsTimesAreNotRepresentative) {
+  const auto banner = debug_build_banner("Debug");
+  ASSERT_TRUE(banner);
+  EXPECT_NE(banner->find("not representative"), std::string::npos);
+  EXPECT_NE(banner->find("-DCMAKE_BUILD_TYPE=Release"), std::string::npos);
+  for (const char* optimised : {"Release", "RelWithDebInfo", "MinSizeRel"}) EXPECT_FALSE(debug_build_banner(optimised));
 }
 
 TEST(Cli, OptionDefaultsAreTheOnesTheSchemaDocuments) {

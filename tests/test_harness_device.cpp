@@ -72,6 +72,14 @@ TEST(DeviceInfo, ContextSaysItsFormatVersion) {
   EXPECT_EQ(format_version(), "1.0");
 }
 
+TEST(DeviceInfo, ContextSaysWhichVersionWroteIt) {
+  const auto entries = context_entries(std::nullopt, "no driver", build_info{});
+  const std::map<std::string, std::string> m(entries.begin(), entries.end());
+  ASSERT_TRUE(m.count("membench_version"));
+  EXPECT_EQ(m.at("membench_version"), full_version());
+  EXPECT_TRUE(m.at("membench_version").starts_with(project_version())) << m.at("membench_version");
+}
+
 TEST(DeviceInfo, ContextDescribesTheDevice) {
   device_info d;
   d.name = "NVIDIA H100 80GB HBM3";

@@ -24,7 +24,7 @@ int run_command(std::vector<std::string> args, session& s) {
                            "Google Benchmark JSON.\nExit codes: {}.",
                            exit_codes_line())};
   app.require_subcommand(1);
-  app.set_version_flag("--version", fmt::format("membench-report {} (format {})", membench::project_version(),
+  app.set_version_flag("--version", fmt::format("membench-report {} (format {})", membench::full_version(),
                                                 membench::format_version()));
   // One line, whatever the error; the subcommands take it from here as they are added.
   app.failure_message([](const CLI::App*, const CLI::Error& e) {

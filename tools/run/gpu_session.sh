@@ -16,6 +16,10 @@
 set -u
 bundle=$1 work=$2
 shift 2
+# The bundle's layout (cmake --install --component bundle): programs in bin/, the GPU checks
+# in libexec/membench/; a bundle made before that layout has everything in one folder.
+bin=$bundle/bin checks=$bundle/libexec/membench
+[ -x "$bin/membench" ] || bin=$bundle checks=$bundle
 here=$(cd "$(dirname "$0")" && pwd)
 # The CUDA toolkit's own libraries (cuBLAS, CUPTI, nvperf) do not travel in the bundle:
 # use this machine's (the same CUDA major version).
@@ -31,7 +35,7 @@ run_membench() {  # run_membench EXE OUTNAME TIMEOUT ARGS...
   shift 3
   local start rc
   start=$(ms)
-  timeout "$limit" "$bundle/$exe" --benchmark_out="$work/$name.json" --benchmark_out_format=json "$@" \
+  timeout "$limit" "$bin/$exe" --benchmark_out="$work/$name.json" --benchmark_out_format=json "$@" \
     >"$work/$name.log" 2>&1
   rc=$?
   local wall=$(( $(ms) - start ))
@@ -46,15 +50,15 @@ for phase in "$@"; do
     info)
       nvidia-smi --query-gpu=name,driver_version,pci.bus_id,clocks.sm,clocks.max.sm,clocks.mem,power.draw,power.limit,temperature.gpu,ecc.mode.current,persistence_mode --format=csv
       nproc; echo "LD_LIBRARY_PATH=${LD_LIBRARY_PATH:-}"; command -v ncu cuobjdump compute-sanitizer
-      "$bundle/membench" --list-devices
+      "$bin/membench" --list-devices
       ;;
     tests)
-      "$bundle/membench_gpu_tests" >"$work/gpu_tests.log" 2>&1
+      "$checks/membench_gpu_tests" >"$work/gpu_tests.log" 2>&1
       echo "membench_gpu_tests: exit $?"; grep -E "^\[  (FAILED|PASSED)|cycles|us per launch|blocking" "$work/gpu_tests.log"
       ;;
     sass)
       for pair in membench:default membench_ca:ca membench_cg:cg; do
-        "$bundle/check_sass.sh" "$bundle/${pair%%:*}" "${pair##*:}" 2>&1 | tee -a "$work/sass.log"
+        "$checks/check_sass.sh" "$bin/${pair%%:*}" "${pair##*:}" 2>&1 | tee -a "$work/sass.log"
         echo "check_sass ${pair##*:}: exit ${PIPESTATUS[0]}"
       done
       ;;
@@ -79,20 +83,20 @@ for phase in "$@"; do
     p2p_check)
       run_membench membench p2p_membench "${RUN_LIMIT:-400}" --peers-only --suite=default --min-time=0.5 \
         --benchmark_filter='^peer/(copy|sm|all_to_one|one_to_all)/.*bytes:64M|^peer/latency/'
-      timeout 300 "$bundle/membench_p2p_check" --sizes=64M --chains=1M,1G >"$work/p2p_check.csv" 2>"$work/p2p_check.log"
+      timeout 300 "$checks/membench_p2p_check" --sizes=64M --chains=1M,1G >"$work/p2p_check.csv" 2>"$work/p2p_check.log"
       echo "membench_p2p_check: exit $?"
       python3 "$here/p2p_agree.py" "$work/p2p_membench.json" "$work/p2p_check.csv" | tee "$work/p2p_agree.txt"
       echo "p2p_agree: exit ${PIPESTATUS[0]}"
       ;;
     ncu)
-      timeout 560 python3 "$here/../ncu/ncu_validate.py" "$bundle" "$work" >"$work/ncu_validate.log" 2>&1
+      timeout 560 python3 "$here/../ncu/ncu_validate.py" "$bin" "$work" >"$work/ncu_validate.log" 2>&1
       echo "ncu_validate: exit $?"; cat "$work/ncu_validate.md" 2>/dev/null || tail -20 "$work/ncu_validate.log"
       ;;
     demos)
       t=$here/../tests
-      "$t/fault_demo.sh" "$bundle/membench" "$work/fault_demo.json" "$t/check_rows.cmake" >"$work/fault_demo.log" 2>&1
+      "$t/fault_demo.sh" "$bin/membench" "$work/fault_demo.json" "$t/check_rows.cmake" >"$work/fault_demo.log" 2>&1
       echo "fault demo: exit $?"; grep -E "error row|timed rows|fresh process" "$work/fault_demo.log"
-      "$t/interrupt_demo.sh" "$bundle/membench" "$work/interrupt_demo.json" "$t/check_rows.cmake" >"$work/interrupt_demo.log" 2>&1
+      "$t/interrupt_demo.sh" "$bin/membench" "$work/interrupt_demo.json" "$t/check_rows.cmake" >"$work/interrupt_demo.log" 2>&1
       echo "interrupt demo: exit $?"; grep -E "timed rows|stopped by" "$work/interrupt_demo.log"
       ;;
     *)

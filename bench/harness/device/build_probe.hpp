@@ -15,7 +15,5 @@ const char* build_cache_mode();
 probe_attributes build_probe_attributes();
 /// The probe's readings for the JSON context.
 std::vector<std::pair<std::string, std::string>> probe_context(const probe_attributes& probe);
-/// Short git commit of the sources (with -dirty), written at build time.
-const char* git_commit();
 
 }  // namespace membench

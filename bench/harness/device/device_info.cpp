@@ -29,6 +29,7 @@ std::vector<std::pair<std::string, std::string>> context_entries(const std::opti
       schema::entry(schema::context_key("membench_cuda_architectures"), build.cuda_architectures),
       schema::entry(schema::context_key("membench_build_type"), build.build_type),
       schema::entry(schema::context_key("membench_git_commit"), build.git_commit),
+      schema::entry(schema::context_key("membench_version"), full_version()),
       schema::entry(schema::context_key("membench_benchmark_version"), build.benchmark_version),
       schema::entry(schema::context_key("membench_compiler"), build.compiler),
       schema::entry(schema::context_key("membench_format_version"), format_version()),

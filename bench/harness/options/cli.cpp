@@ -17,7 +17,6 @@
 #include <fmt/format.h>
 
 #include "common/schema.hpp"
-#include "common/version.hpp"
 #include "harness/device/metrics.hpp"
 #include "harness/options/peers.hpp"
 
@@ -134,10 +133,22 @@ std::string help_text(std::string_view build_mode) {
       build_mode, schema::options_help());
 }
 
-std::string version_text(std::string_view git_commit, std::string_view benchmark_version,
+std::string version_text(std::string_view version, std::string_view git_commit, std::string_view benchmark_version,
                          std::string_view cuda_runtime) {
-  return fmt::format("membench {} (commit {}, Google Benchmark {}, CUDA runtime {})\n", project_version(), git_commit,
+  return fmt::format("membench {} (commit {}, Google Benchmark {}, CUDA runtime {})\n", version, git_commit,
                      benchmark_version, cuda_runtime);
+}
+
+std::optional<std::string> debug_build_banner(std::string_view build_type) {
+  if (build_type != "Debug") return std::nullopt;
+  // Debug is -O0 host code: the harness's own work (launch loops, host timers, host-memory
+  // copies) slows down and shifts every time; the kernels are unchanged (no -G).
+  return std::string(
+      "membench: *** DEBUG BUILD ***  The host code is unoptimised (-O0): launch overheads, host-side\n"
+      "membench: timings and host-memory rows are slower than membench measures, so these numbers are\n"
+      "membench: not representative and must not be compared with a Release build's (the JSON says\n"
+      "membench: membench_build_type=Debug). For measurements build Release:\n"
+      "membench:   cmake --preset bench && cmake --build build/bench   (or -DCMAKE_BUILD_TYPE=Release)\n");
 }
 
 namespace {

@@ -56,10 +56,15 @@ parsed_options parse_options(const std::vector<std::string>& args);
 /// `--help`: membench's options and exit codes, from the schema.
 std::string help_text(std::string_view build_mode);
 
-/// `--version`'s line: membench's version, the commit, and the Google Benchmark and CUDA
-/// runtime versions this build was made with (no CUDA call: it works without a GPU).
-std::string version_text(std::string_view git_commit, std::string_view benchmark_version,
+/// `--version`'s line: membench's version (full_version()), the commit, and the Google
+/// Benchmark and CUDA runtime versions this build was made with (no CUDA call: it works
+/// without a GPU).
+std::string version_text(std::string_view version, std::string_view git_commit, std::string_view benchmark_version,
                          std::string_view cuda_runtime);
+
+/// What a Debug build says on stderr before it measures anything (its times are not
+/// membench's); nullopt for any other build type.
+std::optional<std::string> debug_build_banner(std::string_view build_type);
 
 /// The filter Google Benchmark runs with, and where it came from.
 struct benchmark_filter {
