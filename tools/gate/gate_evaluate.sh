@@ -16,7 +16,7 @@
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: R=membench-report tools/gate/gate_evaluate.sh SET WORK [COMPARE OPTIONS]" >&2; exit 2; }
 R=$(realpath "${R:?the membench-report binary}"); here=$(cd "$1" && pwd); work=$2; shift 2
-tools=$(cd "$(dirname "$0")" && pwd)
+tools=$(cd "$(dirname "$0")/.." && pwd)  # the tools folder
 total=$(ls "$here"/host*.json | wc -l)
 if [ -n "${PAIRS:-}" ]; then
   IFS='|' read -r -a pairs <<< "$PAIRS"
