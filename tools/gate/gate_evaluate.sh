@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# R=membench-report [MISSES=5] [HOSTS=16 | PAIRS=...] [EVERY=N [PHASE=K]] tools/gate/gate_evaluate.sh SET WORK [COMPARE OPTIONS]
+# R=membench-report [MISSES=5] [ROWS_BELOW=20] [HOSTS=16 | PAIRS=...] [EVERY=N [PHASE=K]] tools/gate/gate_evaluate.sh SET WORK [COMPARE OPTIONS]
 # (from the repository root): the CI workflow's layout on a folder SET of fresh runs of one
 # commit (six kernel processes runNN.json, host-work processes hostNN.json), measured with
 # tools/gate/gate_power.py; WORK keeps the injected copies (reused when there).
@@ -65,4 +65,4 @@ for j in 0 1 2; do
     done
   done
 done
-python3 "$tools/gate/gate_power.py" --report "$R" ${MISSES:+--misses "$MISSES"} "${args[@]}" -- "$@"
+python3 "$tools/gate/gate_power.py" --report "$R" ${MISSES:+--misses "$MISSES"} ${ROWS_BELOW:+--rows-below "$ROWS_BELOW"} "${args[@]}" -- "$@"
