@@ -174,10 +174,17 @@ TEST(ReportVerdict, NoisySamplesAreUnsure) {
   EXPECT_LT(d.low, 0);
 }
 
+// Without the absolute run-to-run floor, which alone would make a 9 % change of a 2.4 us
+// row one process against one too noisy too.
 TEST(ReportVerdict, ChangesBelowTheResolutionAreTooSmall) {
   const run base = sampled(2.4, 0.001, 500, 13);
   const run next = scaled(base, 1.09);  // 0.22 us: a few timer ticks
-  expect_unsure(base, next, "too small");
+  decide_options o;
+  o.run_spread_us = 0;
+  const decision d = decide(one(base), one(next), o, "x");
+  EXPECT_EQ(d.v, verdict::unsure);
+  EXPECT_EQ(d.reason, "too small");
+  EXPECT_EQ(decide(one(base), one(next), {}, "x").reason, "too small; too noisy");
 }
 
 TEST(ReportVerdict, TheBootstrapIsSeededAndDeterministic) {
