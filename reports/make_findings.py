@@ -146,7 +146,7 @@ RESOLUTION_US = 0.5
 FLOOR_TOKEN = S.label["floor"] if "floor" in S.label else "floor"
 CALLS = C["calls_per_sample"] if "calls_per_sample" in C else "calls_per_sample"
 COMPARE_FLAGS = ["--correction", "none", "--clock-tolerance", "100", "--run-spread", "0", "--run-spread-copy", "0",
-                 "--run-spread-host", "0"]
+                 "--run-spread-host", "0", "--run-spread-us", "0"]
 
 
 class Bad(Exception):

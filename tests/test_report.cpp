@@ -295,6 +295,7 @@ TEST(ReportOptions, DefaultsComeFromTheTables) {
   EXPECT_EQ(from_compare.run_spread, plain.run_spread);
   EXPECT_EQ(from_compare.run_spread_copy, plain.run_spread_copy);
   EXPECT_EQ(from_compare.run_spread_host, plain.run_spread_host);
+  EXPECT_EQ(from_compare.run_spread_us, plain.run_spread_us);
   EXPECT_EQ(from_compare.calibration_runs, plain.calibration_runs);
   EXPECT_EQ(from_compare.confidence, plain.confidence);
   EXPECT_EQ(from_compare.seed, plain.seed);

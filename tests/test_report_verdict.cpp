@@ -174,10 +174,17 @@ TEST(ReportVerdict, NoisySamplesAreUnsure) {
   EXPECT_LT(d.low, 0);
 }
 
+// Without the absolute run-to-run floor, which alone would make a 9 % change of a 2.4 us
+// row one process against one too noisy too.
 TEST(ReportVerdict, ChangesBelowTheResolutionAreTooSmall) {
   const run base = sampled(2.4, 0.001, 500, 13);
   const run next = scaled(base, 1.09);  // 0.22 us: a few timer ticks
-  expect_unsure(base, next, "too small");
+  decide_options o;
+  o.run_spread_us = 0;
+  const decision d = decide(one(base), one(next), o, "x");
+  EXPECT_EQ(d.v, verdict::unsure);
+  EXPECT_EQ(d.reason, "too small");
+  EXPECT_EQ(decide(one(base), one(next), {}, "x").reason, "too small; too noisy");
 }
 
 TEST(ReportVerdict, TheBootstrapIsSeededAndDeterministic) {
@@ -713,15 +720,18 @@ void add_batch(run& r, double us, double half, double launches) {
 
 // The H200's 2.94 -> 2.78 us row: single launches do not resolve 0.16 us (the timer's
 // step where the files do not measure it is 0.5 us), its batches do.
+// Here without the absolute run-to-run floor (next test).
 TEST(ReportVerdict, AShortRowIsDecidedOnItsBatchFigure) {
+  decide_options o;
+  o.run_spread_us = 0;
   run base = with_interval(2.94, 0.01, 1980), next = with_interval(2.78, 0.01, 1980);
-  decision d = decide(one(base), one(next), {}, "x");
+  decision d = decide(one(base), one(next), o, "x");
   EXPECT_EQ(d.fig, figure::single);
   EXPECT_EQ(d.v, verdict::unsure);
   EXPECT_EQ(d.reason, "too small");
   add_batch(base, 2.94, 0.004, 100);
   add_batch(next, 2.78, 0.004, 100);
-  d = decide(one(base), one(next), {}, "x");
+  d = decide(one(base), one(next), o, "x");
   EXPECT_EQ(d.fig, figure::batch);
   EXPECT_EQ(d.v, verdict::faster) << d.reason;
   EXPECT_NEAR(d.change, 2.78 / 2.94 - 1, 1e-12);
@@ -731,15 +741,37 @@ TEST(ReportVerdict, AShortRowIsDecidedOnItsBatchFigure) {
     base.batch.samples_us.push_back(2.94 * (1 + (k - 4) * 0.001));
     next.batch.samples_us.push_back(2.78 * (1 + (k - 4) * 0.001));
   }
-  d = decide(one(base), one(next), {}, "x");
+  d = decide(one(base), one(next), o, "x");
   EXPECT_EQ(d.fig, figure::batch);
   EXPECT_EQ(d.from, evidence::samples);
   EXPECT_EQ(d.v, verdict::faster);
   // A batch figure without its interval, or on one side only, decides nothing.
   next.batch.ci_low_us = NAN;
-  EXPECT_EQ(decide(one(base), one(next), {}, "x").fig, figure::single);
+  EXPECT_EQ(decide(one(base), one(next), o, "x").fig, figure::single);
   next.batch = {};
-  EXPECT_EQ(decide(one(base), one(next), {}, "x").fig, figure::single);
+  EXPECT_EQ(decide(one(base), one(next), o, "x").fig, figure::single);
+}
+
+// One process against one: a few-microsecond row moves by about 0.1 us between processes
+// (H100, reports/h100/2026-11-27_93056bc), 3-4 % of a 2.9 us row, however tight each run's
+// batches are: -5.4 % is no evidence then. On a 40 us row the same 0.1 us is 0.25 %.
+TEST(ReportVerdict, AProcessesJitterOfATenthOfAMicrosecondCounts) {
+  run base = with_interval(2.94, 0.01, 1980), next = with_interval(2.78, 0.01, 1980);
+  add_batch(base, 2.94, 0.004, 100);
+  add_batch(next, 2.78, 0.004, 100);
+  const decide_options o;
+  EXPECT_DOUBLE_EQ(o.run_spread_us, 0.1);
+  decision d = decide(one(base), one(next), o, "x");
+  EXPECT_EQ(d.fig, figure::batch);
+  EXPECT_NE(d.v, verdict::faster) << d.low << " " << d.high;
+  EXPECT_LT(d.low, -0.08) << "the interval carries sqrt(2) x 0.1 / 2.94 us a side";
+  EXPECT_NEAR(o.run_spread_at(run::work_kind::kernel, 2.94), std::hypot(0.005, 0.1 / 2.94), 1e-12);
+  EXPECT_NEAR(o.run_spread_at(run::work_kind::host, 2.94), std::hypot(0.15, 0.1 / 2.94), 1e-12);
+  EXPECT_DOUBLE_EQ(o.run_spread_at(run::work_kind::kernel, NAN), 0.005) << "unknown time: the relative part";
+  base = with_interval(40, 0.001, 1980);
+  next = with_interval(37.84, 0.001, 1980);
+  d = decide(one(base), one(next), o, "x");
+  EXPECT_EQ(d.v, verdict::faster) << d.reason;
 }
 
 TEST(ReportVerdict, TheBatchFigureDecidesOnlyWhereItResolvesMore) {

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# R=membench-report [MISSES=5] [HOSTS=16 | PAIRS=...] [EVERY=N [PHASE=K]] tools/gate/gate_evaluate.sh SET WORK [COMPARE OPTIONS]
+# R=membench-report [MISSES=5] [ROWS_BELOW=20] [HOSTS=16 | PAIRS=...] [EVERY=N [PHASE=K]] tools/gate/gate_evaluate.sh SET WORK [COMPARE OPTIONS]
 # (from the repository root): the CI workflow's layout on a folder SET of fresh runs of one
 # commit (six kernel processes runNN.json, host-work processes hostNN.json), measured with
 # tools/gate/gate_power.py; WORK keeps the injected copies (reused when there).
@@ -16,7 +16,7 @@
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: R=membench-report tools/gate/gate_evaluate.sh SET WORK [COMPARE OPTIONS]" >&2; exit 2; }
 R=$(realpath "${R:?the membench-report binary}"); here=$(cd "$1" && pwd); work=$2; shift 2
-tools=$(cd "$(dirname "$0")" && pwd)
+tools=$(cd "$(dirname "$0")/.." && pwd)  # the tools folder
 total=$(ls "$here"/host*.json | wc -l)
 if [ -n "${PAIRS:-}" ]; then
   IFS='|' read -r -a pairs <<< "$PAIRS"
@@ -65,4 +65,4 @@ for j in 0 1 2; do
     done
   done
 done
-python3 "$tools/gate/gate_power.py" --report "$R" ${MISSES:+--misses "$MISSES"} "${args[@]}" -- "$@"
+python3 "$tools/gate/gate_power.py" --report "$R" ${MISSES:+--misses "$MISSES"} ${ROWS_BELOW:+--rows-below "$ROWS_BELOW"} "${args[@]}" -- "$@"

@@ -8,7 +8,7 @@ How good `membench-report compare` is as a regression gate, on real runs:
     share of benchmark comparisons called slower or faster;
   - the detection rate: over injected copies (tools/gate/inject_slowdown.py: a run with chosen
     rows made slower by a known amount), the share of those rows called slower, by row
-    duration (the BASE median: < 20 us, 20-100 us, 100 us-1 ms, > 1 ms) and slowdown.
+    duration (the BASE median: < 5 us, 5-20 us, 20-100 us, 100 us-1 ms, > 1 ms) and slowdown.
 Compare options after `--` (for example --threshold 3 or --unsure fail) are passed on.
 Unsure verdicts are neither alarms nor detections; their share is printed too.
 """
@@ -25,7 +25,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import membench_schema as S  # noqa: E402
 from inject_slowdown import INJECTED_PCT, INJECTED_ROWS  # noqa: E402
 
-BANDS = [("< 20 us", 0, 20), ("20-100 us", 20, 100), ("100 us-1 ms", 100, 1000), ("> 1 ms", 1000, float("inf"))]
+BANDS = [("< 5 us", 0, 5), ("5-20 us", 5, 20), ("20-100 us", 20, 100), ("100 us-1 ms", 100, 1000), ("> 1 ms", 1000, float("inf"))]
 
 
 def band(us):
@@ -84,7 +84,10 @@ def main():
     ap.add_argument("--injected", nargs=2, action="append", default=[], metavar=("BASE", "COPY"),
                     help="a run and an injected copy of another run of the same commit")
     ap.add_argument("--misses", type=float, metavar="PCT",
-                    help="also list the injected rows of 20 us or more that this slowdown did not find, with their verdicts")
+                    help="also list the injected rows of --misses-from us or more that this slowdown did not find, with their verdicts")
+    ap.add_argument("--misses-from", type=float, default=20, metavar="US", help="the shortest row --misses lists (default 20)")
+    ap.add_argument("--rows-below", type=float, metavar="US",
+                    help="also list each injected row shorter than this, found / injected at each slowdown")
     args = ap.parse_args(argv)
     if not args.aa and not args.injected:
         ap.error("give at least one --aa or --injected pair")
@@ -124,6 +127,7 @@ def main():
         injected = defaultdict(int)
         levels = set()
         missed = defaultdict(list)
+        per_row = defaultdict(lambda: [0.0, defaultdict(int), defaultdict(int)])  # base us, found, injected by level
         for base, copy in args.injected:
             names, level = set(), None
             for f in files(copy):
@@ -140,8 +144,13 @@ def main():
                 injected[key] += 1
                 hit = kind(verdict) == ("slower" if level > 0 else "faster")
                 found[key] += hit
-                if not hit and args.misses is not None and level == args.misses and base_us >= 20:
+                if not hit and args.misses is not None and level == args.misses and base_us >= args.misses_from:
                     missed[name].append(f"{interval} {verdict}")
+                if args.rows_below is not None and base_us < args.rows_below:
+                    row = per_row[name]
+                    row[0] = base_us
+                    row[1][level] += hit
+                    row[2][level] += 1
         levels = sorted(levels)
         print(f"## Detection: {len(args.injected)} injected cop{'y' if len(args.injected) == 1 else 'ies'}\n")
         print("| row duration | " + " | ".join(f"{l:+g} %" for l in levels) + " |")
@@ -156,8 +165,14 @@ def main():
                     i, f = injected[(label, level)], found[(label, level)]
                 cells.append(f"{f}/{i} ({100 * f / i:.0f} %)" if i else "-")
             print(f"| {label} | " + " | ".join(cells) + " |")
+        if per_row:
+            print(f"\n## Rows under {args.rows_below:g} us, found / injected\n")
+            print("| benchmark | base us | " + " | ".join(f"{l:+g} %" for l in levels) + " |")
+            print("|---|---:|" + "---:|" * len(levels))
+            for name, (us, hits, n) in sorted(per_row.items(), key=lambda x: (x[1][0], x[0])):
+                print(f"| `{name}` | {us:.3g} | " + " | ".join(f"{hits[l]}/{n[l]}" for l in levels) + " |")
         if missed:
-            print(f"\n## Missed at {args.misses:+g} %, rows of 20 us or more: {sum(len(v) for v in missed.values())}\n")
+            print(f"\n## Missed at {args.misses:+g} %, rows of {args.misses_from:g} us or more: {sum(len(v) for v in missed.values())}\n")
             print("| benchmark | missed | intervals and verdicts |")
             print("|---|---:|---|")
             for name, why in sorted(missed.items(), key=lambda x: (-len(x[1]), x[0])):

@@ -28,6 +28,7 @@ void bind_test(option_binder& b, compare_options& c) {
   b(o::threshold, c.threshold_pct)(o::margin, c.margin_pct)(o::resolution, c.resolution_us);
   b(o::clock_tolerance, c.clock_tolerance_pct)(o::run_spread, c.run_spread_pct);
   b(o::run_spread_copy, c.run_spread_copy_pct)(o::run_spread_host, c.run_spread_host_pct);
+  b(o::run_spread_us, c.run_spread_us);
   b(o::calibration_runs, c.calibration_runs)(o::confidence, c.confidence_pct)(o::seed, c.seed);
   b(o::correction, c.family);
 }

@@ -18,6 +18,7 @@ decide_options compare_options::decide() const {
   o.run_spread = run_spread_pct / 100;
   o.run_spread_copy = run_spread_copy_pct / 100;
   o.run_spread_host = run_spread_host_pct / 100;
+  o.run_spread_us = run_spread_us;
   o.confidence = confidence_pct / 100;
   o.calibration_runs = calibration_runs;
   o.seed = seed;

@@ -109,13 +109,13 @@ std::string rule_note(const compare_options& opt) {
       "{:g} % and the change holds in cycles (time x SM clock) too; otherwise unsure ({}). Short rows are decided on "
       "their batch figure (back-to-back launches) where it resolves them more finely. Intervals: a seeded bootstrap of the ratio of medians where both sides have samples, "
       "else the rows' intervals, noise or repetitions; the spread of the runs' medians counts, and never less than "
-      "{:g} % a run (work:kernel rows), {:g} % (work:copy) or {:g} % (work:host); where a side has {} runs or more, "
+      "{:g} % a run (work:kernel rows), {:g} % (work:copy) or {:g} % (work:host), with {:g} us added in quadrature; where a side has {} runs or more, "
       "the spread of its runs' medians is the run-to-run spread instead (evidence: runs), and runs that were "
       "throttled or did not converge are then allowed when the others alone give the same verdict",
       opt.threshold_pct, opt.confidence_pct,
       opt.margin_pct > 0 ? fmt::format("clears +-{:g} %", opt.margin_pct) : std::string("excludes 0"),
       resolution_text(opt.resolution_us), opt.clock_tolerance_pct, opt.unsure_fails ? "--unsure=fail: fails" : "--unsure=warn: listed",
-      opt.run_spread_pct, opt.run_spread_copy_pct, opt.run_spread_host_pct, opt.calibration_runs);
+      opt.run_spread_pct, opt.run_spread_copy_pct, opt.run_spread_host_pct, opt.run_spread_us, opt.calibration_runs);
 }
 
 // The notes before the rest: the sides, the counts, the rule and the family.

@@ -222,9 +222,10 @@ run::work_kind work_of(const side& base, const side& next) {
 
 namespace {
 
-// Its floor of run-to-run spread.
+// Its floor of run-to-run spread, relative to the base's centre of the figure decided on
+// (the absolute part weighs most on the shortest figure).
 double run_spread_for(const side& base, const side& next, const decide_options& o) {
-  return o.run_spread_of(work_of(base, next));
+  return o.run_spread_at(work_of(base, next), side_centre(base));
 }
 
 }  // namespace

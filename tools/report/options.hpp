@@ -117,6 +117,11 @@ inline constexpr option_spec run_spread_host{
     .names = "--run-spread-host", .kind = k::number,
     .help = "the same for rows with host or driver work in their samples (work:host)", .number = 15, .low = 0,
     .high = 100};
+inline constexpr option_spec run_spread_us{
+    .names = "--run-spread-us", .kind = k::number,
+    .help = "assumed run-to-run spread of a row's median in microseconds (one sd), added in quadrature to the percent "
+            "above: process-to-process jitter of a few launches that no run's own interval carries",
+    .number = 0.1, .low = 0, .high = 1e6};
 inline constexpr option_spec calibration_runs{
     .names = "--calibration-runs", .kind = k::integer,
     .help = "a side with at least this many runs of a benchmark measures its run-to-run spread, which then replaces "
@@ -266,12 +271,12 @@ inline constexpr std::array gpus_command{&gpus_files, &value, &filter, &format, 
 inline constexpr std::array p2p_command{&p2p_files, &p2p_value, &filter, &p2p_format, &output, &color};
 inline constexpr std::array compare_command{
     &compare_files, &base_files, &next_files, &threshold, &margin, &resolution, &clock_tolerance,
-    &run_spread, &run_spread_copy, &run_spread_host, &calibration_runs, &confidence, &seed, &correction,
-    &unsure, &allow_missing, &pairs, &filter, &show_all, &compare_format, &output, &color};
+    &run_spread, &run_spread_copy, &run_spread_host, &run_spread_us, &calibration_runs, &confidence, &seed,
+    &correction, &unsure, &allow_missing, &pairs, &filter, &show_all, &compare_format, &output, &color};
 inline constexpr std::array history_command{
     &history_files, &value, &filter, &format, &output, &color, &threshold, &margin, &resolution,
-    &clock_tolerance, &run_spread, &run_spread_copy, &run_spread_host, &calibration_runs, &confidence, &seed,
-    &correction, &export_format};
+    &clock_tolerance, &run_spread, &run_spread_copy, &run_spread_host, &run_spread_us, &calibration_runs,
+    &confidence, &seed, &correction, &export_format};
 inline constexpr std::array fleet_command{
     &fleet_files, &fleet_threshold, &outlier_share, &one_row_threshold, &confidence, &resolution, &run_spread,
     &run_spread_copy, &run_spread_host, &correction, &allow_mixed, &baseline_in, &baseline_out, &baseline_format, &filter,

@@ -158,7 +158,10 @@ void decide_effect(profile_lesson& l, const row& base, const row& contrast, cons
   add_to_side(n, *contrast.first, *contrast.second);
   n.runs.clear();
   for (const run& x : runs) n.runs.push_back(&x);
-  const decision d = decide(b, n, decide_options{}, contrast.first->name);
+  // Two rows of one run: no process-to-process shift between them.
+  decide_options o;
+  o.run_spread_us = 0;
+  const decision d = decide(b, n, o, contrast.first->name);
   auto ratio = [rate](double change) { return rate ? 1 / (1 + change) : 1 + change; };
   const std::string what = rate ? fmt::format("the {} of", h.unit) : "the time of";
   const std::string range = std::isnan(d.low) ? std::string("no interval")

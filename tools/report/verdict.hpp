@@ -3,6 +3,7 @@
 // of the runs, unit-tested on synthetic samples.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -74,9 +75,19 @@ struct decide_options {
   double run_spread = options::run_spread.number / 100;
   double run_spread_copy = options::run_spread_copy.number / 100;
   double run_spread_host = options::run_spread_host.number / 100;
+  /// An absolute part (microseconds, one sd): a process's launches of a few microseconds
+  /// shift by about 0.1 us from one process to the next, 2-5 % of such a row.
+  double run_spread_us = options::run_spread_us.number;
   /// The floor for a benchmark whose runs time `w` (the noisiest kind of either side).
   double run_spread_of(run::work_kind w) const noexcept {
     return w == run::work_kind::host ? run_spread_host : w == run::work_kind::copy ? run_spread_copy : run_spread;
+  }
+  /// The floor for such a benchmark whose figure takes `us`: the relative part and the
+  /// absolute part over `us`, added in quadrature (the relative part alone where `us` is unknown).
+  double run_spread_at(run::work_kind w, double us) const noexcept {
+    const double rel = run_spread_of(w);
+    if (!(us > 0) || !(run_spread_us > 0)) return rel;
+    return std::hypot(rel, run_spread_us / us);
   }
   /// A side with at least this many runs of a benchmark measures its run-to-run spread:
   /// that spread, not the work class's floor, is the benchmark's (0: never).

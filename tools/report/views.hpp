@@ -72,6 +72,7 @@ struct compare_options {
   double run_spread_pct = options::run_spread.number;              ///< a run's median's spread (one sd): kernel rows
   double run_spread_copy_pct = options::run_spread_copy.number;    ///< ... rows that time copy engines
   double run_spread_host_pct = options::run_spread_host.number;    ///< ... rows with host or driver work in their samples
+  double run_spread_us = options::run_spread_us.number;            ///< ... its absolute part, added in quadrature
   int calibration_runs = options::calibration_runs.value<int>();   ///< this many runs a side measure their spread
   double confidence_pct = options::confidence.number;              ///< level of the interval of each change
   std::uint64_t seed = options::seed.value<std::uint64_t>();       ///< seeds the bootstraps
