@@ -106,6 +106,37 @@ TEST(ReportProfile, TheCommittedH100RunReadsAsTheHierarchy) {
   EXPECT_EQ(html.find("http://", html.find("<body")), html.find("http://www.w3.org/2000/svg", html.find("<body")));
 }
 
+TEST(ReportProfile, ThreeBuildsOfOneGpuShareItsPage) {
+  const std::string dir = data + "../../../reports/h100/2026-11-24_21dad57/";
+  std::vector<result_file> files;
+  for (const char* name : {"membench.json", "membench_ca.json", "membench_cg.json"}) files.push_back(load_results(dir + name));
+  const std::vector<gpu_profile> gpus = build_profiles(files);
+  ASSERT_EQ(gpus.size(), 1u) << "three builds of one GPU are one page";
+  const gpu_profile& g = gpus.front();
+  EXPECT_EQ(g.builds.builds, (std::vector<std::string>{"default", "ca", "cg"}));
+  ASSERT_EQ(g.builds.rows.size(), g.ladder.size() + g.levels.size());
+  // The ladder and levels are the default build's alone, as with its file alone.
+  const std::vector<gpu_profile> one = build_profiles(file_refs(std::vector<const result_file*>{&files.front()}));
+  EXPECT_EQ(one.front().builds.builds.size(), 0u);
+  EXPECT_EQ(render_profile_markdown(one, {}).find("builds side by side"), std::string::npos);
+  for (std::size_t i = 0; i < g.ladder.size(); ++i) EXPECT_EQ(g.ladder[i].row, one.front().ladder[i].row);
+  for (const build_row& r : g.builds.rows) {
+    ASSERT_EQ(r.values.size(), 3u);
+    ASSERT_EQ(r.ratios.size(), 2u);
+    for (std::size_t k = 1; k < 3; ++k) {
+      // Each build's figure is the same benchmark as the default's, and its ratio that of the values.
+      if (r.values[0].row.empty() || r.values[k].row.empty()) continue;
+      EXPECT_EQ(r.values[k].row, r.values[0].row);
+      EXPECT_NEAR(r.ratios[k - 1].value, r.values[k].value / r.values[0].value, 1e-9);
+    }
+  }
+  const std::string md = render_profile_markdown(gpus, {});
+  EXPECT_NE(md.find("| figure | unit | default | ca | cg | ca/default | cg/default |"), std::string::npos) << md;
+  const std::string html = render_profile_html(gpus);
+  EXPECT_NE(html.find("<table class=\"builds\">"), std::string::npos);
+  EXPECT_NE(html.find("<title>build ratios</title>"), std::string::npos);
+}
+
 TEST(ReportViews, BuildsColoursOnlyWhatTheTestCalls) {
   // 10 % apart, no evidence of a spread: no finding.
   auto file = [](const char* build, double us) {

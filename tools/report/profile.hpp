@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "document.hpp"
 #include "model.hpp"
 
 namespace membench::report {
@@ -31,6 +32,21 @@ struct profile_lesson {
   std::string effect_flag;  ///< "": the test calls it; else why it is no finding (unsure: ...)
 };
 
+/// One headline figure over the builds: the base build's row, and the same benchmark in each
+/// other build.
+struct build_row {
+  std::string unit;                   ///< "ns", "GB/s"
+  std::vector<profile_value> values;  ///< one per build, in build_comparison::builds' order
+  std::vector<cell> ratios;           ///< build k+1 / the base build; coloured only where compare's test calls it
+};
+
+/// The builds of one GPU side by side; empty when its files are of one build.
+struct build_comparison {
+  std::vector<std::string> builds;  ///< those given, in the order default, ca, cg; the first is the base
+  std::vector<build_row> rows;      ///< the ladder's, then the levels'
+  std::string note;                 ///< how the ratios were marked (difference_marks)
+};
+
 struct gpu_profile {
   std::string title;
   std::vector<std::pair<std::string, std::string>> identity;  ///< (what, value), in reading order
@@ -38,6 +54,7 @@ struct gpu_profile {
   std::vector<profile_value> levels;                          ///< GB/s by level, with % of ceiling
   std::vector<profile_lesson> lessons;
   std::vector<std::string> notes;  ///< inputs, and what the files lack
+  build_comparison builds;         ///< several builds given: the ladder, levels and lessons are the base build's
 };
 
 /// What profile reads of each row: every counter and the evidence of an interval.
@@ -46,6 +63,12 @@ read_options profile_reads();
 /// One profile per GPU of `files`, in the order they first appear. throws input_error when
 /// no file has a membench row with a headline, or a file names no GPU
 std::vector<gpu_profile> build_profiles(const file_refs& files);
+
+/// The headline figures of `base` (the base build's ladder and levels) in each other build's
+/// files, with the ratios compare's test marks (profile_builds.cpp).
+build_comparison compare_builds(const std::vector<std::string>& builds,
+                                const std::vector<std::vector<const result_file*>>& files,
+                                const std::vector<const profile_value*>& base);
 
 /// The lessons of one GPU's rows (profile_lessons.cpp).
 std::vector<profile_lesson> profile_lessons(const std::vector<const result_file*>& files);
@@ -59,7 +82,16 @@ std::string flag_of(const result& r, const result_file& file);
 std::string render_profile_html(const std::vector<gpu_profile>& gpus);
 /// Markdown tables of the headline numbers; `charts[i]`, when not empty, is the SVG file
 /// beside it that shows GPU i's ladder and levels.
-std::string render_profile_markdown(const std::vector<gpu_profile>& gpus, const std::vector<std::string>& charts);
+/// `build_charts[i]`, likewise, the SVG of GPU i's build ratios (several builds given).
+std::string render_profile_markdown(const std::vector<gpu_profile>& gpus, const std::vector<std::string>& charts,
+                                    const std::vector<std::string>& build_charts = {});
+
+/// The builds' ratios as a small heatmap: a cell coloured only where the test calls it.
+std::string profile_builds_svg(const build_comparison& b);
+/// The builds' figures as a Markdown table (values with intervals, then the ratios).
+std::string profile_builds_markdown(const build_comparison& b);
+/// The same as an HTML table, the heatmap after it.
+std::string profile_builds_html(const build_comparison& b);
 
 /// Horizontal bars with interval whiskers; flagged bars hatched; `with_pct`: % of ceiling.
 std::string profile_bars_svg(const std::vector<profile_value>& bars, const std::string& unit, bool with_pct);

@@ -221,6 +221,39 @@ std::vector<gpu_group> group_files(const file_refs& files) {
   return groups;
 }
 
+// A GPU's files per build, in the order default, ca, cg; a file of no such build (peer rows
+// written without one) goes with the first. One entry when the files are of one build.
+std::vector<std::pair<std::string, std::vector<const result_file*>>> split_builds(const std::vector<const result_file*>& files) {
+  std::vector<std::pair<std::string, std::vector<const result_file*>>> out;
+  for (const std::string build : {"default", "ca", "cg"}) {
+    std::vector<const result_file*> of;
+    for (const result_file* f : files) {
+      if (f->build() == build) of.push_back(f);
+    }
+    if (!of.empty()) out.emplace_back(build, std::move(of));
+  }
+  if (out.size() < 2) return {{"", files}};
+  for (const result_file* f : files) {
+    const std::string b = f->build();
+    if (b != "default" && b != "ca" && b != "cg") out.front().second.push_back(f);
+  }
+  return out;
+}
+
+// The builds side by side: the base build's ladder and levels in each build.
+build_comparison builds_of(const std::vector<std::pair<std::string, std::vector<const result_file*>>>& split,
+                           const gpu_profile& p) {
+  std::vector<std::string> names;
+  std::vector<std::vector<const result_file*>> files;
+  for (const auto& [name, of] : split) names.push_back(name), files.push_back(of);
+  std::vector<const profile_value*> base;
+  for (const profile_value& v : p.ladder) base.push_back(&v);
+  for (const profile_value& v : p.levels) base.push_back(&v);
+  build_comparison b = compare_builds(names, files, base);
+  for (std::size_t i = 0; i < b.rows.size(); ++i) b.rows[i].unit = i < p.ladder.size() ? "ns" : "GB/s";
+  return b;
+}
+
 }  // namespace
 
 read_options profile_reads() { return {}; }  // every counter, and each run's evidence
@@ -273,12 +306,14 @@ profile_value value_of(const result* r, const std::string& label, const result_f
 
 std::vector<gpu_profile> build_profiles(const file_refs& files) {
   std::vector<gpu_profile> out;
-  for (const gpu_group& g : group_files(files)) {
+  for (const gpu_group& group : group_files(files)) {
+    const auto split = split_builds(group.files);
+    const gpu_group g{split.front().second, group.device};  // the base build's files
     const result_file& first = *g.files.front();
     gpu_profile p;
     p.title = fmt::format("{} — memory profile", first.gpu());
     p.identity = identity_of(first);
-    for (const result_file* f : g.files) p.notes.push_back(fmt::format("input: {}", f->path));
+    for (const result_file* f : group.files) p.notes.push_back(fmt::format("input: {}", f->path));
     const double l2 = ctx_number(first, schema::context_key("gpu_l2_bytes").key);
     if (!(l2 > 0)) p.notes.push_back("the context has no L2 size (gpu_l2_bytes): the L2 and DRAM rungs are left out");
     p.ladder = ladder_of(g.files, l2 > 0 ? l2 : NAN, g.device);
@@ -291,6 +326,7 @@ std::vector<gpu_profile> build_profiles(const file_refs& files) {
         std::none_of(p.lessons.begin(), p.lessons.end(), shown))
       throw input_error(fmt::format("{}: no membench row of a family profile shows (global/latency, global/read, ...)",
                                     first.path));
+    if (split.size() > 1) p.builds = builds_of(split, p);
     out.push_back(std::move(p));
   }
   if (out.empty()) throw input_error("profile: no input file");

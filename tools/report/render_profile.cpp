@@ -23,6 +23,8 @@ figure{margin:0}figure.lesson{border:1px solid #d0d7de;border-radius:6px;padding
 figcaption{font-weight:600}svg{max-width:100%;height:auto;display:block}
 p.effect{margin:4px 0;font-variant-numeric:tabular-nums}.unsure{color:#9a6700}
 ul.notes{color:#59636e}
+table.builds{border-collapse:collapse;font-size:13px;font-variant-numeric:tabular-nums}table.builds th,table.builds td{padding:2px 10px;border-bottom:1px solid #eaeef2;text-align:right}table.builds th:first-child{text-align:left}table.builds tbody th{font-weight:400}
+p.note{color:#59636e;font-size:13px}
 </style>
 )";
 
@@ -50,6 +52,13 @@ void html_lesson(std::string& out, const profile_lesson& l) {
 void html_gpu(std::string& out, const gpu_profile& g) {
   fmt::format_to(out_it(out), "<section class=\"gpu\">\n<h1>{}</h1>\n", escape(g.title));
   html_identity(out, g);
+  if (!g.builds.builds.empty()) {
+    fmt::format_to(out_it(out), "<h2>The builds side by side: each figure per build (its interval in brackets), the "
+                   "ratios to {} shaded only where compare's test calls the difference</h2>\n", escape(g.builds.builds.front()));
+    out += profile_builds_html(g.builds);
+    fmt::format_to(out_it(out), "<p class=\"note\">{}; outlined: unsure. The charts below "
+                   "are the {} build's.</p>\n", escape(g.builds.note), escape(g.builds.builds.front()));
+  }
   out += "<h2>Latency ladder: one dependent load (ns; whiskers: the row's interval)</h2>\n<figure>";
   out += profile_bars_svg(g.ladder, "ns", false);
   out += "</figure>\n<h2>Bandwidth by level, against each level's ceiling (grey)</h2>\n<figure>";
@@ -89,6 +98,15 @@ void md_values(std::string& out, const std::vector<profile_value>& vs, const std
   }
 }
 
+// The builds side by side, after the identity: values, ratios, how they were marked.
+void md_builds(std::string& out, const build_comparison& b, const std::string& chart) {
+  out += "\n## The builds side by side\n\n";
+  if (!chart.empty()) fmt::format_to(out_it(out), "![build ratios]({})\n\n", chart);
+  out += profile_builds_markdown(b);
+  fmt::format_to(out_it(out), "\nEach figure is the {0} build's row and the same benchmark in the other builds; ratios "
+                 "{1}. The tables below are the {0} build's.\n", b.builds.front(), md(b.note));
+}
+
 }  // namespace
 
 std::string render_profile_html(const std::vector<gpu_profile>& gpus) {
@@ -102,7 +120,8 @@ std::string render_profile_html(const std::vector<gpu_profile>& gpus) {
   return out;
 }
 
-std::string render_profile_markdown(const std::vector<gpu_profile>& gpus, const std::vector<std::string>& charts) {
+std::string render_profile_markdown(const std::vector<gpu_profile>& gpus, const std::vector<std::string>& charts,
+                                    const std::vector<std::string>& build_charts) {
   std::string out;
   for (std::size_t i = 0; i < gpus.size(); ++i) {
     const gpu_profile& g = gpus[i];
@@ -110,6 +129,7 @@ std::string render_profile_markdown(const std::vector<gpu_profile>& gpus, const 
     if (i < charts.size() && !charts[i].empty()) fmt::format_to(out_it(out), "![{}]({})\n\n", md(g.title), charts[i]);
     out += "| | |\n|---|---|\n";
     for (const auto& [what, value] : g.identity) fmt::format_to(out_it(out), "| {} | {} |\n", md(what), md(value));
+    if (!g.builds.builds.empty()) md_builds(out, g.builds, i < build_charts.size() ? build_charts[i] : std::string());
     out += "\n## Latency ladder: one dependent load\n\n";
     md_values(out, g.ladder, "ns", false);
     out += "\n## Bandwidth by level\n\n";

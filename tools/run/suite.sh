@@ -108,12 +108,13 @@ for f in "$out"/membench.gpu*.json; do
   done
 done
 [ ${#gpus[@]} -gt 0 ] || { say "no result file in $out (see $out/membench.log)"; exit 1; }
-# Each GPU on one page of one document (the peer rows' file joins the GPUs it names); the
-# Markdown's charts are written beside it, report.profile.gpu<N>.svg.
+# Each GPU on one page of one document, its three builds side by side (the peer rows' file
+# joins the GPUs it names); the Markdown's charts are written beside it,
+# report.profile.gpu<N>.svg and report.profile.gpu<N>.builds.svg.
 peers=()
 [ -e "$out/membench.peers.json" ] && peers=("$out/membench.peers.json")
 for format in md html; do
-  "$report" profile "$out"/membench.gpu*.json "${peers[@]}" --format "$format" -o "$out/report.profile.$format" || rc=1
+  "$report" profile "$out"/membench{,_ca,_cg}.gpu*.json "${peers[@]}" --format "$format" -o "$out/report.profile.$format" || rc=1
 done
 if [ ${#gpus[@]} -gt 1 ]; then
   for format in md html; do
