@@ -137,6 +137,28 @@ TEST(ReportProfile, ThreeBuildsOfOneGpuShareItsPage) {
   EXPECT_NE(html.find("<title>build ratios</title>"), std::string::npos);
 }
 
+TEST(ReportProfile, BuildHeatmapShadesOnlyWhatTheTestCalls) {
+  build_comparison b;
+  b.builds = {"default", "ca", "cg"};
+  build_row r;
+  r.unit = "ns";
+  r.values.resize(3);
+  r.values[0].label = "L1";
+  // A 2x change the test did not call stays white; an unsure one is outlined and says so.
+  r.ratios = {{"2.000", 2.0, tone::plain}, {"1.300 unsure", 1.3, tone::plain}};
+  b.rows.push_back(r);
+  r.ratios = {{"8.700", 8.7, tone::bad}, {"0.500", 0.5, tone::good}};
+  b.rows.push_back(r);
+  const std::string svg = profile_builds_svg(b);
+  EXPECT_NE(svg.find("fill=\"#ffffff\" class=\"bc\"/><text x=\"299.0\" y=\"36.0\" class=\"bt\">2.000</text>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("class=\"bu\"/><text x=\"419.0\" y=\"36.0\" class=\"bt bn\">1.300 unsure</text>"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("8.700 slower"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("0.500 faster"), std::string::npos) << svg;
+  const std::string md = profile_builds_markdown(b);
+  EXPECT_NE(md.find("| 2.000 | _1.300 unsure_ |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| **8.700 slower** | **0.500 faster** |"), std::string::npos) << md;
+}
+
 TEST(ReportViews, BuildsColoursOnlyWhatTheTestCalls) {
   // 10 % apart, no evidence of a spread: no finding.
   auto file = [](const char* build, double us) {

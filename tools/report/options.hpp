@@ -230,12 +230,14 @@ inline constexpr option_spec views_only{.names = "--only", .kind = k::list,
 // profile.
 inline constexpr option_spec profile_files{
     .names = "files", .kind = k::positional,
-    .help = "membench JSON files: one page per GPU (files of one GPU, and a file of peer rows naming it, share its page)",
+    .help = "membench JSON files: one page per GPU (files of one GPU, and a file of peer rows naming it, share its page; its "
+            "default, ca and cg builds side by side)",
     .required = true, .list = true};
 inline constexpr option_spec profile_format{
     .names = "--format", .kind = k::choice,
     .help = "html: one self-contained page (inline SVG and CSS, no scripts); md: Markdown tables of the headline "
-            "numbers, and with -o FILE.md each GPU's chart beside it as FILE.gpuN.svg, linked from the page",
+            "numbers, and with -o FILE.md each GPU's chart beside it as FILE.gpuN.svg (with several builds their "
+            "ratios too, FILE.gpuN.builds.svg), linked from the page",
     .text = "html", .choices = {"html", "md"}};
 
 // rows.
