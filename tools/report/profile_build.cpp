@@ -240,9 +240,9 @@ std::vector<std::pair<std::string, std::vector<const result_file*>>> split_build
   return out;
 }
 
-// The builds side by side: the base build's ladder and levels in each build.
+// The builds side by side: the base build's ladder and levels in each build; the identity says which.
 build_comparison builds_of(const std::vector<std::pair<std::string, std::vector<const result_file*>>>& split,
-                           const gpu_profile& p) {
+                           gpu_profile& p) {
   std::vector<std::string> names;
   std::vector<std::vector<const result_file*>> files;
   for (const auto& [name, of] : split) names.push_back(name), files.push_back(of);
@@ -250,6 +250,11 @@ build_comparison builds_of(const std::vector<std::pair<std::string, std::vector<
   for (const profile_value& v : p.ladder) base.push_back(&v);
   for (const profile_value& v : p.levels) base.push_back(&v);
   build_comparison b = compare_builds(names, files, base);
+  std::string joined;
+  for (const std::string& n : names) joined += (joined.empty() ? "" : ", ") + n;
+  for (auto& [what, value] : p.identity) {
+    if (what == "build") value = fmt::format("{} side by side; the charts: {}", joined, value);
+  }
   for (std::size_t i = 0; i < b.rows.size(); ++i) b.rows[i].unit = i < p.ladder.size() ? "ns" : "GB/s";
   return b;
 }
