@@ -16,8 +16,9 @@
 // plus the array traffic as if the array lived in memory (two loads and a store per
 // update), the same for both rows so their rates compare.
 // Tiers: quick has both storages at 64 elements; the default tier has every row. (The
-// local row at 8 elements moves between processes, 619 to 713 us on H100s, with where its
-// local memory lands: a poor row to gate on.)
+// local rows move between processes with where their local memory lands: at 8 elements 619
+// to 713 us on H100s; at 64, after the rest of the quick tier, 607-625 or 660-665 us, and
+// 596 us in a process of this family alone. Compare them on several runs a side.)
 #include <cuda_runtime_api.h>
 
 #include <cstdint>
