@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""tools/gate/fleet_evaluate.py --report BIN SET [--work DIR] [--slowdowns 5,10] [-- FLEET OPTIONS]
+"""tools/gate/fleet_evaluate.py --report BIN SET... [--work DIR] [--slowdowns 5,10] [-- FLEET OPTIONS]
 
-How good `membench-report fleet` is at finding a slow GPU, on a folder SET of healthy runs
+How good `membench-report fleet` is at finding a slow GPU, on folders SET of healthy runs
 of one fleet (several GPUs of one model and build, ideally two runs or more each; every
-.json below SET, the GPUs told apart by their gpu_uuid):
+.json below each SET, the GPUs told apart by their gpu_uuid; several folders are one set):
   - false alarms: fleet on the whole set and on every set without one GPU (leave one out):
     the GPUs called outliers, and the rows called slower or faster;
   - detection: each GPU in turn made PCT % slower (tools/gate/inject_slowdown.py: times,
@@ -40,18 +40,19 @@ def bucket(us):
     return next(label for label, lo, hi in BUCKETS if lo <= us < hi)
 
 
-def gpus_of(folder):
-    """{uuid: [paths]} of every .json below the folder, and each path's loaded document."""
+def gpus_of(folders):
+    """{uuid: [paths]} of every .json below the folders, and each path's loaded document."""
     gpus, docs = defaultdict(list), {}
-    for path in sorted(Path(folder).rglob("*.json")):
+    for folder in folders:
+        if not any(Path(folder).rglob("*.json")):
+            sys.exit(f"fleet_evaluate: {folder}: no .json file")
+    for path in sorted(p for folder in folders for p in Path(folder).rglob("*.json")):
         doc = json.loads(path.read_text())
         uuid = doc.get(S.file.context, {}).get(S.context.gpu_uuid)
         if not uuid:
             sys.exit(f"fleet_evaluate: {path}: no {S.context.gpu_uuid} in its context")
         gpus[uuid].append(str(path))
         docs[str(path)] = doc
-    if not gpus:
-        sys.exit(f"fleet_evaluate: {folder}: no .json file")
     return dict(gpus), docs
 
 
@@ -246,7 +247,7 @@ def main():
         passed, argv = argv[argv.index("--") + 1:], argv[:argv.index("--")]
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--report", required=True, help="the membench-report binary")
-    ap.add_argument("set", help="a folder of healthy runs of one fleet")
+    ap.add_argument("set", nargs="+", help="folders of healthy runs of one fleet (together one set)")
     ap.add_argument("--work", help="a folder for the slowed copies (default: a temporary one, removed)")
     ap.add_argument("--slowdowns", default="5,10", help="percent slower, comma-separated (default 5,10)")
     args = ap.parse_args(argv)
@@ -256,7 +257,7 @@ def main():
     work.mkdir(parents=True, exist_ok=True)
     try:
         runs = sum(len(f) for f in gpus.values())
-        print(f"# fleet on {args.set}: {len(gpus)} GPU(s), {runs} file(s); options: {' '.join(passed) or 'defaults'}\n")
+        print(f"# fleet on {' '.join(args.set)}: {len(gpus)} GPU(s), {runs} file(s); options: {' '.join(passed) or 'defaults'}\n")
         print("\n".join(false_alarms(args.report, gpus, passed)))
         print("\n".join(detection(args.report, gpus, docs, work, slowdowns, passed)))
     finally:
