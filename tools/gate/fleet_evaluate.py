@@ -12,13 +12,17 @@ of one fleet (several GPUs of one model and build, ideally two runs or more each
     size, by its most telling row (a kernel row of 5 us or more; kernel rows under 5 us
     only; copy and host rows only) and family by family; and how many of the slowed rows it
     calls slower (and slower beyond --one-row-threshold), by row duration (the healthy
-    fleet's centre: < 5 us, 5-20 us, 20-1000 us, > 1 ms) and work kind (the label's work:).
+    fleet's centre: < 5 us, 5-20 us, 20-1000 us, > 1 ms) and work kind (the label's work:);
+  - why: for every family not found in all its trials at the largest slowdown, its rows'
+    run-to-run spread measured within the GPUs (pooled over them), the healthy GPUs'
+    deviations from the centre and the half-width of their intervals.
 Fleet options after `--` (for example --threshold 5) are passed on. Prints Markdown tables.
 Exit 0; 2 when SET holds no usable fleet or fleet refuses it.
 """
 import argparse
 import copy
 import json
+import math
 import os
 import re
 import shutil
@@ -111,15 +115,44 @@ def injected_run(report, gpus, docs, uuid, pct, family, work, options):
     return verdicts(out).get(uuid), called(out, uuid, "slower"), alone
 
 
+def bare(name):
+    """A row's name as fleet names it (without Google Benchmark's time suffix)."""
+    return re.sub(r"/(manual_time|real_time|process_time)$", "", name)
+
+
 def work_kinds(docs):
     """{row name as fleet names it: its work kind (kernel, copy, host)} from the files' labels."""
     kinds = {}
     for doc in docs.values():
         for row in doc.get("benchmarks", []):
-            name = re.sub(r"/(manual_time|real_time|process_time)$", "", row.get("name", ""))
+            name = bare(row.get("name", ""))
             found = re.search(r"\bwork:(\w+)", row.get("label", ""))
             kinds.setdefault(name, found.group(1) if found else "kernel")
     return kinds
+
+
+UNIT_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+
+
+def run_spreads(gpus, docs):
+    """{row: (sd, df)}: the spread of a run's log median about its GPU's mean (the runs fleet
+    uses: converged, not errors), pooled over the GPUs with two runs or more of the row."""
+    ss, df = defaultdict(float), defaultdict(int)
+    for paths in gpus.values():
+        logs = defaultdict(list)
+        for path in paths:
+            for row in docs[path].get(S.file.benchmarks, []):
+                usable = row.get(S.row.run_type) == "iteration" and not row.get(S.row.error_occurred)
+                if not usable or row.get(S.counter.converged, 1) == 0 or not row.get(S.row.real_time, 0) > 0:
+                    continue
+                us = row[S.row.real_time] * UNIT_US.get(row.get(S.row.time_unit, "ns"), 1e-3)
+                logs[bare(row[S.row.name])].append(math.log(us))
+        for name, x in logs.items():
+            if len(x) >= 2:
+                mean = sum(x) / len(x)
+                ss[name] += sum((v - mean) ** 2 for v in x)
+                df[name] += len(x) - 1
+    return {name: (math.sqrt(ss[name] / df[name]), df[name]) for name in df}
 
 
 def family_class(members, kinds):
@@ -154,6 +187,7 @@ def detection(report, gpus, docs, work, slowdowns, options):
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         results = list(pool.map(lambda t: injected_run(report, gpus, docs, t[2], t[0], t[3], work, options), trials))
     count = Counts()
+    count.healthy, count.spreads, count.kinds = healthy["rows"], run_spreads(gpus, docs), kinds
     for (pct, scope, uuid, fam), (verdict, slower, alone) in zip(trials, results):
         count.gpu[(pct, scope)].add_verdict(verdict)
         slowed = [(n, c) for n, (f, c) in rows[uuid].items() if fam is None or f == fam]
@@ -163,8 +197,9 @@ def detection(report, gpus, docs, work, slowdowns, options):
         if fam is not None:
             for key in (size_of(len(slowed)), family_class(slowed, kinds)):
                 count.gpu[(pct, key)].add_verdict(verdict)
-            count.family[fam].setdefault("rows", len(slowed))
-            count.family[fam].setdefault("class", family_class(slowed, kinds))
+            if len(slowed) > count.family[fam].get("rows", 0):  # the most any GPU compared
+                count.family[fam]["rows"] = len(slowed)
+                count.family[fam]["class"] = family_class(slowed, kinds)
             count.family[fam].setdefault(pct, Tally()).add_verdict(verdict)
     return tables(slowdowns, count)
 
@@ -210,17 +245,48 @@ def tables(slowdowns, count):
                 t = count.gpu[(pct, key)]
                 if t.n:
                     lines.append(f"| {pct:g} % | {key} | {t.n} | {rate(t.hit, t.n)} |")
-    return lines + family_table(slowdowns, count) + row_tables(slowdowns, count) + [""]
+    return lines + family_table(slowdowns, count) + row_tables(slowdowns, count) + missed_rows(slowdowns, count) + [""]
 
 
 def family_table(slowdowns, count):
-    lines = ["", "One family slowed, each family (GPUs called outlier of those slowed):", "",
+    lines = ["", "One family slowed, each family (GPUs called outlier of those slowed; rows: the most a GPU "
+             "compared):", "",
              "| family | rows | most telling row | " + " | ".join(f"{p:g} %" for p in slowdowns) + " |",
              "|---|---:|---|" + "---:|" * len(slowdowns)]
     for fam in sorted(count.family):
         f = count.family[fam]
         cells = [f"{f[p].hit}/{f[p].n}" if p in f else "-" for p in slowdowns]
         lines.append(f"| {fam} | {f['rows']} | {f['class']} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def missed_rows(slowdowns, count):
+    """Markdown: the rows of every family not found in all its trials at the largest slowdown,
+    with what the healthy fleet says of them."""
+    top = max(slowdowns)
+    missed = [f for f in sorted(count.family) if top in count.family[f] and
+              count.family[f][top].hit < count.family[f][top].n]
+    lines = ["", f"## Families not always found at {top:g} %: their rows on the healthy fleet", "",
+             "run-to-run: the sd of a run's log median about its GPU's mean, pooled over the GPUs with two runs or "
+             "more (degrees of freedom); healthy deviations: the lowest and highest GPU / centre - 1 of the healthy "
+             "fleet; half-width: of a healthy GPU's 95 % interval (median over the GPUs).", "",
+             "| family | found | row | work | centre us | run-to-run | healthy deviations | half-width |",
+             "|---|---:|---|---|---:|---:|---:|---:|"]
+    by_name = defaultdict(list)
+    for r in count.healthy:
+        by_name[r["name"]].append(r)
+    for fam in missed:
+        t = count.family[fam][top]
+        for name in sorted(n for n, rs in by_name.items() if rs[0]["family"] == fam):
+            rs = by_name[name]
+            devs = [100 * r["deviation"] for r in rs]
+            halves = sorted(50 * (r["interval"]["high"] - r["interval"]["low"]) for r in rs
+                            if r["interval"]["low"] is not None)
+            sd, df = count.spreads.get(name, (float("nan"), 0))
+            half = f"{halves[len(halves) // 2]:.2f} %" if halves else "-"
+            lines.append(f"| {fam} | {t.hit}/{t.n} | {name[len(fam) + 1:]} | {count.kinds.get(name, 'kernel')} | "
+                         f"{rs[0]['centre_us']:.4g} | {100 * sd:.2f} % ({df}) | "
+                         f"{min(devs):+.1f} to {max(devs):+.1f} % | {half} |")
     return lines
 
 
