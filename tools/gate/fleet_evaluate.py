@@ -283,9 +283,10 @@ def missed_rows(slowdowns, count):
             halves = sorted(50 * (r["interval"]["high"] - r["interval"]["low"]) for r in rs
                             if r["interval"]["low"] is not None)
             sd, df = count.spreads.get(name, (float("nan"), 0))
+            spread = f"{100 * sd:.2f} % ({df})" if df else "- (no GPU with two usable runs)"
             half = f"{halves[len(halves) // 2]:.2f} %" if halves else "-"
             lines.append(f"| {fam} | {t.hit}/{t.n} | {name[len(fam) + 1:]} | {count.kinds.get(name, 'kernel')} | "
-                         f"{rs[0]['centre_us']:.4g} | {100 * sd:.2f} % ({df}) | "
+                         f"{rs[0]['centre_us']:.4g} | {spread} | "
                          f"{min(devs):+.1f} to {max(devs):+.1f} % | {half} |")
     return lines
 
