@@ -186,8 +186,7 @@ def detection(report, gpus, docs, work, slowdowns, options):
                 trials.append((pct, "one family", uuid, fam))
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         results = list(pool.map(lambda t: injected_run(report, gpus, docs, t[2], t[0], t[3], work, options), trials))
-    count = Counts()
-    count.healthy, count.spreads, count.kinds = healthy["rows"], run_spreads(gpus, docs), kinds
+    count = Counts(healthy["rows"], run_spreads(gpus, docs), kinds)
     for (pct, scope, uuid, fam), (verdict, slower, alone) in zip(trials, results):
         count.gpu[(pct, scope)].add_verdict(verdict)
         slowed = [(n, c) for n, (f, c) in rows[uuid].items() if fam is None or f == fam]
@@ -222,8 +221,10 @@ class Tally:
 
 
 class Counts:
-    def __init__(self):
+    def __init__(self, healthy, spreads, kinds):
         self.gpu, self.rows, self.family = defaultdict(Tally), defaultdict(Tally), defaultdict(dict)
+        # What the why-table reads: the healthy fleet's rows, each row's run spread and work kind.
+        self.healthy, self.spreads, self.kinds = healthy, spreads, kinds
 
 
 def rate(hit, n):
