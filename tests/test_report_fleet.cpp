@@ -114,9 +114,10 @@ TEST(ReportFleet, TheDeviationsIntervalCarriesTheGpusOwnSpreadAndTheCentres) {
   fleet_options opt;
   const decide_options o = opt.decide();
   const decision d = judge_gpu(many(mine), c, o);
-  // Own: the run's interval as a standard error plus the kernel floor; the centre: pi/2 s^2 / 5 on 4 df.
+  // Own: the run's interval as a standard error plus the kernel floor (0.5 % and 0.1 us of the
+  // centre's 100 us in quadrature); the centre: pi/2 s^2 / 5 on 4 df.
   const double own_se = (std::log(1.004) - std::log(0.996)) / (2 * standard_normal_quantile(0.975));
-  const double own = own_se * own_se + 0.005 * 0.005, centre = std::acos(-1.0) / 2 * 0.01 * 0.01 / 5;
+  const double own = own_se * own_se + 0.005 * 0.005 + 0.001 * 0.001, centre = std::acos(-1.0) / 2 * 0.01 * 0.01 / 5;
   const double df = (own + centre) * (own + centre) / (centre * centre / 4);
   const double half = student_t_quantile(0.975, df) * std::sqrt(own + centre);
   EXPECT_NEAR(d.change, 0.06, 1e-12);
@@ -134,6 +135,38 @@ TEST(ReportFleet, TheDeviationsIntervalCarriesTheGpusOwnSpreadAndTheCentres) {
   // A fleet that spreads five times as much cannot tell 6 % from its spread.
   c.spread = 0.05;
   EXPECT_EQ(judge_gpu(many(mine), c, o).v, verdict::unsure);
+}
+
+// --run-spread-us as compare has it: 0.1 us added in quadrature to the percent floor, at the
+// centre's time. A 3 us row 10 % slower on tight intervals is slower without it; with it, the
+// process-to-process jitter of 0.1 us (3.3 % of the row) is in the interval.
+TEST(ReportFleet, TheAbsoluteRunFloorIsAddedInQuadratureAtTheCentresTime) {
+  const std::vector<run> mine{timed(3.3, 0.004)};
+  row_centre c;
+  c.centre_us = 3;
+  c.spread = 0.002;
+  c.gpus = 6;
+  fleet_options opt;
+  opt.test.resolution_us = 0.05;
+  EXPECT_DOUBLE_EQ(opt.decide().run_spread_us, 0.1) << "compare's default, from the options table";
+  auto expected = [&](double floor) {
+    const double own_se = (std::log(1.004) - std::log(0.996)) / (2 * standard_normal_quantile(0.975));
+    const double own = own_se * own_se + floor * floor, centre = std::acos(-1.0) / 2 * 0.002 * 0.002 / 6;
+    const double df = (own + centre) * (own + centre) / (centre * centre / 5);
+    return student_t_quantile(0.975, df) * std::sqrt(own + centre);
+  };
+  const decision with = judge_gpu(many(mine), c, opt.decide());
+  const double half = expected(std::hypot(0.005, 0.1 / 3));
+  EXPECT_NEAR(with.low, std::expm1(std::log(1.1) - half), 1e-12);
+  EXPECT_NEAR(with.high, std::expm1(std::log(1.1) + half), 1e-12);
+  EXPECT_EQ(with.v, verdict::unsure) << "its interval reaches below +3 %";
+  opt.test.run_spread_us = 0;
+  const decision without = judge_gpu(many(mine), c, opt.decide());
+  EXPECT_NEAR(without.low, std::expm1(std::log(1.1) - expected(0.005)), 1e-12);
+  EXPECT_EQ(without.v, verdict::slower) << without.reason;
+  // On a 100 us row the same 0.1 us is 0.1 %: next to the 0.5 % floor, nearly nothing.
+  opt.test.run_spread_us = 0.1;
+  EXPECT_NEAR(opt.decide().run_spread_at(run::work_kind::kernel, 100), std::hypot(0.005, 0.001), 1e-15);
 }
 
 TEST(ReportFleet, EveryGpusRowsAreOneFamily) {

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
-"""tools/gate/fleet_evaluate.py --report BIN SET [--work DIR] [--slowdowns 5,10] [-- FLEET OPTIONS]
+"""tools/gate/fleet_evaluate.py --report BIN SET... [--work DIR] [--slowdowns 5,10] [-- FLEET OPTIONS]
 
-How good `membench-report fleet` is at finding a slow GPU, on a folder SET of healthy runs
+How good `membench-report fleet` is at finding a slow GPU, on folders SET of healthy runs
 of one fleet (several GPUs of one model and build, ideally two runs or more each; every
-.json below SET, the GPUs told apart by their gpu_uuid):
+.json below each SET, the GPUs told apart by their gpu_uuid; several folders are one set):
   - false alarms: fleet on the whole set and on every set without one GPU (leave one out):
     the GPUs called outliers, and the rows called slower or faster;
   - detection: each GPU in turn made PCT % slower (tools/gate/inject_slowdown.py: times,
@@ -12,13 +12,17 @@ of one fleet (several GPUs of one model and build, ideally two runs or more each
     size, by its most telling row (a kernel row of 5 us or more; kernel rows under 5 us
     only; copy and host rows only) and family by family; and how many of the slowed rows it
     calls slower (and slower beyond --one-row-threshold), by row duration (the healthy
-    fleet's centre: < 5 us, 5-20 us, 20-1000 us, > 1 ms) and work kind (the label's work:).
+    fleet's centre: < 5 us, 5-20 us, 20-1000 us, > 1 ms) and work kind (the label's work:);
+  - why: for every family not found in all its trials at the largest slowdown, its rows'
+    run-to-run spread measured within the GPUs (pooled over them), the healthy GPUs'
+    deviations from the centre and the half-width of their intervals.
 Fleet options after `--` (for example --threshold 5) are passed on. Prints Markdown tables.
 Exit 0; 2 when SET holds no usable fleet or fleet refuses it.
 """
 import argparse
 import copy
 import json
+import math
 import os
 import re
 import shutil
@@ -40,18 +44,19 @@ def bucket(us):
     return next(label for label, lo, hi in BUCKETS if lo <= us < hi)
 
 
-def gpus_of(folder):
-    """{uuid: [paths]} of every .json below the folder, and each path's loaded document."""
+def gpus_of(folders):
+    """{uuid: [paths]} of every .json below the folders, and each path's loaded document."""
     gpus, docs = defaultdict(list), {}
-    for path in sorted(Path(folder).rglob("*.json")):
+    for folder in folders:
+        if not any(Path(folder).rglob("*.json")):
+            sys.exit(f"fleet_evaluate: {folder}: no .json file")
+    for path in sorted(p for folder in folders for p in Path(folder).rglob("*.json")):
         doc = json.loads(path.read_text())
         uuid = doc.get(S.file.context, {}).get(S.context.gpu_uuid)
         if not uuid:
             sys.exit(f"fleet_evaluate: {path}: no {S.context.gpu_uuid} in its context")
         gpus[uuid].append(str(path))
         docs[str(path)] = doc
-    if not gpus:
-        sys.exit(f"fleet_evaluate: {folder}: no .json file")
     return dict(gpus), docs
 
 
@@ -110,15 +115,44 @@ def injected_run(report, gpus, docs, uuid, pct, family, work, options):
     return verdicts(out).get(uuid), called(out, uuid, "slower"), alone
 
 
+def bare(name):
+    """A row's name as fleet names it (without Google Benchmark's time suffix)."""
+    return re.sub(r"/(manual_time|real_time|process_time)$", "", name)
+
+
 def work_kinds(docs):
     """{row name as fleet names it: its work kind (kernel, copy, host)} from the files' labels."""
     kinds = {}
     for doc in docs.values():
         for row in doc.get("benchmarks", []):
-            name = re.sub(r"/(manual_time|real_time|process_time)$", "", row.get("name", ""))
+            name = bare(row.get("name", ""))
             found = re.search(r"\bwork:(\w+)", row.get("label", ""))
             kinds.setdefault(name, found.group(1) if found else "kernel")
     return kinds
+
+
+UNIT_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+
+
+def run_spreads(gpus, docs):
+    """{row: (sd, df)}: the spread of a run's log median about its GPU's mean (the runs fleet
+    uses: converged, not errors), pooled over the GPUs with two runs or more of the row."""
+    ss, df = defaultdict(float), defaultdict(int)
+    for paths in gpus.values():
+        logs = defaultdict(list)
+        for path in paths:
+            for row in docs[path].get(S.file.benchmarks, []):
+                usable = row.get(S.row.run_type) == "iteration" and not row.get(S.row.error_occurred)
+                if not usable or row.get(S.counter.converged, 1) == 0 or not row.get(S.row.real_time, 0) > 0:
+                    continue
+                us = row[S.row.real_time] * UNIT_US.get(row.get(S.row.time_unit, "ns"), 1e-3)
+                logs[bare(row[S.row.name])].append(math.log(us))
+        for name, x in logs.items():
+            if len(x) >= 2:
+                mean = sum(x) / len(x)
+                ss[name] += sum((v - mean) ** 2 for v in x)
+                df[name] += len(x) - 1
+    return {name: (math.sqrt(ss[name] / df[name]), df[name]) for name in df}
 
 
 def family_class(members, kinds):
@@ -152,7 +186,7 @@ def detection(report, gpus, docs, work, slowdowns, options):
                 trials.append((pct, "one family", uuid, fam))
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         results = list(pool.map(lambda t: injected_run(report, gpus, docs, t[2], t[0], t[3], work, options), trials))
-    count = Counts()
+    count = Counts(healthy["rows"], run_spreads(gpus, docs), kinds)
     for (pct, scope, uuid, fam), (verdict, slower, alone) in zip(trials, results):
         count.gpu[(pct, scope)].add_verdict(verdict)
         slowed = [(n, c) for n, (f, c) in rows[uuid].items() if fam is None or f == fam]
@@ -162,8 +196,9 @@ def detection(report, gpus, docs, work, slowdowns, options):
         if fam is not None:
             for key in (size_of(len(slowed)), family_class(slowed, kinds)):
                 count.gpu[(pct, key)].add_verdict(verdict)
-            count.family[fam].setdefault("rows", len(slowed))
-            count.family[fam].setdefault("class", family_class(slowed, kinds))
+            if len(slowed) > count.family[fam].get("rows", 0):  # the most any GPU compared
+                count.family[fam]["rows"] = len(slowed)
+                count.family[fam]["class"] = family_class(slowed, kinds)
             count.family[fam].setdefault(pct, Tally()).add_verdict(verdict)
     return tables(slowdowns, count)
 
@@ -186,8 +221,10 @@ class Tally:
 
 
 class Counts:
-    def __init__(self):
+    def __init__(self, healthy, spreads, kinds):
         self.gpu, self.rows, self.family = defaultdict(Tally), defaultdict(Tally), defaultdict(dict)
+        # What the why-table reads: the healthy fleet's rows, each row's run spread and work kind.
+        self.healthy, self.spreads, self.kinds = healthy, spreads, kinds
 
 
 def rate(hit, n):
@@ -209,17 +246,49 @@ def tables(slowdowns, count):
                 t = count.gpu[(pct, key)]
                 if t.n:
                     lines.append(f"| {pct:g} % | {key} | {t.n} | {rate(t.hit, t.n)} |")
-    return lines + family_table(slowdowns, count) + row_tables(slowdowns, count) + [""]
+    return lines + family_table(slowdowns, count) + row_tables(slowdowns, count) + missed_rows(slowdowns, count) + [""]
 
 
 def family_table(slowdowns, count):
-    lines = ["", "One family slowed, each family (GPUs called outlier of those slowed):", "",
+    lines = ["", "One family slowed, each family (GPUs called outlier of those slowed; rows: the most a GPU "
+             "compared):", "",
              "| family | rows | most telling row | " + " | ".join(f"{p:g} %" for p in slowdowns) + " |",
              "|---|---:|---|" + "---:|" * len(slowdowns)]
     for fam in sorted(count.family):
         f = count.family[fam]
         cells = [f"{f[p].hit}/{f[p].n}" if p in f else "-" for p in slowdowns]
         lines.append(f"| {fam} | {f['rows']} | {f['class']} | " + " | ".join(cells) + " |")
+    return lines
+
+
+def missed_rows(slowdowns, count):
+    """Markdown: the rows of every family not found in all its trials at the largest slowdown,
+    with what the healthy fleet says of them."""
+    top = max(slowdowns)
+    missed = [f for f in sorted(count.family) if top in count.family[f] and
+              count.family[f][top].hit < count.family[f][top].n]
+    lines = ["", f"## Families not always found at {top:g} %: their rows on the healthy fleet", "",
+             "run-to-run: the sd of a run's log median about its GPU's mean, pooled over the GPUs with two runs or "
+             "more (degrees of freedom); healthy deviations: the lowest and highest GPU / centre - 1 of the healthy "
+             "fleet; half-width: of a healthy GPU's 95 % interval (median over the GPUs).", "",
+             "| family | found | row | work | centre us | run-to-run | healthy deviations | half-width |",
+             "|---|---:|---|---|---:|---:|---:|---:|"]
+    by_name = defaultdict(list)
+    for r in count.healthy:
+        by_name[r["name"]].append(r)
+    for fam in missed:
+        t = count.family[fam][top]
+        for name in sorted(n for n, rs in by_name.items() if rs[0]["family"] == fam):
+            rs = by_name[name]
+            devs = [100 * r["deviation"] for r in rs]
+            halves = sorted(50 * (r["interval"]["high"] - r["interval"]["low"]) for r in rs
+                            if r["interval"]["low"] is not None)
+            sd, df = count.spreads.get(name, (float("nan"), 0))
+            spread = f"{100 * sd:.2f} % ({df})" if df else "- (no GPU with two usable runs)"
+            half = f"{halves[len(halves) // 2]:.2f} %" if halves else "-"
+            lines.append(f"| {fam} | {t.hit}/{t.n} | {name[len(fam) + 1:]} | {count.kinds.get(name, 'kernel')} | "
+                         f"{rs[0]['centre_us']:.4g} | {spread} | "
+                         f"{min(devs):+.1f} to {max(devs):+.1f} % | {half} |")
     return lines
 
 
@@ -246,7 +315,7 @@ def main():
         passed, argv = argv[argv.index("--") + 1:], argv[:argv.index("--")]
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--report", required=True, help="the membench-report binary")
-    ap.add_argument("set", help="a folder of healthy runs of one fleet")
+    ap.add_argument("set", nargs="+", help="folders of healthy runs of one fleet (together one set)")
     ap.add_argument("--work", help="a folder for the slowed copies (default: a temporary one, removed)")
     ap.add_argument("--slowdowns", default="5,10", help="percent slower, comma-separated (default 5,10)")
     args = ap.parse_args(argv)
@@ -256,7 +325,7 @@ def main():
     work.mkdir(parents=True, exist_ok=True)
     try:
         runs = sum(len(f) for f in gpus.values())
-        print(f"# fleet on {args.set}: {len(gpus)} GPU(s), {runs} file(s); options: {' '.join(passed) or 'defaults'}\n")
+        print(f"# fleet on {' '.join(args.set)}: {len(gpus)} GPU(s), {runs} file(s); options: {' '.join(passed) or 'defaults'}\n")
         print("\n".join(false_alarms(args.report, gpus, passed)))
         print("\n".join(detection(args.report, gpus, docs, work, slowdowns, passed)))
     finally:

@@ -32,7 +32,7 @@ run::work_kind row_work(const fleet_row& r) {
 // nor faster against this centre alone (no family correction): beyond the threshold by the
 // interval's half-width, from the run's floor and the centre's uncertainty.
 std::pair<double, double> band_of(const row_centre& c, run::work_kind w, const decide_options& o) {
-  const double floor = o.run_spread_of(w);
+  const double floor = o.run_spread_at(w, c.centre_us);
   const detail::side_spread one{floor * floor, INFINITY, NAN};
   const detail::side_spread centre{c.variance(), c.gpus > 1 ? c.gpus - 1.0 : INFINITY, NAN};
   const auto [lo, hi] = detail::t_interval(centre, one, o.confidence, 0);

@@ -25,7 +25,6 @@ decide_options fleet_options::decide() const {
   o.margin = o.threshold;
   o.clock_tolerance = INFINITY;
   o.calibration_runs = 0;
-  o.run_spread_us = 0;  // compare's absolute floor is not yet evaluated on fleets (no option here)
   o.more_runs = "give the GPU several runs";
   return o;
 }
@@ -112,7 +111,8 @@ decision judge_gpu(const side& gpu, const row_centre& c, const decide_options& o
   // Without an interval or noise of its own, a GPU's runs still spread as the fleet's do.
   if (out.from == evidence::none && c.run_df > 0) out.from = evidence::runs;
   if (out.from != evidence::none) {
-    const double floor = o.run_spread_of(work_of(gpu, side{}));
+    // The floor at the centre's time, as compare takes it at the base's.
+    const double floor = o.run_spread_at(work_of(gpu, side{}), c.centre_us);
     const side_spread own = pooled_spread_of(gpu, out.from, floor, c.run_variance, c.run_df);
     const side_spread centre{c.variance(), c.gpus > 1 ? c.gpus - 1.0 : INFINITY, NAN};
     const auto [lo, hi] = t_interval(centre, own, o.confidence, std::log(out.new_us / out.base_us));

@@ -281,7 +281,7 @@ inline constexpr std::array history_command{
     &confidence, &seed, &correction, &export_format};
 inline constexpr std::array fleet_command{
     &fleet_files, &fleet_threshold, &outlier_share, &one_row_threshold, &confidence, &resolution, &run_spread,
-    &run_spread_copy, &run_spread_host, &correction, &allow_mixed, &baseline_in, &baseline_out, &baseline_format, &filter,
+    &run_spread_copy, &run_spread_host, &run_spread_us, &correction, &allow_mixed, &baseline_in, &baseline_out, &baseline_format, &filter,
     &fleet_all, &fleet_format, &output, &color};
 inline constexpr std::array rows_command{&rows_files, &filter, &output};
 inline constexpr std::array profile_command{&profile_files, &profile_format, &output};
