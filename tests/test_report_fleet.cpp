@@ -105,6 +105,16 @@ TEST(ReportFleet, TheCentreIsTheMedianOfTheGpusMediansAndTheSpreadTheirMad) {
   EXPECT_NEAR(ctr.run_variance, 2 * half * half, 1e-15);
 }
 
+// The half-width judge_gpu gives a GPU's log deviation: its run's 95 % interval of +-`own_pct`
+// as a standard error plus `floor` (relative, one sd), and the centre's pi/2 s^2 / n on n - 1
+// degrees of freedom, Welch-combined.
+double expected_half_width(double own_pct, double floor, double spread, int gpus) {
+  const double own_se = (std::log1p(own_pct) - std::log1p(-own_pct)) / (2 * standard_normal_quantile(0.975));
+  const double own = own_se * own_se + floor * floor, centre = std::acos(-1.0) / 2 * spread * spread / gpus;
+  const double df = (own + centre) * (own + centre) / (centre * centre / (gpus - 1));
+  return student_t_quantile(0.975, df) * std::sqrt(own + centre);
+}
+
 TEST(ReportFleet, TheDeviationsIntervalCarriesTheGpusOwnSpreadAndTheCentres) {
   const std::vector<run> mine{timed(106, 0.004)};
   row_centre c;
@@ -116,10 +126,7 @@ TEST(ReportFleet, TheDeviationsIntervalCarriesTheGpusOwnSpreadAndTheCentres) {
   const decision d = judge_gpu(many(mine), c, o);
   // Own: the run's interval as a standard error plus the kernel floor (0.5 % and 0.1 us of the
   // centre's 100 us in quadrature); the centre: pi/2 s^2 / 5 on 4 df.
-  const double own_se = (std::log(1.004) - std::log(0.996)) / (2 * standard_normal_quantile(0.975));
-  const double own = own_se * own_se + 0.005 * 0.005 + 0.001 * 0.001, centre = std::acos(-1.0) / 2 * 0.01 * 0.01 / 5;
-  const double df = (own + centre) * (own + centre) / (centre * centre / 4);
-  const double half = student_t_quantile(0.975, df) * std::sqrt(own + centre);
+  const double half = expected_half_width(0.004, std::hypot(0.005, 0.001), 0.01, 5);
   EXPECT_NEAR(d.change, 0.06, 1e-12);
   EXPECT_NEAR(d.low, std::expm1(std::log(1.06) - half), 1e-12);
   EXPECT_NEAR(d.high, std::expm1(std::log(1.06) + half), 1e-12);
@@ -149,12 +156,7 @@ TEST(ReportFleet, TheAbsoluteRunFloorIsAddedInQuadratureAtTheCentresTime) {
   fleet_options opt;
   opt.test.resolution_us = 0.05;
   EXPECT_DOUBLE_EQ(opt.decide().run_spread_us, 0.1) << "compare's default, from the options table";
-  auto expected = [&](double floor) {
-    const double own_se = (std::log(1.004) - std::log(0.996)) / (2 * standard_normal_quantile(0.975));
-    const double own = own_se * own_se + floor * floor, centre = std::acos(-1.0) / 2 * 0.002 * 0.002 / 6;
-    const double df = (own + centre) * (own + centre) / (centre * centre / 5);
-    return student_t_quantile(0.975, df) * std::sqrt(own + centre);
-  };
+  auto expected = [](double floor) { return expected_half_width(0.004, floor, 0.002, 6); };
   const decision with = judge_gpu(many(mine), c, opt.decide());
   const double half = expected(std::hypot(0.005, 0.1 / 3));
   EXPECT_NEAR(with.low, std::expm1(std::log(1.1) - half), 1e-12);
