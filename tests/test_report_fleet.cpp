@@ -105,6 +105,14 @@ TEST(ReportFleet, TheCentreIsTheMedianOfTheGpusMediansAndTheSpreadTheirMad) {
   EXPECT_NEAR(ctr.run_variance, 2 * half * half, 1e-15);
 }
 
+row_centre centre_of(double us, double spread, int gpus) {
+  row_centre c;
+  c.centre_us = us;
+  c.spread = spread;
+  c.gpus = gpus;
+  return c;
+}
+
 // The half-width judge_gpu gives a GPU's log deviation: its run's 95 % interval of +-`own_pct`
 // as a standard error plus `floor` (relative, one sd), and the centre's pi/2 s^2 / n on n - 1
 // degrees of freedom, Welch-combined.
@@ -117,10 +125,7 @@ double expected_half_width(double own_pct, double floor, double spread, int gpus
 
 TEST(ReportFleet, TheDeviationsIntervalCarriesTheGpusOwnSpreadAndTheCentres) {
   const std::vector<run> mine{timed(106, 0.004)};
-  row_centre c;
-  c.centre_us = 100;
-  c.spread = 0.01;
-  c.gpus = 5;
+  row_centre c = centre_of(100, 0.01, 5);
   fleet_options opt;
   const decide_options o = opt.decide();
   const decision d = judge_gpu(many(mine), c, o);
@@ -149,10 +154,7 @@ TEST(ReportFleet, TheDeviationsIntervalCarriesTheGpusOwnSpreadAndTheCentres) {
 // process-to-process jitter of 0.1 us (3.3 % of the row) is in the interval.
 TEST(ReportFleet, TheAbsoluteRunFloorIsAddedInQuadratureAtTheCentresTime) {
   const std::vector<run> mine{timed(3.3, 0.004)};
-  row_centre c;
-  c.centre_us = 3;
-  c.spread = 0.002;
-  c.gpus = 6;
+  const row_centre c = centre_of(3, 0.002, 6);
   fleet_options opt;
   opt.test.resolution_us = 0.05;
   EXPECT_DOUBLE_EQ(opt.decide().run_spread_us, 0.1) << "compare's default, from the options table";
