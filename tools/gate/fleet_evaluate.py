@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """tools/gate/fleet_evaluate.py --report BIN SET... [--work DIR] [--slowdowns 5,10] [-- FLEET OPTIONS]
 
-How good `membench-report fleet` is at finding a slow GPU, on folders SET of healthy runs
-of one fleet (several GPUs of one model and build, ideally two runs or more each; every
-.json below each SET, the GPUs told apart by their gpu_uuid; several folders are one set):
+How good `membench-report fleet` is at finding a slow GPU, on SET, healthy runs of one fleet
+(several GPUs of one model and build, ideally two runs or more each): folders and `.tar.xz`
+archives of folders (each extracted to a temporary folder, removed at the end), every .json
+below each, the GPUs told apart by their gpu_uuid; several members are one set:
   - false alarms: fleet on the whole set and on every set without one GPU (leave one out):
     the GPUs called outliers, and the rows called slower or faster;
   - detection: each GPU in turn made PCT % slower (tools/gate/inject_slowdown.py: times,
@@ -17,7 +18,9 @@ of one fleet (several GPUs of one model and build, ideally two runs or more each
     run-to-run spread measured within the GPUs (pooled over them), the healthy GPUs'
     deviations from the centre and the half-width of their intervals.
 Fleet options after `--` (for example --threshold 5) are passed on. Prints Markdown tables.
-Exit 0; 2 when SET holds no usable fleet or fleet refuses it.
+Exit 0; 2 when SET holds no usable fleet (a member that is neither a folder nor a readable
+.tar.xz, an archive member outside its folder or not a plain file, a member without .json,
+a file without gpu_uuid, one run given twice) or fleet refuses it.
 """
 import argparse
 import copy
@@ -28,6 +31,7 @@ import re
 import shutil
 import subprocess
 import sys
+import tarfile
 import tempfile
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
@@ -44,20 +48,69 @@ def bucket(us):
     return next(label for label, lo, hi in BUCKETS if lo <= us < hi)
 
 
+def fail(message):
+    print(f"fleet_evaluate: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def unpack(archive, folder):
+    """Extracts ARCHIVE (.tar.xz) into FOLDER. Only plain files and folders inside it are
+    accepted (a committed set is data, nothing else)."""
+    try:
+        with tarfile.open(archive, "r:xz") as tar:
+            for member in tar.getmembers():
+                name = Path(member.name)
+                if name.is_absolute() or ".." in name.parts or not (member.isfile() or member.isdir()):
+                    fail(f"{archive}: {member.name}: not a plain file or folder inside the archive")
+            tar.extractall(folder, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
+    except (tarfile.TarError, OSError, EOFError) as error:  # EOFError: xz data cut short
+        fail(f"{archive}: not a readable .tar.xz ({error})")
+
+
+def folders_of(members, into):
+    """{member: the folder to read} for each SET member in order: a folder as given, a .tar.xz
+    extracted into a folder of its own below INTO."""
+    folders = {}
+    for k, member in enumerate(members):
+        if Path(member).is_dir():
+            folders[member] = Path(member)
+        elif member.endswith(".tar.xz") and Path(member).is_file():
+            folders[member] = into / f"{k}_{Path(member).name}"
+            unpack(member, folders[member])
+        else:
+            fail(f"{member}: neither a folder nor a .tar.xz file")
+    return folders
+
+
 def gpus_of(folders):
-    """{uuid: [paths]} of every .json below the folders, and each path's loaded document."""
-    gpus, docs = defaultdict(list), {}
-    for folder in folders:
-        if not any(Path(folder).rglob("*.json")):
-            sys.exit(f"fleet_evaluate: {folder}: no .json file")
-    for path in sorted(p for folder in folders for p in Path(folder).rglob("*.json")):
-        doc = json.loads(path.read_text())
-        uuid = doc.get(S.file.context, {}).get(S.context.gpu_uuid)
-        if not uuid:
-            sys.exit(f"fleet_evaluate: {path}: no {S.context.gpu_uuid} in its context")
-        gpus[uuid].append(str(path))
-        docs[str(path)] = doc
+    """{uuid: [paths]} of every .json below the folders ({SET member: folder}, in the members'
+    order, each folder's files sorted), and each path's loaded document."""
+    gpus, docs, runs = defaultdict(list), {}, {}
+    for member, folder in folders.items():
+        paths = sorted(folder.rglob("*.json"))
+        if not paths:
+            fail(f"{member}: no .json file")
+        for path in paths:
+            where = str(path) if folder == Path(member) else f"{member}:{path.relative_to(folder)}"
+            uuid, date = read_run(path, where, docs)
+            if date and (uuid, date) in runs:  # a run twice would count as two and narrow its GPU's interval
+                fail(f"{where} and {runs[(uuid, date)]}: one run of {uuid} (date {date}) given twice")
+            runs[(uuid, date)] = where
+            gpus[uuid].append(str(path))
     return dict(gpus), docs
+
+
+def read_run(path, where, docs):
+    """Loads PATH into DOCS; its GPU's uuid and the run's date (WHERE names it in errors)."""
+    try:
+        docs[str(path)] = json.loads(path.read_text())
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        fail(f"{where}: not JSON ({error})")
+    context = docs[str(path)].get(S.file.context, {})
+    uuid = context.get(S.context.gpu_uuid)
+    if not uuid:
+        fail(f"{where}: no {S.context.gpu_uuid} in its context")
+    return uuid, context.get(S.gbench_context.date)
 
 
 def fleet(report, files, options):
@@ -315,20 +368,22 @@ def main():
         passed, argv = argv[argv.index("--") + 1:], argv[:argv.index("--")]
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--report", required=True, help="the membench-report binary")
-    ap.add_argument("set", nargs="+", help="folders of healthy runs of one fleet (together one set)")
+    ap.add_argument("set", nargs="+", help="folders or .tar.xz archives of healthy runs of one fleet (together one set)")
     ap.add_argument("--work", help="a folder for the slowed copies (default: a temporary one, removed)")
     ap.add_argument("--slowdowns", default="5,10", help="percent slower, comma-separated (default 5,10)")
     args = ap.parse_args(argv)
     slowdowns = [float(x) for x in args.slowdowns.split(",") if x]
-    gpus, docs = gpus_of(args.set)
+    unpacked = Path(tempfile.mkdtemp(prefix="fleet_evaluate_set_"))
     work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="fleet_evaluate_"))
-    work.mkdir(parents=True, exist_ok=True)
     try:
+        gpus, docs = gpus_of(folders_of(args.set, unpacked))
+        work.mkdir(parents=True, exist_ok=True)
         runs = sum(len(f) for f in gpus.values())
         print(f"# fleet on {' '.join(args.set)}: {len(gpus)} GPU(s), {runs} file(s); options: {' '.join(passed) or 'defaults'}\n")
         print("\n".join(false_alarms(args.report, gpus, passed)))
         print("\n".join(detection(args.report, gpus, docs, work, slowdowns, passed)))
     finally:
+        shutil.rmtree(unpacked, ignore_errors=True)
         if not args.work:
             shutil.rmtree(work, ignore_errors=True)
 
