@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
-"""process_spread.py B0 B1 C0 C1: for the kernel rows under 20 us, how far a row's figure (batch_us
-where the row has one, else its median) moves from one process to the next (sd over six
-processes a set, pooled over four sets) against a run's own batch interval, and what a gate of
+"""process_spread.py SET...: for the kernel rows under 20 us, how far a row's figure (batch_us
+where the row has one, else its median) moves from one process to the next (sd over the
+processes of a set, pooled over the sets; this folder's table: b0 b1 c0 c1) against a run's own batch interval, and what a gate of
 three processes a side can find at 99 % with power 0.9: 3.86 x sqrt(2/3) x the relative sd."""
 import json,glob,statistics as st,math
 import sys
-# SETS: four folders of six kernel processes runNN.json (b0 b1 c0 c1), in this order.
-sets=dict(zip(['b0','b1','c0','c1'], sys.argv[1:5]))
+# SETS: folders of kernel processes runNN.json (here b0 b1 c0 c1, in this order).
+sets={f's{i}': d for i, d in enumerate(sys.argv[1:])}
 rows={}
 for k,d in sets.items():
     for f in sorted(glob.glob(d+'/run*.json')):
@@ -14,12 +14,12 @@ for k,d in sets.items():
             if b.get('run_type')!='iteration': continue
             rows.setdefault(b['name'],{}).setdefault(k,[]).append((b.get('batch_us'),b['real_time'],b.get('batch_ci_low_us'),b.get('batch_ci_high_us')))
 allsd=[]
-print("| row | single us | batch us | run's own half-width (batch, 95 %) | process sd, us (b0 b1 c0 c1) | pooled sd us | pooled sd % | max/min over 6 runs | smallest change found 9 in 10 times, 3 v 3 at 99 % | processes a side for +5 % |")
+print("| row | single us | batch us | run's own half-width (batch, 95 %) | process sd, us (each set) | pooled sd us | pooled sd % | max/min over a set's runs | smallest change found 9 in 10 times, 3 v 3 at 99 % | processes a side for +5 % |")
 print("|---|---|---|---|---|---|---|---|---|---|")
 out=[]
 for n,v in rows.items():
-    single=st.median([x[1] for x in v['b0']])
-    if single>=20: continue
+    single=st.median([x[1] for x in v['s0']])
+    if single>=20 or any(k not in v for k in sets): continue
     ss=0;df=0;sds=[];mm=[];hw=[];ms=[]
     for k in sets:
         xs=[x[0] if x[0] else x[1] for x in v[k]]
