@@ -57,6 +57,8 @@ set(found "\\| all GPUs \\| 3 \\| 0 \\| 0 \\|" "GPU verdicts that were outlier: 
 evaluate("${WORK}/healthy" ${found})
 evaluate("${WORK}/a;${WORK}/bc.tar.xz" "# fleet on [^\n]*/a [^\n]*/bc.tar.xz: 3 GPU\\(s\\), 6 file\\(s\\)" ${found})
 evaluate("${PAIR}" "\\| all GPUs \\| 2 \\| 0 \\| 2 \\|" "\\| 10 % \\| all rows \\| 2 \\| 0/2 \\(0 %\\) \\| 2 \\|")
+evaluate("--runs;1;${WORK}/healthy" "# fleet on [^\n]*/healthy: 3 GPU\\(s\\), 3 file\\(s\\), each GPU's first 1;")
+refused("--runs;0;${WORK}/healthy" "--runs 0: at least 1")
 refused("${WORK}/broken.tar.xz" "broken.tar.xz: not a readable .tar.xz")
 refused("${WORK}/escape.tar.xz" "escape.tar.xz: ../escape.json: not a plain file or folder inside the archive")
 refused("${WORK}/healthy;${WORK}/bc.tar.xz" "bc.tar.xz:bc/gpuB_1.json and [^\n]*/healthy/gpuB_1.json: one run of GPU-bbbbbbbb-[-0-9a-f]* \\(date [^)]*\\) given twice")

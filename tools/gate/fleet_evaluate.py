@@ -14,6 +14,8 @@ below each, the GPUs told apart by their gpu_uuid; several members are one set:
     only; copy and host rows only) and family by family; and how many of the slowed rows it
     calls slower (and slower beyond --one-row-threshold), by row duration (the healthy
     fleet's centre: < 5 us, 5-20 us, 20-1000 us, > 1 ms) and work kind (the label's work:);
+  - --runs N keeps each GPU's first N files (in the set's order), to see what more runs
+    buy on one set;
   - why: for every family not found in all its trials at the largest slowdown, its rows'
     run-to-run spread measured within the GPUs (pooled over them), the healthy GPUs'
     deviations from the centre and the half-width of their intervals.
@@ -371,15 +373,21 @@ def main():
     ap.add_argument("set", nargs="+", help="folders or .tar.xz archives of healthy runs of one fleet (together one set)")
     ap.add_argument("--work", help="a folder for the slowed copies (default: a temporary one, removed)")
     ap.add_argument("--slowdowns", default="5,10", help="percent slower, comma-separated (default 5,10)")
+    ap.add_argument("--runs", type=int, help="each GPU's first RUNS files only (the set's order): how detection grows with runs")
     args = ap.parse_args(argv)
+    if args.runs is not None and args.runs < 1:
+        fail(f"--runs {args.runs}: at least 1")
     slowdowns = [float(x) for x in args.slowdowns.split(",") if x]
     unpacked = Path(tempfile.mkdtemp(prefix="fleet_evaluate_set_"))
     work = Path(args.work) if args.work else Path(tempfile.mkdtemp(prefix="fleet_evaluate_"))
     try:
         gpus, docs = gpus_of(folders_of(args.set, unpacked))
+        if args.runs:
+            gpus = {uuid: paths[:args.runs] for uuid, paths in gpus.items()}
         work.mkdir(parents=True, exist_ok=True)
         runs = sum(len(f) for f in gpus.values())
-        print(f"# fleet on {' '.join(args.set)}: {len(gpus)} GPU(s), {runs} file(s); options: {' '.join(passed) or 'defaults'}\n")
+        first = f", each GPU's first {args.runs}" if args.runs else ""
+        print(f"# fleet on {' '.join(args.set)}: {len(gpus)} GPU(s), {runs} file(s){first}; options: {' '.join(passed) or 'defaults'}\n")
         print("\n".join(false_alarms(args.report, gpus, passed)))
         print("\n".join(detection(args.report, gpus, docs, work, slowdowns, passed)))
     finally:
