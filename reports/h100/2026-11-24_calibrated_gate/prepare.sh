@@ -6,11 +6,16 @@
 set -euo pipefail
 work=$1
 mkdir -p "$work/k" "$work/h"
+# The quick runs are kept as one archive a session: extracted into WORK first.
+for s in ae324df b77efe3; do
+  mkdir -p "$work/quick_$s"
+  tar -xJf "reports/h100/2026-11-24_$s/quick_aa.tar.xz" -C "$work/quick_$s"
+done
 python3 - "$work" <<'PY'
 import glob, json, re, shutil, sys
 work = sys.argv[1]
-quick = sorted(glob.glob("reports/h100/2026-11-24_ae324df/quick_aa/run*.json")) + \
-        sorted(glob.glob("reports/h100/2026-11-24_b77efe3/quick_aa/run*.json"))
+quick = sorted(glob.glob(f"{work}/quick_ae324df/quick_aa/run*.json")) + \
+        sorted(glob.glob(f"{work}/quick_b77efe3/quick_aa/run*.json"))
 gone = re.compile(r"local/spill/storage:(local|registers)/elems:8/")  # no longer in the quick tier
 for i, f in enumerate(quick):
     d = json.load(open(f))
