@@ -309,6 +309,31 @@ TEST(ReportFleet, AFamilyOfTwoRowsBothSlowerMakesAnOutlier) {
   EXPECT_NE(worst.find(" % (2/2 slower)"), std::string::npos) << worst;
 }
 
+TEST(ReportFleet, WhatSetsTheOutliersApartIsTheFieldNoOutlierSharesWithTheOthers) {
+  // GPUs 4 and 5 of eight: another board revision, family a 10 % slower; every GPU on host
+  // "node"; the VBIOS of GPU 5 is also one GPU 0 has; GPU 6 (within) has no driver version.
+  auto files = synthetic_fleet(8, 10, [](int g, const std::string& fam, int) { return g >= 4 && g < 6 && fam == "a" ? 1.1 : 1.0; });
+  for (int g = 0; g < 8; ++g) {
+    files[g].context["gpu_board_part"] = g >= 4 && g < 6 ? "692-2G520-0282-001" : "692-2G520-0282-000";
+    files[g].context["gpu_vbios"] = g == 5 || g == 0 ? "96.00.A5.00.1A" : "96.00.A5.00.1B";
+    if (g != 6) files[g].context["nvml_driver_version"] = g >= 4 && g < 6 ? "580.1" : "580.2";
+  }
+  const fleet_state s = decided(files, fleet_options{});
+  const auto gpus = summarize_gpus(s, fleet_options{});
+  ASSERT_EQ(gpus[0].v, gpu_verdict::outlier);
+  ASSERT_EQ(gpus[1].v, gpu_verdict::outlier);
+  const std::vector<apart_field> apart = outliers_apart(s, gpus, 0);
+  ASSERT_EQ(apart.size(), 1u);  // not the VBIOS (shared), the driver (unknown on one), the host
+  EXPECT_EQ(apart[0].key, "gpu_board_part");
+  EXPECT_EQ(apart[0].outliers, std::vector<std::string>{"692-2G520-0282-001"});
+  EXPECT_EQ(apart[0].within, std::vector<std::string>{"692-2G520-0282-000"});
+  EXPECT_EQ(apart_text(apart), "gpu_board_part (692-2G520-0282-001 against 692-2G520-0282-000)");
+  // A healthy fleet has no outlier to set apart.
+  const auto healthy = synthetic_fleet(8, 10, [](int, const std::string&, int) { return 1.0; });
+  const fleet_state h = decided(healthy, fleet_options{});
+  EXPECT_TRUE(outliers_apart(h, summarize_gpus(h, fleet_options{}), 0).empty());
+}
+
 TEST(ReportFleet, TwoGpusHaveNoRobustCentre) {
   const auto files = synthetic_fleet(2, 10, [](int g, const std::string&, int) { return g == 1 ? 1.2 : 1.0; });
   const auto v = verdicts(files);

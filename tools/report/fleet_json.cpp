@@ -17,7 +17,14 @@ json number(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 // The keys of left_out past none, as JSON names them.
 constexpr const char* left_keys[] = {"missing", "error", "skipped", "unconverged", "not_in_baseline"};
 
-json fleet_record(const fleet& f) {
+json apart_record(const std::vector<apart_field>& fields) {
+  json out = json::array();
+  for (const apart_field& a : fields) out.push_back({{"key", a.key}, {"outliers", a.outliers}, {"within", a.within}});
+  return out;
+}
+
+json fleet_record(const fleet_state& s, const std::vector<gpu_summary>& summaries, std::size_t fi) {
+  const fleet& f = s.fleets[fi];
   json gpus = json::array();
   for (const fleet_gpu& g : f.gpus) {
     json files = json::array();
@@ -26,7 +33,7 @@ json fleet_record(const fleet& f) {
   }
   return {{"gpu_name", f.key.gpu_name}, {"memory_bytes", f.key.memory_bytes}, {"sm_count", f.key.sm_count},
           {"max_sm_clock_mhz", f.key.max_sm_clock_mhz}, {"build", f.key.build}, {"reference_gpus", f.reference_gpus},
-          {"gpus", gpus}};
+          {"gpus", gpus}, {"outliers_apart", apart_record(outliers_apart(s, summaries, fi))}};
 }
 
 json gpu_record(const fleet_state& s, const gpu_summary& g, int rank) {
@@ -93,7 +100,7 @@ json summary(const fleet_state& s, const std::vector<gpu_summary>& gpus, const f
 
 std::string fleet_json(const fleet_state& s, const std::vector<gpu_summary>& gpus, const fleet_options& opt) {
   json fleets = json::array(), gpu_records = json::array(), rows = json::array();
-  for (const fleet& f : s.fleets) fleets.push_back(fleet_record(f));
+  for (std::size_t fi = 0; fi < s.fleets.size(); ++fi) fleets.push_back(fleet_record(s, gpus, fi));
   std::vector<int> rank(s.fleets.size(), 0);  // within its fleet, as the tables rank
   for (const gpu_summary& g : gpus) {
     gpu_records.push_back(gpu_record(s, g, ++rank[g.fleet]));

@@ -166,6 +166,14 @@ std::vector<std::string> fleet_notes(const fleet_state& s, const std::vector<gpu
   int n[3] = {};
   for (const gpu_summary& g : gpus) ++n[static_cast<int>(g.v)];
   notes.push_back(fmt::format("{} GPU(s): {} outlier, {} unsure, {} within the fleet", gpus.size(), n[0], n[1], n[2]));
+  for (std::size_t fi = 0; fi < s.fleets.size(); ++fi) {
+    const std::vector<apart_field> apart = outliers_apart(s, gpus, fi);
+    if (apart.empty()) continue;
+    notes.push_back(fmt::format("outliers apart{}: no outlier shares a value with a GPU within the fleet in {} (the "
+                                "outliers' against the others'; a cause to look at, not a proof)",
+                                s.fleets.size() == 1 ? "" : fmt::format(" ({})", s.fleets[fi].key.text()),
+                                apart_text(apart)));
+  }
   return notes;
 }
 

@@ -139,6 +139,18 @@ struct gpu_summary {
 /// Stage 3: each GPU's summary and verdict, worst first.
 std::vector<gpu_summary> summarize_gpus(const fleet_state& s, const fleet_options& opt);
 
+/// An identity field on which a fleet's outliers share no value with its GPUs within.
+struct apart_field {
+  std::string key;                              ///< a context key, e.g. gpu_board_part
+  std::vector<std::string> outliers, within;    ///< the values each side has, sorted
+};
+/// Stage 3's last step: the identity fields that set fleet `fi`'s outliers apart from its
+/// GPUs within (every GPU of both has the field, and no value is on both sides); none
+/// without an outlier and a GPU within.
+std::vector<apart_field> outliers_apart(const fleet_state& s, const std::vector<gpu_summary>& gpus, std::size_t fi);
+/// "gpu_board_part (A against B); ...".
+std::string apart_text(const std::vector<apart_field>& fields);
+
 /// A GPU as tables show it: the UUID's first twelve characters, unless two GPUs of the
 /// fleet share those.
 std::string gpu_label(const fleet& f, std::size_t gpu);
