@@ -84,12 +84,18 @@ def folders_of(members, into):
     return folders
 
 
+def natural(path):
+    """A sort key that puts run2/ before run10/: the digits of each part of the path as numbers."""
+    return [int(t) if t.isdigit() else t for t in re.split(r"(\d+)", str(path))]
+
+
 def gpus_of(folders):
     """{uuid: [paths]} of every .json below the folders ({SET member: folder}, in the members'
-    order, each folder's files sorted), and each path's loaded document."""
+    order, each folder's files in natural order: run2/ before run10/), and each path's loaded
+    document."""
     gpus, docs, runs = defaultdict(list), {}, {}
     for member, folder in folders.items():
-        paths = sorted(folder.rglob("*.json"))
+        paths = sorted(folder.rglob("*.json"), key=natural)
         if not paths:
             fail(f"{member}: no .json file")
         for path in paths:

@@ -2,32 +2,65 @@
 // links, settings) on which no outlier shares a value with a GPU within the fleet. A slow
 // GPU is a question; a slow board revision, driver or host is an answer an operator can act on.
 #include <algorithm>
+#include <optional>
 #include <set>
+#include <string_view>
 
 #include <fmt/format.h>
 #include <fmt/ranges.h>
 
+#include "common/schema.hpp"
 #include "fleet_stages.hpp"
 
 namespace membench::report {
 namespace {
 
+using schema::context_key;
+
 // The context keys that say what a GPU is and what it ran on, beyond its fleet's key. Not its
 // UUID, serial or bus id (every GPU its own), nor what one run measured.
 constexpr std::string_view identity_keys[] = {
-    "gpu_board_part",       "gpu_vbios",          "nvml_driver_version",        "cuda_driver_version",
-    "cuda_runtime_version", "gpu_ecc",            "gpu_persistence_mode",       "gpu_mig_mode",
-    "gpu_mem_clock_mhz",    "nvml_max_mem_clock_mhz", "nvml_power_limit_w",     "pcie_link",
-    "host_name",            "membench_concurrent_devices", "membench_git_commit"};
+    context_key("gpu_board_part").key,       context_key("gpu_vbios").key,
+    context_key("nvml_driver_version").key,  context_key("cuda_driver_version").key,
+    context_key("cuda_runtime_version").key, context_key("gpu_ecc").key,
+    context_key("gpu_persistence_mode").key, context_key("gpu_mig_mode").key,
+    context_key("gpu_mem_clock_mhz").key,    context_key("nvml_max_mem_clock_mhz").key,
+    context_key("nvml_power_limit_w").key,   context_key("pcie_link").key,
+    context_key("host_name").key,            context_key("membench_concurrent_devices").key,
+    context_key("membench_git_commit").key};
 
-bool known(const std::string& v) { return !v.empty() && v != "?" && v != "-"; }
+// A context value as an identity: pcie_link's maximum without the link's state at the time
+// ("gen5 x16 (nvml maximum; now gen1 x16)": an idle link trains down), nothing for a value
+// the file does not know.
+std::optional<std::string> identity_value(std::string v) {
+  if (const auto paren = v.find(" ("); paren != std::string::npos) v.erase(paren);
+  if (v.empty() || v == "?" || v == "-" || v == "unknown") return std::nullopt;
+  return v;
+}
 
-// A GPU's values of `key` over its files (a GPU's files may disagree, a host being renamed).
-std::set<std::string> values_of(const fleet_gpu& g, std::string_view key) {
-  std::set<std::string> out;
-  for (const result_file* f : g.files) {
-    const std::string v = f->context_value(std::string(key));
-    if (known(v)) out.insert(v);
+// The values of `key` over the GPUs' files (a GPU's files may disagree: a host renamed), or
+// nothing when a GPU's files have none: a field some GPU lacks proves no split.
+std::optional<std::set<std::string>> values_of(const fleet& f, const std::vector<std::size_t>& gpus,
+                                               std::string_view key) {
+  std::set<std::string> all;
+  for (std::size_t g : gpus) {
+    std::size_t known = 0;
+    for (const result_file* file : f.gpus[g].files) {
+      if (auto v = identity_value(file->context_value(std::string(key)))) {
+        all.insert(std::move(*v));
+        ++known;
+      }
+    }
+    if (known == 0) return std::nullopt;
+  }
+  return all;
+}
+
+// The GPUs of fleet `fi` with verdict `v`.
+std::vector<std::size_t> gpus_with(const std::vector<gpu_summary>& gpus, std::size_t fi, gpu_verdict v) {
+  std::vector<std::size_t> out;
+  for (const gpu_summary& g : gpus) {
+    if (g.fleet == fi && g.v == v) out.push_back(g.gpu);
   }
   return out;
 }
@@ -36,32 +69,19 @@ std::set<std::string> values_of(const fleet_gpu& g, std::string_view key) {
 
 std::vector<apart_field> outliers_apart(const fleet_state& s, const std::vector<gpu_summary>& gpus, std::size_t fi) {
   const fleet& f = s.fleets[fi];
-  std::vector<std::size_t> outliers, within;
-  for (const gpu_summary& g : gpus) {
-    if (g.fleet != fi) continue;
-    if (g.v == gpu_verdict::outlier) outliers.push_back(g.gpu);
-    if (g.v == gpu_verdict::within) within.push_back(g.gpu);
-  }
+  const std::vector<std::size_t> outliers = gpus_with(gpus, fi, gpu_verdict::outlier);
+  const std::vector<std::size_t> within = gpus_with(gpus, fi, gpu_verdict::within);
   std::vector<apart_field> out;
   if (outliers.empty() || within.empty()) return out;
   for (std::string_view key : identity_keys) {
-    apart_field a{std::string(key), {}, {}};
-    bool every = true;  // a GPU without the key leaves the split unproven
-    auto gather = [&](const std::vector<std::size_t>& which, std::set<std::string>& into) {
-      for (std::size_t g : which) {
-        const std::set<std::string> v = values_of(f.gpus[g], key);
-        every = every && !v.empty();
-        into.insert(v.begin(), v.end());
-      }
-    };
-    std::set<std::string> mine, theirs;
-    gather(outliers, mine);
-    gather(within, theirs);
-    const bool disjoint = std::none_of(mine.begin(), mine.end(), [&](const std::string& v) { return theirs.count(v) > 0; });
-    if (!every || !disjoint) continue;
-    a.outliers.assign(mine.begin(), mine.end());
-    a.within.assign(theirs.begin(), theirs.end());
-    out.push_back(std::move(a));
+    const auto outlier_values = values_of(f, outliers, key);
+    const auto within_values = values_of(f, within, key);
+    if (!outlier_values || !within_values) continue;
+    const bool shared = std::any_of(outlier_values->begin(), outlier_values->end(),
+                                    [&](const std::string& v) { return within_values->count(v) > 0; });
+    if (shared) continue;
+    out.push_back({std::string(key), {outlier_values->begin(), outlier_values->end()},
+                   {within_values->begin(), within_values->end()}});
   }
   return out;
 }
