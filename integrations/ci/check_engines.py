@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """check_engines.py CHECK ARGS...: the checks run_engines.sh makes on what the engines wrote.
 
-  tasks DIR RECORDINGS BUILDS [--scheduler=array|srun:JOB|none]   task-N/ folders: a GPU each, every GPU
+  tasks DIR RECORDINGS BUILDS [--scheduler=array|srun:JOB|none] [--runs=N]   task-N/ folders: a GPU each,
+                                                      every GPU; N runs of each build (MEMBENCH_RUNS)
   node DIR RECORDINGS BUILDS                          node-*/ folder: every GPU at once
-  fleet DIR RECORDINGS                                the fleet report: the slowed GPU alone is the outlier
+  fleet DIR RECORDINGS [--runs=N]                     the fleet report: the slowed GPU alone is the outlier
   reframe REPORT RECORDINGS                           ReFrame's run report: the slowed GPU alone fails
   k8s-static DIR                                      the manifests: Indexed, one GPU a pod, one volume
   k8s-replay DIR STANDIN REPORT WORK                  the Jobs' containers run here, as the kubelet would
@@ -46,9 +47,14 @@ def context(path):
     return json.loads(Path(path).read_text())[S.file.context]
 
 
-def task_facts(task, build, scheduler):
+def run_files(build, runs):
+    """A build's files in a task folder: <build>.json, or <build>.run<R>.json for MEMBENCH_RUNS > 1."""
+    return [f"{build}.json"] if runs == 1 else [f"{build}.run{r}.json" for r in range(1, runs + 1)]
+
+
+def task_facts(task, name, scheduler):
     """What one task's JSON says of where it ran, and what in it is wrong for `scheduler`."""
-    ctx = context(task / f"{build}.json")
+    ctx = context(task / name)
     index, wrong = task.name.split("-")[1], []
     slurm = {SLURM[k]: v for k, v in ctx.items() if k in SLURM}
     if scheduler == "array" and (slurm.get("array task") != index or "job" not in slurm):
@@ -64,19 +70,21 @@ def task_facts(task, build, scheduler):
     return ctx[C.gpu_uuid], f"{where}, host {host}", wrong
 
 
-def check_tasks(folder, recordings, builds, scheduler="none"):
-    """task-N/ folders, one per GPU, each with every build's JSON. scheduler: `array` (Slurm
-    array tasks), `srun:JOB` (tasks of one job step), `none` (a Kubernetes pod, the local launcher)."""
+def check_tasks(folder, recordings, builds, scheduler="none", runs=1):
+    """task-N/ folders, one per GPU, each with every build's JSON (`runs` of each). scheduler:
+    `array` (Slurm array tasks), `srun:JOB` (tasks of one job step), `none` (a Kubernetes pod,
+    the local launcher)."""
+    names = [n for b in builds for n in run_files(b, runs)]
     gpus = manifest(recordings)
     tasks = sorted(Path(folder).glob("task-*"), key=lambda p: int(p.name.split("-")[1]))
     check(len(tasks) == len(gpus), f"{len(tasks)} task folders for {len(gpus)} GPUs in {folder}")
     seen = []
     for task in tasks:
-        missing = [b for b in builds if not (task / f"{b}.json").is_file()]
-        written = f"{task.name}: {', '.join(builds)} written" + (f"; missing {missing}" if missing else "")
+        missing = [n for n in names if not (task / n).is_file()]
+        written = f"{task.name}: {', '.join(names)} written" + (f"; missing {missing}" if missing else "")
         if not check(not missing, written):
             continue
-        facts = [task_facts(task, b, scheduler) for b in builds]
+        facts = [task_facts(task, n, scheduler) for n in names]
         uuids = {u for u, _, _ in facts}
         wrong = [w for _, _, ws in facts for w in ws]
         said = f"{task.name}: {facts[0][0]}, {facts[0][1]}" + (f"; {wrong}" if wrong else "")
@@ -105,7 +113,7 @@ def outliers_in(fleet_json):
     return {g["uuid"] for g in fleet_json.get("gpus", []) if g.get("verdict") == "outlier"}
 
 
-def check_fleet(folder, recordings):
+def check_fleet(folder, recordings, runs=None):
     folder = Path(folder)
     code = (folder / "fleet.exit").read_text().strip() if (folder / "fleet.exit").is_file() else "missing"
     if os.environ.get("ENGINES_FLEET") == "0":
@@ -118,6 +126,9 @@ def check_fleet(folder, recordings):
     if (folder / "fleet.json").is_file():
         called = outliers_in(json.loads((folder / "fleet.json").read_text()))
         check(called == slow_uuids(recordings), f"fleet.json's outliers {sorted(called)}: the slowed GPU alone")
+        if runs is not None:
+            seen = {g["runs"] for g in json.loads((folder / "fleet.json").read_text()).get("gpus", [])}
+            check(seen == {runs}, f"fleet took each GPU's files as its runs: {sorted(seen)} a GPU (want {runs})")
     if (folder / "fleet.txt").is_file():
         slow = next(iter(slow_uuids(recordings)))
         line = [l for l in (folder / "fleet.txt").read_text().splitlines() if slow in l]
@@ -233,11 +244,11 @@ def main(args):
     flags = {a.split("=")[0]: a.split("=", 1)[-1] for a in rest if a.startswith("--")}
     rest = [a for a in rest if not a.startswith("--")]
     if what == "tasks":
-        check_tasks(rest[0], rest[1], rest[2].split(), flags.get("--scheduler", "none"))
+        check_tasks(rest[0], rest[1], rest[2].split(), flags.get("--scheduler", "none"), int(flags.get("--runs", "1")))
     elif what == "node":
         check_node(rest[0], rest[1], rest[2].split())
     elif what == "fleet":
-        check_fleet(rest[0], rest[1])
+        check_fleet(rest[0], rest[1], int(flags["--runs"]) if "--runs" in flags else None)
     elif what == "reframe":
         check_reframe(rest[0], rest[1])
     elif what == "k8s-static":

@@ -73,14 +73,20 @@ local_part() {
   $check tasks "$dir" "$standin/recordings" "membench membench_cg" --scheduler=none &&
     $check fleet "$dir" "$standin/recordings" && [ "$code" = "$fleet_exit" ] || return 1
   [ "$ENGINES_FLEET" = 1 ] && cp "$dir/reframe-references.json" "$work/references.json"
+  # A bad MEMBENCH_RUNS is refused before anything runs: exit 2, the reason on stderr.
+  MEMBENCH_BIN=$standin MEMBENCH_RESULTS_ROOT=$root MEMBENCH_RUN_ID=bad MEMBENCH_TASK=0 MEMBENCH_RUNS=0 \
+    bash integrations/slurm/membench_array.sbatch >/dev/null 2>"$work/runs0.err"
+  code=$?
+  say "MEMBENCH_RUNS=0: exit $code (want 2), $(cat "$work/runs0.err")"
+  [ "$code" = 2 ] || return 1
   return 0
 }
 
 # shellcheck source=integrations/ci/slurm_cluster.sh
 source "$repo/integrations/ci/slurm_cluster.sh"
 
-slurm_submit() {  # slurm_submit MODE: submit.sh as a site runs it, with the stand-in as membench
-  MEMBENCH_PARTITION=$slurm_partition MEMBENCH_TIME=00:10:00 MEMBENCH_GPUS=4 MEMBENCH_NODES=1 \
+slurm_submit() {  # slurm_submit MODE [RUNS]: submit.sh as a site runs it, with the stand-in as membench
+  MEMBENCH_PARTITION=$slurm_partition MEMBENCH_TIME=00:10:00 MEMBENCH_GPUS=4 MEMBENCH_NODES=1 MEMBENCH_RUNS=${2:-1} \
     MEMBENCH_BIN=$standin MEMBENCH_REPORT=$report MEMBENCH_RESULTS_ROOT="$work/results" \
     MEMBENCH_BUILDS="membench membench_cg" bash integrations/slurm/submit.sh "$1"
 }
@@ -91,8 +97,9 @@ slurm_part() {
   local mode out ok=0 root="$work/results"
   declare -A job fleet
   rm -rf "$root"
+  declare -A runs=([array]=1 [node]=1 [srun]=2)  # srun's tasks run each build twice (MEMBENCH_RUNS)
   for mode in array node srun; do
-    out=$(slurm_submit "$mode") || { echo "$out"; return 1; }
+    out=$(slurm_submit "$mode" "${runs[$mode]}") || { echo "$out"; return 1; }
     job[$mode]=$(awk '/^membench job/ {print $3}' <<<"$out")
     fleet[$mode]=$(awk '/^fleet job/ {print $3}' <<<"$out")
     say "submit.sh $mode: membench job ${job[$mode]}, fleet job ${fleet[$mode]} (--dependency=afterany:${job[$mode]})"
@@ -115,8 +122,8 @@ slurm_part() {
   $check node "$dir" "$standin/recordings" "membench membench_cg" || ok=1
   $check fleet "$dir" "$standin/recordings" || ok=1
   dir="$root/membench-${job[srun]}"
-  $check tasks "$dir" "$standin/recordings" "membench membench_cg" --scheduler="srun:${job[srun]}" || ok=1
-  $check fleet "$dir" "$standin/recordings" || ok=1
+  $check tasks "$dir" "$standin/recordings" "membench membench_cg" --scheduler="srun:${job[srun]}" --runs=2 || ok=1
+  $check fleet "$dir" "$standin/recordings" --runs=2 || ok=1
   return $ok
 }
 

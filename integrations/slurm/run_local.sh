@@ -3,7 +3,8 @@
 # once per GPU (default: every GPU nvidia-smi lists), one after another, each with only its
 # GPU visible (CUDA_VISIBLE_DEVICES=N) as a Slurm task would be, then membench_fleet.sbatch
 # over the run's folder. The same variables as submit.sh (MEMBENCH_BIN, MEMBENCH_BUILDS,
-# MEMBENCH_TIER, MEMBENCH_FILTER, MEMBENCH_ARGS, MEMBENCH_RESULTS_ROOT, MEMBENCH_REPORT).
+# MEMBENCH_TIER, MEMBENCH_FILTER, MEMBENCH_ARGS, MEMBENCH_RUNS, MEMBENCH_RESULTS_ROOT,
+# MEMBENCH_REPORT).
 # Output: the folder, $MEMBENCH_RESULTS_ROOT/membench-local-<date>_<time>/.
 # Exit: the fleet report's (0 no outlier, 1 an outlier, 2 unusable input), or the worst
 # task's when a task failed.

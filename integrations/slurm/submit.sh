@@ -20,6 +20,7 @@ repo=$(cd "$here/../.." && pwd)
 : "${MEMBENCH_BUILDS:=membench membench_ca membench_cg}"
 : "${MEMBENCH_FILTER:=}"                             # a --benchmark_filter regex; empty: the whole tier
 : "${MEMBENCH_ARGS:=}"                               # more membench options
+: "${MEMBENCH_RUNS:=1}"                              # runs of each build on each GPU (4: see the README)
 : "${MEMBENCH_BIN:=$repo/build/suite/bin}"           # the builds' folder (tools/run/suite.sh's, or a bundle)
 : "${MEMBENCH_REPORT:=$MEMBENCH_BIN/membench-report}"
 : "${MEMBENCH_RESULTS_ROOT:=$repo/results}"          # on a file system every node sees
@@ -35,8 +36,8 @@ case $mode in
   -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
   *) echo "submit.sh: mode must be array, node or srun (see --help)" >&2; exit 2 ;;
 esac
-export MEMBENCH_TIER MEMBENCH_BUILDS MEMBENCH_FILTER MEMBENCH_ARGS MEMBENCH_BIN MEMBENCH_REPORT \
-  MEMBENCH_RESULTS_ROOT MEMBENCH_BASELINE
+export MEMBENCH_TIER MEMBENCH_BUILDS MEMBENCH_FILTER MEMBENCH_ARGS MEMBENCH_RUNS MEMBENCH_BIN \
+  MEMBENCH_REPORT MEMBENCH_RESULTS_ROOT MEMBENCH_BASELINE
 export MEMBENCH_SLURM_DIR=$here
 logs="$MEMBENCH_RESULTS_ROOT/slurm-logs"
 mkdir -p "$logs"
