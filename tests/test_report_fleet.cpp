@@ -78,7 +78,7 @@ std::vector<result_file> synthetic_fleet(int gpus, int per_family, Slow slow) {
 fleet_state decided(const std::vector<result_file>& files, const fleet_options& opt, const fleet_baseline* b = nullptr) {
   fleet_state s;
   s.fleets = group_fleets(files, opt.allow_mixed);
-  for (fleet& f : s.fleets) gather_rows(f, name_filter(""), s.multi_gpu);
+  for (fleet& f : s.fleets) gather_rows(f, name_filter(""), s.multi_gpu, opt.calibration_runs);
   decide_fleets(s, opt, b);
   return s;
 }
@@ -172,6 +172,65 @@ TEST(ReportFleet, TheAbsoluteRunFloorIsAddedInQuadratureAtTheCentresTime) {
   // On a 100 us row the same 0.1 us is 0.1 %: next to the 0.5 % floor, nearly nothing.
   opt.test.run_spread_us = 0.1;
   EXPECT_NEAR(opt.decide().run_spread_at(run::work_kind::kernel, 100), std::hypot(0.005, 0.001), 1e-15);
+}
+
+// Eight runs of a GPU measure a row's run-to-run spread (pooled over the fleet's runs): it
+// replaces the floor assumed for the row's work, 15 % for host work, which no 10 % change
+// of a host row clears. Fewer runs, or --calibration-runs 0, keep the floor.
+TEST(ReportFleet, ManyRunsOfAGpuAreJudgedByTheMeasuredRunSpreadInsteadOfTheFloor) {
+  std::vector<run> mine;
+  for (int k = 0; k < 8; ++k) {
+    mine.push_back(timed(110 * jitter(7, static_cast<std::uint64_t>(k), 0.01), 0.001));
+    mine.back().work = run::work_kind::host;
+  }
+  row_centre c = centre_of(100, 0.01, 8);
+  c.run_variance = 0.01 * 0.01;  // 1 % a run, as the fleet's runs spread
+  c.run_df = 56;
+  fleet_options opt;
+  ASSERT_EQ(opt.calibration_runs, 8);
+  const decision d = judge_gpu(many(mine), c, opt.decide(), opt.calibration_runs);
+  EXPECT_EQ(d.from, evidence::runs);
+  EXPECT_EQ(d.v, verdict::slower) << d.reason;
+  // The GPU's eight runs at 1 % each (the pooled spread, above their own intervals), and the
+  // centre's pi/2 s^2 / 8 on 7 df, Welch-combined.
+  const double own = 0.01 * 0.01 / 8, centre = std::acos(-1.0) / 2 * 0.01 * 0.01 / 8;
+  const double df = (own + centre) * (own + centre) / (own * own / 56 + centre * centre / 7);
+  const double half = student_t_quantile(0.975, df) * std::sqrt(own + centre);
+  EXPECT_NEAR(d.low, std::expm1(std::log(d.new_us / 100) - half), 1e-12);
+  EXPECT_NEAR(d.high, std::expm1(std::log(d.new_us / 100) + half), 1e-12);
+  // Seven runs: the host floor, and a 10 % change of a host row is unsure.
+  const std::vector<run> seven(mine.begin(), mine.begin() + 7);
+  const decision few = judge_gpu(many(seven), c, opt.decide(), opt.calibration_runs);
+  EXPECT_EQ(few.from, evidence::intervals);
+  EXPECT_EQ(few.v, verdict::unsure);
+  EXPECT_EQ(judge_gpu(many(mine), c, opt.decide(), 0).v, verdict::unsure) << "--calibration-runs 0";
+}
+
+// A run that did not converge is left out of a GPU's few runs, and kept among eight or more,
+// whose measured spread carries it; a GPU whose every run of a row did not converge is left
+// out as unconverged.
+TEST(ReportFleet, UnconvergedRunsCountOnlyAmongAGpusMeasuredRuns) {
+  std::vector<result_file> files;
+  for (int k = 0; k < 8; ++k) {
+    files.push_back(gpu_file("GPU-many", {{"global/read/n:1", 100}}));
+    files.back().results[0].runs[0].converged = k >= 2;
+  }
+  for (int k = 0; k < 3; ++k) {
+    files.push_back(gpu_file("GPU-few", {{"global/read/n:1", 100}}));
+    files.back().results[0].runs[0].converged = false;
+  }
+  auto gathered = [&](int calibration_runs) {
+    std::vector<std::string> multi;
+    std::vector<fleet> fleets = group_fleets(files, false);
+    gather_rows(fleets.at(0), name_filter(""), multi, calibration_runs);
+    return fleets;
+  };
+  const std::vector<fleet> measured = gathered(8);
+  EXPECT_EQ(measured[0].rows.at(0).sides.at(0).runs.size(), 8u);
+  EXPECT_EQ(measured[0].rows[0].why.at(1), left_out::unconverged);
+  const std::vector<fleet> never = gathered(0);
+  EXPECT_EQ(never[0].rows.at(0).sides.at(0).runs.size(), 6u);
+  EXPECT_EQ(never[0].rows[0].why.at(1), left_out::unconverged);
 }
 
 TEST(ReportFleet, EveryGpusRowsAreOneFamily) {
@@ -444,14 +503,14 @@ TEST(ReportFleet, ShortRowsAreTakenAtTheirBatchFigure) {
   }
   std::vector<std::string> multi;
   std::vector<fleet> fleets = group_fleets(files, false);
-  gather_rows(fleets.at(0), name_filter(""), multi);
+  gather_rows(fleets.at(0), name_filter(""), multi, fleet_options{}.calibration_runs);
   const fleet_row& row = fleets[0].rows.at(0);
   EXPECT_EQ(row.fig, figure::batch);
   EXPECT_DOUBLE_EQ(row.sides.at(2).runs.at(0)->time_us, 2.802);
   // One GPU without it: every GPU is taken at its single launches.
   files[1].results[0].runs[0].batch = {};
   fleets = group_fleets(files, false);
-  gather_rows(fleets.at(0), name_filter(""), multi);
+  gather_rows(fleets.at(0), name_filter(""), multi, fleet_options{}.calibration_runs);
   EXPECT_EQ(fleets[0].rows.at(0).fig, figure::single);
   EXPECT_DOUBLE_EQ(fleets[0].rows[0].sides.at(2).runs.at(0)->time_us, 2.92);
 }

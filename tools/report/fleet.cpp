@@ -15,7 +15,7 @@ fleet_outcome view_fleet(const file_refs& files, const fleet_options& opt, const
   const name_filter filter(opt.test.filter);
   std::size_t rows = 0;
   for (fleet& f : s.fleets) {
-    gather_rows(f, filter, s.multi_gpu);
+    gather_rows(f, filter, s.multi_gpu, opt.calibration_runs);
     rows += f.rows.size();
   }
   if (rows == 0)

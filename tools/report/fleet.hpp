@@ -24,6 +24,9 @@ struct fleet_options {
   compare_options test = fleet_test_defaults();  ///< threshold, confidence, floors, correction, filter, --all, json
   double outlier_share_pct = options::outlier_share.number;  ///< this share of decided rows slower: an outlier
   double one_row_threshold_pct = options::one_row_threshold.number;  ///< one row slower beyond this: an outlier
+  /// A GPU with this many runs of a row or more: the row's run-to-run spread pooled over the
+  /// fleet's runs replaces the floors (0: never).
+  int calibration_runs = options::fleet_calibration_runs.value<int>();
   bool allow_mixed = false;                                   ///< several models or builds: a fleet each
   std::string baseline_format = std::string(options::baseline_format.text);  ///< membench or reframe
   bool make_baseline = false;                                 ///< --baseline-out: write the centres too

@@ -53,7 +53,7 @@ CLI::App* add_fleet(CLI::App& app, fleet_args& a) {
   b(o::one_row_threshold, a.opt.one_row_threshold_pct);
   b(o::confidence, t.confidence_pct)(o::resolution, t.resolution_us)(o::run_spread, t.run_spread_pct);
   b(o::run_spread_copy, t.run_spread_copy_pct)(o::run_spread_host, t.run_spread_host_pct);
-  b(o::run_spread_us, t.run_spread_us)(o::correction, t.family);
+  b(o::run_spread_us, t.run_spread_us)(o::fleet_calibration_runs, a.opt.calibration_runs)(o::correction, t.family);
   b(o::allow_mixed, a.opt.allow_mixed)(o::baseline_in, a.baseline)(o::baseline_out, a.baseline_out);
   b(o::baseline_format, a.opt.baseline_format)(o::filter, t.filter)(o::fleet_all, t.show_all);
   b(o::fleet_format, a.out.format)(o::output, a.out.output)(o::color, a.out.colour);

@@ -102,7 +102,7 @@ side reference_side(const row_centre& c) {
 
 }  // namespace
 
-decision judge_gpu(const side& gpu, const row_centre& c, const decide_options& o) {
+decision judge_gpu(const side& gpu, const row_centre& c, const decide_options& o, int calibration_runs) {
   decision out;
   out.base_us = c.centre_us;
   out.new_us = side_centre(gpu);
@@ -110,16 +110,25 @@ decision judge_gpu(const side& gpu, const row_centre& c, const decide_options& o
   out.from = own_evidence(gpu);
   // Without an interval or noise of its own, a GPU's runs still spread as the fleet's do.
   if (out.from == evidence::none && c.run_df > 0) out.from = evidence::runs;
+  // The floors stand for what a few runs cannot show: how far a row's median moves from one
+  // process to the next. Many runs a GPU show it, pooled over the fleet's runs of the row.
+  const bool measured = calibration_runs > 0 && c.run_df > 0 &&
+                        gpu.runs.size() >= static_cast<std::size_t>(std::max(2, calibration_runs));
+  if (measured) out.from = evidence::runs;
   if (out.from != evidence::none) {
     // The floor at the centre's time, as compare takes it at the base's.
-    const double floor = o.run_spread_at(work_of(gpu, side{}), c.centre_us);
+    const double floor = measured ? 0 : o.run_spread_at(work_of(gpu, side{}), c.centre_us);
     const side_spread own = pooled_spread_of(gpu, out.from, floor, c.run_variance, c.run_df);
     const side_spread centre{c.variance(), c.gpus > 1 ? c.gpus - 1.0 : INFINITY, NAN};
     const auto [lo, hi] = t_interval(centre, own, o.confidence, std::log(out.new_us / out.base_us));
     out.low = std::expm1(lo);
     out.high = std::expm1(hi);
   }
-  judge_change(out, reference_side(c), gpu, o);
+  // compare's rules for a side whose spread is measured: a run that did not converge is
+  // one more run the spread carries.
+  decide_options with = o;
+  with.calibration_runs = measured ? calibration_runs : 0;
+  judge_change(out, reference_side(c), gpu, with);
   return out;
 }
 
@@ -163,19 +172,20 @@ namespace {
 
 // Every GPU's rows of the state decided under `o`, in s.rows' order, and with
 // --correction bh corrected as one family (`fam` says how).
-std::vector<decision> decide_rows(const fleet_state& s, const decide_options& o, correction c, family_outcome& fam) {
+std::vector<decision> decide_rows(const fleet_state& s, const decide_options& o, const fleet_options& opt,
+                                  family_outcome& fam) {
   auto judge = [&](const std::vector<std::size_t>& which, const decide_options& with) {
     std::vector<decision> out;
     for (std::size_t i : which) {
       const judged& j = s.rows[i];
-      out.push_back(judge_gpu(s.fleets[j.fleet].rows[j.row].sides[j.gpu], j.ref, with));
+      out.push_back(judge_gpu(s.fleets[j.fleet].rows[j.row].sides[j.gpu], j.ref, with, opt.calibration_runs));
     }
     return out;
   };
   std::vector<std::size_t> all(s.rows.size());
   for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
   std::vector<decision> ds = judge(all, o);
-  if (c == correction::bh) fam = correct_family(ds, o, judge);
+  if (opt.test.family == correction::bh) fam = correct_family(ds, o, judge);
   return ds;
 }
 
@@ -201,8 +211,8 @@ void decide_fleets(fleet_state& s, const fleet_options& opt, const fleet_baselin
   }
   // Two families over the same rows: many rows a little slower, and one row far slower. Each
   // keeps its own false calls at most 1 - confidence of its calls.
-  const std::vector<decision> ds = decide_rows(s, opt.decide(), opt.test.family, s.fam);
-  const std::vector<decision> one = decide_rows(s, opt.decide_one_row(), opt.test.family, s.one_row_fam);
+  const std::vector<decision> ds = decide_rows(s, opt.decide(), opt, s.fam);
+  const std::vector<decision> one = decide_rows(s, opt.decide_one_row(), opt, s.one_row_fam);
   for (std::size_t i = 0; i < s.rows.size(); ++i) {
     s.rows[i].d = ds[i];
     s.rows[i].one_row = one[i].v;

@@ -89,9 +89,9 @@ bool multi_gpu_row(const result& r) {
 
 namespace {
 
-// Adds a result's usable runs to a side (those that converged; an aggregates-only result
-// as its aggregate, unless the side has runs); what keeps the result from adding any.
-left_out add_usable(side& s, const result& r, const result_file& f) {
+// Adds a result's runs to a side (an aggregates-only result as its aggregate, unless the side
+// has runs); what keeps the result from adding any.
+left_out add_result(side& s, const result& r, const result_file& f) {
   if (r.skipped) return left_out::skipped;
   if (r.error || !(r.time_us > 0)) return left_out::error;
   side one;
@@ -106,24 +106,32 @@ left_out add_usable(side& s, const result& r, const result_file& f) {
     }
     return left_out::none;
   }
-  const std::size_t before = s.runs.size();
-  for (const run* x : one.runs) {
-    if (x->converged) s.runs.push_back(x);
-  }
-  return s.runs.size() > before ? left_out::none : left_out::unconverged;
+  s.runs.insert(s.runs.end(), one.runs.begin(), one.runs.end());
+  return left_out::none;
+}
+
+// A run that did not converge has a median less precise than its interval says: left out of
+// a GPU's few runs, kept among calibration_runs or more, whose measured spread carries it
+// (compare's rule).
+void keep_usable_runs(side& s, int calibration_runs) {
+  if (calibration_runs > 0 && s.runs.size() >= static_cast<std::size_t>(std::max(2, calibration_runs))) return;
+  s.runs.erase(std::remove_if(s.runs.begin(), s.runs.end(), [](const run* x) { return !x->converged; }), s.runs.end());
 }
 
 // A GPU's usable runs of one row over its files, or why it has none: the first problem of
-// a file that has the row, else missing.
-left_out add_runs(side& s, const std::string& name, const fleet_gpu& g) {
+// a file that has the row, unconverged when every run it had was, else missing.
+left_out add_runs(side& s, const std::string& name, const fleet_gpu& g, int calibration_runs) {
   left_out why = left_out::missing;
   for (const result_file* f : g.files) {
     const result* r = f->find(name);
     if (r == nullptr) continue;
-    const left_out problem = add_usable(s, *r, *f);
+    const left_out problem = add_result(s, *r, *f);
     if (why == left_out::missing) why = problem;
   }
-  return !s.runs.empty() || !std::isnan(s.aggregate_us) ? left_out::none : why;
+  const bool had_runs = !s.runs.empty();
+  keep_usable_runs(s, calibration_runs);
+  if (!s.runs.empty() || !std::isnan(s.aggregate_us)) return left_out::none;
+  return had_runs ? left_out::unconverged : why;
 }
 
 // compare's choice of figure over the GPUs that have the row: its batch figure where every
@@ -142,7 +150,7 @@ void use_better_figure(fleet_row& row) {
 
 }  // namespace
 
-void gather_rows(fleet& f, const name_filter& filter, std::vector<std::string>& multi_gpu) {
+void gather_rows(fleet& f, const name_filter& filter, std::vector<std::string>& multi_gpu, int calibration_runs) {
   std::set<std::string_view> seen;
   for (const fleet_gpu& g : f.gpus) {
     for (const result_file* file : g.files) {
@@ -157,7 +165,7 @@ void gather_rows(fleet& f, const name_filter& filter, std::vector<std::string>& 
         row.family = r.family();
         for (const fleet_gpu& gpu : f.gpus) {
           row.sides.emplace_back();
-          row.why.push_back(add_runs(row.sides.back(), r.name, gpu));
+          row.why.push_back(add_runs(row.sides.back(), r.name, gpu, calibration_runs));
         }
         use_better_figure(row);
         f.rows.push_back(std::move(row));

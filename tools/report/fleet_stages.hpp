@@ -74,8 +74,9 @@ std::vector<fleet> group_fleets(const file_refs& files, bool allow_mixed);
 /// Rows that involve several GPUs (the peer space, src: and dst: keys): no GPU's own.
 bool multi_gpu_row(const result& r);
 /// Stage 1's rows: a fleet's rows the filter keeps, per GPU its usable runs. Rows that
-/// involve several GPUs are left out, their names added to `multi_gpu`.
-void gather_rows(fleet& f, const name_filter& filter, std::vector<std::string>& multi_gpu);
+/// involve several GPUs are left out, their names added to `multi_gpu`. Runs that did not
+/// converge are left out unless a GPU has `calibration_runs` runs of the row or more.
+void gather_rows(fleet& f, const name_filter& filter, std::vector<std::string>& multi_gpu, int calibration_runs);
 
 /// One GPU's decision on one row.
 struct judged {
@@ -105,7 +106,9 @@ row_centre centre_for(const row_centre& all, const fleet_row& r, std::size_t gpu
 /// Adds the run-to-run spread of a row's GPUs to a reference's pool.
 void pool_runs(row_centre& c, const fleet_row& r);
 /// A GPU's runs of a row against its reference: the change, its interval and the verdict.
-decision judge_gpu(const side& gpu, const row_centre& c, const decide_options& o);
+/// With `calibration_runs` runs of the GPU or more (0: never) and a run-to-run spread in the
+/// reference, that measured spread replaces the floors (evidence runs).
+decision judge_gpu(const side& gpu, const row_centre& c, const decide_options& o, int calibration_runs = 0);
 /// Stage 2: every fleet's centres (own, or the baseline's: throws input_error for a fleet
 /// it lacks), every GPU's decisions and their family correction, at --threshold and at
 /// --one-row-threshold.

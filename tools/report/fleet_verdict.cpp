@@ -193,14 +193,19 @@ std::string row_rule_note(const fleet_options& opt) {
       "row: a GPU's time (the median of its runs' medians) against the fleet's centre (the median of the GPUs' "
       "medians); deviation = GPU / centre - 1 with its {:g} % interval from the GPU's own runs (their intervals or "
       "spread, never less than {:g} % a run for work:kernel rows, {:g} % work:copy, {:g} % work:host, with {:g} us at "
-      "the centre's time added in quadrature) and the "
+      "the centre's time added in quadrature; {}) and the "
       "centre's uncertainty (pi/2 x spread^2 / GPUs, the spread 1.4826 x the MAD of the other GPUs' log medians "
       "about it); "
       "slower (faster) when the deviation is at least {:g} % and its whole interval beyond +{:g} % (-{:g} %), the "
       "change at least {}, and a host-work row has two runs or more of the GPU; else unsure. Rows that errored, "
-      "were skipped or did not converge are left out per GPU",
-      t.confidence_pct, t.run_spread_pct, t.run_spread_copy_pct, t.run_spread_host_pct, t.run_spread_us, t.threshold_pct,
-      t.threshold_pct, t.threshold_pct, resolution_text(t.resolution_us));
+      "were skipped or did not converge are left out per GPU{}",
+      t.confidence_pct, t.run_spread_pct, t.run_spread_copy_pct, t.run_spread_host_pct, t.run_spread_us,
+      opt.calibration_runs > 0 ? fmt::format("where a GPU has {} runs of a row or more, the row's run-to-run spread "
+                                             "pooled over the fleet's runs instead, evidence: runs",
+                                             opt.calibration_runs)
+                               : std::string("the floors always"),
+      t.threshold_pct, t.threshold_pct, t.threshold_pct, resolution_text(t.resolution_us),
+      opt.calibration_runs > 0 ? " (a run that did not converge counts among a GPU's measured runs)" : "");
 }
 
 std::string gpu_rule_note(const fleet_options& opt) {

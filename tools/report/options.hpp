@@ -195,6 +195,11 @@ inline constexpr option_spec one_row_threshold{
             "rows one family at this threshold), to make the GPU an outlier by that row alone",
     .number = 7.5, .low = 0, .high = 1000,
     .default_note = "above the real differences between healthy H100s' rows, below a 10 % slowdown (docs/report.md)"};
+inline constexpr option_spec fleet_calibration_runs{
+    .names = "--calibration-runs", .kind = k::integer,
+    .help = "a GPU with at least this many runs of a row is judged by the row's run-to-run spread measured over the "
+            "fleet's runs, which then replaces the floors above (0: never)",
+    .number = 8, .low = 0, .high = 1000000};
 inline constexpr option_spec allow_mixed{
     .names = "--allow-mixed", .kind = k::flag,
     .help = "files of several GPU models or builds are judged as separate fleets instead of refused"};
@@ -281,7 +286,7 @@ inline constexpr std::array history_command{
     &confidence, &seed, &correction, &export_format};
 inline constexpr std::array fleet_command{
     &fleet_files, &fleet_threshold, &outlier_share, &one_row_threshold, &confidence, &resolution, &run_spread,
-    &run_spread_copy, &run_spread_host, &run_spread_us, &correction, &allow_mixed, &baseline_in, &baseline_out, &baseline_format, &filter,
+    &run_spread_copy, &run_spread_host, &run_spread_us, &fleet_calibration_runs, &correction, &allow_mixed, &baseline_in, &baseline_out, &baseline_format, &filter,
     &fleet_all, &fleet_format, &output, &color};
 inline constexpr std::array rows_command{&rows_files, &filter, &output};
 inline constexpr std::array profile_command{&profile_files, &profile_format, &output};
