@@ -90,7 +90,7 @@ json summary(const fleet_state& s, const std::vector<gpu_summary>& gpus, const f
   for (const std::string& name : s.multi_gpu) multi.push_back(name);
   return {{"gpus", gpus.size()}, {"outlier", n[0]}, {"unsure", n[1]}, {"within", n[2]},
           {"threshold_pct", opt.test.threshold_pct}, {"outlier_share_pct", opt.outlier_share_pct},
-          {"one_row_threshold_pct", opt.one_row_threshold_pct},
+          {"one_row_threshold_pct", opt.one_row_threshold_pct}, {"calibration_runs", opt.calibration_runs},
           {"confidence_pct", opt.test.confidence_pct}, {"correction", family},
           {"baseline", s.baseline_path.empty() ? json(nullptr) : json(s.baseline_path)},
           {"multi_gpu_rows_left_out", multi}};
