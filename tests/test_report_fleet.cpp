@@ -14,6 +14,7 @@
 
 #include "common/stats.hpp"
 #include "fleet_stages.hpp"
+#include "intervals.hpp"
 #include "test_report_support.hpp"
 
 namespace membench::report {
@@ -184,17 +185,22 @@ TEST(ReportFleet, ManyRunsOfAGpuAreJudgedByTheMeasuredRunSpreadInsteadOfTheFloor
     mine.back().work = run::work_kind::host;
   }
   row_centre c = centre_of(100, 0.01, 8);
-  c.run_variance = 0.01 * 0.01;  // 1 % a run, as the fleet's runs spread
+  c.run_variance = c.trimmed_variance = 0.01 * 0.01;  // 1 % a run, as the fleet's runs spread
   c.run_df = 56;
+  c.trimmed_df = 40;
   fleet_options opt;
   ASSERT_EQ(opt.calibration_runs, 8);
   const decision d = judge_gpu(many(mine), c, opt.decide(), opt.calibration_runs);
   EXPECT_EQ(d.from, evidence::runs);
   EXPECT_EQ(d.v, verdict::slower) << d.reason;
-  // The GPU's eight runs at 1 % each (the pooled spread, above their own intervals), and the
-  // centre's pi/2 s^2 / 8 on 7 df, Welch-combined.
-  const double own = 0.01 * 0.01 / 8, centre = std::acos(-1.0) / 2 * 0.01 * 0.01 / 8;
-  const double df = (own + centre) * (own + centre) / (own * own / 56 + centre * centre / 7);
+  // The GPU's time: the exp of the 20 % trimmed mean of its runs' logs (one of eight off each
+  // end). Its variance: the pooled winsorized variance over the six runs kept (Yuen), on the
+  // pool's 40 df; the centre's pi/2 s^2 / 8 on 7 df; Welch-combined.
+  const detail::trimmed t = detail::trimmed_logs(many(mine));
+  ASSERT_EQ(t.h, 6u);
+  EXPECT_NEAR(d.new_us, std::exp(t.centre), 1e-9);
+  const double own = 0.01 * 0.01 / 6, centre = std::acos(-1.0) / 2 * 0.01 * 0.01 / 8;
+  const double df = (own + centre) * (own + centre) / (own * own / 40 + centre * centre / 7);
   const double half = student_t_quantile(0.975, df) * std::sqrt(own + centre);
   EXPECT_NEAR(d.low, std::expm1(std::log(d.new_us / 100) - half), 1e-12);
   EXPECT_NEAR(d.high, std::expm1(std::log(d.new_us / 100) + half), 1e-12);

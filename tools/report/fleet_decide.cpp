@@ -41,11 +41,19 @@ double row_centre::variance() const {
   return std::acos(-1.0) / 2 * spread * spread / gpus;
 }
 
-row_centre centre_of(const fleet_row& r) {
+bool measured_runs(const side& s, int calibration_runs) {
+  return calibration_runs > 0 && s.runs.size() >= static_cast<std::size_t>(std::max(2, calibration_runs));
+}
+
+double gpu_time(const side& s, int calibration_runs) {
+  return measured_runs(s, calibration_runs) ? std::exp(trimmed_logs(s).centre) : side_centre(s);
+}
+
+row_centre centre_of(const fleet_row& r, int calibration_runs) {
   std::vector<double> logs, clocks;
   for (const side& s : r.sides) {
     if (s.runs.empty() && std::isnan(s.aggregate_us)) continue;
-    logs.push_back(std::log(side_centre(s)));
+    logs.push_back(std::log(gpu_time(s, calibration_runs)));
     for (const run* x : s.runs) {
       if (std::isfinite(x->sm_clock_mhz)) clocks.push_back(x->sm_clock_mhz);
     }
@@ -63,13 +71,13 @@ row_centre centre_of(const fleet_row& r) {
   return c;
 }
 
-row_centre centre_for(const row_centre& all, const fleet_row& r, std::size_t gpu) {
+row_centre centre_for(const row_centre& all, const fleet_row& r, std::size_t gpu, int calibration_runs) {
   if (all.gpus < 3) return all;
   std::vector<double> dev;
   for (std::size_t k = 0; k < r.sides.size(); ++k) {
     const side& s = r.sides[k];
     if (k == gpu || (s.runs.empty() && std::isnan(s.aggregate_us))) continue;
-    dev.push_back(std::abs(std::log(side_centre(s) / all.centre_us)));
+    dev.push_back(std::abs(std::log(gpu_time(s, calibration_runs) / all.centre_us)));
   }
   row_centre c = all;
   if (!dev.empty()) c.spread = 1.4826 * median_of(std::move(dev));
@@ -78,13 +86,19 @@ row_centre centre_for(const row_centre& all, const fleet_row& r, std::size_t gpu
 
 void pool_runs(row_centre& c, const fleet_row& r) {
   double sq = c.run_df > 0 ? c.run_variance * c.run_df : 0, df = c.run_df;
+  double wsq = c.trimmed_df > 0 ? c.trimmed_variance * c.trimmed_df : 0, wdf = c.trimmed_df;
   for (const side& s : r.sides) {
     if (s.runs.size() < 2) continue;
     sq += log_sum_sq(s);
     df += static_cast<double>(s.runs.size() - 1);
+    const trimmed t = trimmed_logs(s);
+    wsq += t.wvar * static_cast<double>(t.n - 1);
+    wdf += static_cast<double>(t.h - 1);
   }
   c.run_df = df;
   c.run_variance = df > 0 ? sq / df : NAN;
+  c.trimmed_df = wdf;
+  c.trimmed_variance = wdf > 0 ? wsq / wdf : NAN;
 }
 
 namespace {
@@ -104,21 +118,24 @@ side reference_side(const row_centre& c) {
 
 decision judge_gpu(const side& gpu, const row_centre& c, const decide_options& o, int calibration_runs) {
   decision out;
-  out.base_us = c.centre_us;
-  out.new_us = side_centre(gpu);
-  out.change = out.new_us / out.base_us - 1;
-  out.from = own_evidence(gpu);
-  // Without an interval or noise of its own, a GPU's runs still spread as the fleet's do.
-  if (out.from == evidence::none && c.run_df > 0) out.from = evidence::runs;
   // The floors stand for what a few runs cannot show: how far a row's median moves from one
   // process to the next. Many runs a GPU show it, pooled over the fleet's runs of the row.
-  const bool measured = calibration_runs > 0 && c.run_df > 0 &&
-                        gpu.runs.size() >= static_cast<std::size_t>(std::max(2, calibration_runs));
-  if (measured) out.from = evidence::runs;
+  const bool measured = measured_runs(gpu, calibration_runs) && c.trimmed_df > 0;
+  out.base_us = c.centre_us;
+  out.new_us = gpu_time(gpu, measured ? calibration_runs : 0);
+  out.change = out.new_us / out.base_us - 1;
+  out.from = measured ? evidence::runs : own_evidence(gpu);
+  // Without an interval or noise of its own, a GPU's runs still spread as the fleet's do.
+  if (out.from == evidence::none && c.run_df > 0) out.from = evidence::runs;
   if (out.from != evidence::none) {
     // The floor at the centre's time, as compare takes it at the base's.
     const double floor = measured ? 0 : o.run_spread_at(work_of(gpu, side{}), c.centre_us);
-    const side_spread own = pooled_spread_of(gpu, out.from, floor, c.run_variance, c.run_df);
+    // Measured: the trimmed mean of n runs varies as the pooled winsorized variance over the
+    // h runs it keeps (Yuen), given here per run of the n.
+    const trimmed t = trimmed_logs(gpu);
+    const double n_over_h = static_cast<double>(t.n) / static_cast<double>(std::max<std::size_t>(1, t.h));
+    const side_spread own = measured ? pooled_spread_of(gpu, out.from, 0, c.trimmed_variance * n_over_h, c.trimmed_df)
+                                     : pooled_spread_of(gpu, out.from, floor, c.run_variance, c.run_df);
     const side_spread centre{c.variance(), c.gpus > 1 ? c.gpus - 1.0 : INFINITY, NAN};
     const auto [lo, hi] = t_interval(centre, own, o.confidence, std::log(out.new_us / out.base_us));
     out.low = std::expm1(lo);
@@ -156,6 +173,9 @@ void take_baseline(fleet& f, const fleet_baseline& b) {
     if (found) {
       const baseline_row& row = it->second;
       c = {row.centre_us, row.spread, row.gpus, row.clock_mhz, row.run_spread * row.run_spread, row.run_df};
+      // A baseline keeps the plain run-to-run spread; it stands in for the winsorized one.
+      c.trimmed_variance = c.run_variance;
+      c.trimmed_df = c.run_df;
       pool_runs(c, r);
     }
     f.centres.push_back(c);
@@ -198,14 +218,14 @@ void decide_fleets(fleet_state& s, const fleet_options& opt, const fleet_baselin
       take_baseline(f, *against);
     } else {
       f.reference_gpus = static_cast<int>(f.gpus.size());
-      for (const fleet_row& r : f.rows) f.centres.push_back(centre_of(r));
+      for (const fleet_row& r : f.rows) f.centres.push_back(centre_of(r, opt.calibration_runs));
     }
     for (std::size_t ri = 0; ri < f.rows.size(); ++ri) {
       for (std::size_t g = 0; g < f.gpus.size(); ++g) {
         if (f.rows[ri].why[g] != left_out::none) continue;
         // Against a baseline the GPU is none of the GPUs behind the centre.
         const row_centre& all = f.centres[ri];
-        s.rows.push_back({fi, ri, g, against ? all : centre_for(all, f.rows[ri], g), decision{}, verdict::same});
+        s.rows.push_back({fi, ri, g, against ? all : centre_for(all, f.rows[ri], g, opt.calibration_runs), decision{}, verdict::same});
       }
     }
   }

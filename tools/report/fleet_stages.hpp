@@ -53,6 +53,10 @@ struct row_centre {
   /// at once (two runs of one GPU alone give an interval with one degree of freedom).
   double run_variance = NAN;
   double run_df = 0;  ///< its degrees of freedom: the runs less one per GPU (0: none measured)
+  /// The same as Yuen's test takes it: the runs' winsorized variance (20 %), pooled over
+  /// the GPUs with two runs or more on the runs each keeps less one.
+  double trimmed_variance = NAN;
+  double trimmed_df = 0;
   bool known() const { return gpus > 0; }
   /// The variance of the log centre: the median of n values spreading as `spread` varies
   /// pi/2 times as much as their mean, spread^2 / n.
@@ -97,12 +101,18 @@ struct fleet_state {
   std::string baseline_path;           ///< "" unless judged against a baseline
 };
 
+/// Whether a GPU's runs of a row measure their own spread: calibration_runs of them or more.
+bool measured_runs(const side& s, int calibration_runs);
+/// A GPU's time on a row: the median of its runs' medians; with measured runs, the exp of
+/// their 20 % trimmed mean of logs (a row whose runs fall at two levels moves the median of
+/// many runs from one level to the other with a run or two, as compare takes it).
+double gpu_time(const side& s, int calibration_runs);
 /// The fleet's own centre of a row, its run-to-run variance pooled over its GPUs.
-row_centre centre_of(const fleet_row& r);
+row_centre centre_of(const fleet_row& r, int calibration_runs = 0);
 /// The centre `all` of a row as GPU `gpu` is judged against it: the spread measured on the
 /// other GPUs (their log medians about the centre), so that a GPU far off does not widen the
 /// interval of its own deviation. `all` itself when the row has fewer than three GPUs.
-row_centre centre_for(const row_centre& all, const fleet_row& r, std::size_t gpu);
+row_centre centre_for(const row_centre& all, const fleet_row& r, std::size_t gpu, int calibration_runs = 0);
 /// Adds the run-to-run spread of a row's GPUs to a reference's pool.
 void pool_runs(row_centre& c, const fleet_row& r);
 /// A GPU's runs of a row against its reference: the change, its interval and the verdict.

@@ -190,20 +190,22 @@ std::string worst_families(const gpu_summary& g, std::size_t most) {
 std::string row_rule_note(const fleet_options& opt) {
   const compare_options& t = opt.test;
   return fmt::format(
-      "row: a GPU's time (the median of its runs' medians) against the fleet's centre (the median of the GPUs' "
-      "medians); deviation = GPU / centre - 1 with its {:g} % interval from the GPU's own runs (their intervals or "
+      "row: a GPU's time (the median of its runs' medians{}) against the fleet's centre (the median of the GPUs' "
+      "times); deviation = GPU / centre - 1 with its {:g} % interval from the GPU's own runs (their intervals or "
       "spread, never less than {:g} % a run for work:kernel rows, {:g} % work:copy, {:g} % work:host, with {:g} us at "
-      "the centre's time added in quadrature; {}) and the "
-      "centre's uncertainty (pi/2 x spread^2 / GPUs, the spread 1.4826 x the MAD of the other GPUs' log medians "
+      "the centre's time added in quadrature{}) and the "
+      "centre's uncertainty (pi/2 x spread^2 / GPUs, the spread 1.4826 x the MAD of the other GPUs' log times "
       "about it); "
       "slower (faster) when the deviation is at least {:g} % and its whole interval beyond +{:g} % (-{:g} %), the "
       "change at least {}, and a host-work row has two runs or more of the GPU; else unsure. Rows that errored, "
       "were skipped or did not converge are left out per GPU{}",
+      opt.calibration_runs > 0
+          ? fmt::format("; with {} runs or more, the exp of their 20 % trimmed mean of logs", opt.calibration_runs)
+          : std::string(),
       t.confidence_pct, t.run_spread_pct, t.run_spread_copy_pct, t.run_spread_host_pct, t.run_spread_us,
-      opt.calibration_runs > 0 ? fmt::format("where a GPU has {} runs of a row or more, the row's run-to-run spread "
-                                             "pooled over the fleet's runs instead, evidence: runs",
-                                             opt.calibration_runs)
-                               : std::string("the floors always"),
+      opt.calibration_runs > 0 ? "; with that many runs, the runs' winsorized variance pooled over the fleet's "
+                                 "GPUs instead (Yuen), evidence: runs"
+                               : "",
       t.threshold_pct, t.threshold_pct, t.threshold_pct, resolution_text(t.resolution_us),
       opt.calibration_runs > 0 ? " (a run that did not converge counts among a GPU's measured runs)" : "");
 }
