@@ -114,6 +114,21 @@ side reference_side(const row_centre& c) {
   return s;
 }
 
+// A GPU's variance of its log time. Measured: the trimmed mean of its n runs varies as the
+// fleet's pooled winsorized variance over the h runs it keeps (Yuen; given to pooled_spread_of
+// per run of the n). Else its runs' spread or the fleet's pooled one, never under the floor of
+// the row's work.
+side_spread own_spread(const side& gpu, const row_centre& c, const decide_options& o, evidence e, bool measured) {
+  if (measured) {
+    const trimmed t = trimmed_logs(gpu);
+    const double n_over_h = static_cast<double>(t.n) / static_cast<double>(std::max<std::size_t>(1, t.h));
+    return pooled_spread_of(gpu, e, 0, c.trimmed_variance * n_over_h, c.trimmed_df);
+  }
+  // The floor at the centre's time, as compare takes it at the base's.
+  const double floor = o.run_spread_at(work_of(gpu, side{}), c.centre_us);
+  return pooled_spread_of(gpu, e, floor, c.run_variance, c.run_df);
+}
+
 }  // namespace
 
 decision judge_gpu(const side& gpu, const row_centre& c, const decide_options& o, int calibration_runs) {
@@ -128,14 +143,7 @@ decision judge_gpu(const side& gpu, const row_centre& c, const decide_options& o
   // Without an interval or noise of its own, a GPU's runs still spread as the fleet's do.
   if (out.from == evidence::none && c.run_df > 0) out.from = evidence::runs;
   if (out.from != evidence::none) {
-    // The floor at the centre's time, as compare takes it at the base's.
-    const double floor = measured ? 0 : o.run_spread_at(work_of(gpu, side{}), c.centre_us);
-    // Measured: the trimmed mean of n runs varies as the pooled winsorized variance over the
-    // h runs it keeps (Yuen), given here per run of the n.
-    const trimmed t = trimmed_logs(gpu);
-    const double n_over_h = static_cast<double>(t.n) / static_cast<double>(std::max<std::size_t>(1, t.h));
-    const side_spread own = measured ? pooled_spread_of(gpu, out.from, 0, c.trimmed_variance * n_over_h, c.trimmed_df)
-                                     : pooled_spread_of(gpu, out.from, floor, c.run_variance, c.run_df);
+    const side_spread own = own_spread(gpu, c, o, out.from, measured);
     const side_spread centre{c.variance(), c.gpus > 1 ? c.gpus - 1.0 : INFINITY, NAN};
     const auto [lo, hi] = t_interval(centre, own, o.confidence, std::log(out.new_us / out.base_us));
     out.low = std::expm1(lo);
