@@ -543,6 +543,16 @@ TEST(ReportVerdict, CalibratedFalseAlarmsStayNearTheLevel) {
 // The correction over many benchmarks compared at once.
 
 // Rows whose p-value is given: called (slower) at the two-sided level 1 - alpha when p <= alpha.
+// The level a family correction asks of one call among 1224 is 99.996 %: printed to four
+// significant digits it would read 100 %, which no interval is.
+TEST(ReportFamily, LevelsNearAHundredKeepTheDigitsThatTellThemFromIt) {
+  EXPECT_EQ(level_pct(0.95), "95");
+  EXPECT_EQ(level_pct(0.9999), "99.99");
+  EXPECT_EQ(level_pct(1 - 0.05 / 1224), "99.9959");
+  EXPECT_EQ(level_pct(1 - 0.05 / 100000), "99.99995");
+  EXPECT_EQ(level_pct(1), "100");
+}
+
 TEST(ReportFamily, StepUpKeepsWhatBenjaminiHochbergKeeps) {
   draws d(77);
   decide_options o;

@@ -48,18 +48,27 @@ family_outcome correct_family(std::vector<decision>& ds, const decide_options& o
     const std::string bar = o.margin > 0 ? fmt::format("clear {}{:g} %", d.v == verdict::slower ? "+" : "-", 100 * o.margin)
                                          : std::string("exclude 0");
     d.reason = fmt::format("{} alone, not as one of {} compared (Benjamini-Hochberg at {:g} % would keep it if its "
-                           "{:.4g} % interval did {})",
-                           to_string(d.v), ds.size(), 100 * q, 100 * enough, bar);
+                           "{} % interval did {})",
+                           to_string(d.v), ds.size(), 100 * q, level_pct(enough), bar);
     d.v = verdict::unsure;
   }
+  return out;
+}
+
+std::string level_pct(double level) {
+  // {:.4g} of 99.996 reads 100: give the complement two significant digits instead.
+  const double miss = 100 * (1 - level);
+  if (!(miss > 0) || miss >= 0.01 * (1 - 1e-9)) return fmt::format("{:.4g}", 100 * level);
+  std::string out = fmt::format("{:.{}f}", 100 * level, static_cast<int>(std::ceil(-std::log10(miss))) + 1);
+  while (out.back() == '0') out.pop_back();
   return out;
 }
 
 std::string family_note(const family_outcome& fam, correction c, double confidence_pct, std::string_view what) {
   if (c != correction::bh) return fmt::format("family: none (--correction none: each {} alone at its level)", what);
   return fmt::format("family: Benjamini-Hochberg over the {} {}s compared (false calls at most {:g} % of the "
-                     "calls): {} slower or faster at the {:.4g} % level{}, {} called alone but unsure as one of {}",
-                     fam.compared, what, 100 - confidence_pct, fam.kept, 100 * fam.level,
+                     "calls): {} slower or faster at the {} % level{}, {} called alone but unsure as one of {}",
+                     fam.compared, what, 100 - confidence_pct, fam.kept, level_pct(fam.level),
                      fam.kept == 0 ? " (what one call would need)" : "", fam.demoted, fam.compared);
 }
 

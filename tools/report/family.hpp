@@ -56,5 +56,7 @@ family_outcome correct_family(std::vector<decision>& ds, const decide_options& o
 
 /// The note on a family's correction, `what` naming one of what was compared ("benchmark").
 std::string family_note(const family_outcome& fam, correction c, double confidence_pct, std::string_view what);
+/// A confidence level in percent, with the digits that tell it from 100 (99.996, not 100).
+std::string level_pct(double level);
 
 }  // namespace membench::report

@@ -187,9 +187,9 @@ document fleet_document(const fleet_state& s, const std::vector<gpu_summary>& gp
   doc.notes.push_back(gpu_rule_note(opt));
   doc.notes.push_back(family_note(s.fam, opt.test.family, opt.test.confidence_pct, "GPU row"));
   if (opt.test.family == correction::bh)
-    doc.notes.push_back(fmt::format("one row: the same rows as one family at {:g} %: {} slower or faster at the {:.4g} % "
+    doc.notes.push_back(fmt::format("one row: the same rows as one family at {:g} %: {} slower or faster at the {} % "
                                     "level, {} called alone but unsure",
-                                    opt.one_row_threshold_pct, s.one_row_fam.kept, 100 * s.one_row_fam.level,
+                                    opt.one_row_threshold_pct, s.one_row_fam.kept, level_pct(s.one_row_fam.level),
                                     s.one_row_fam.demoted));
   if (!s.multi_gpu.empty())
     doc.notes.push_back(fmt::format("left out: {} row(s) that involve several GPUs (peer rows: no one GPU's time), "
