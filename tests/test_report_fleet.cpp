@@ -442,6 +442,36 @@ TEST(ReportFleet, ABaselineJudgesItsOwnFleetWithinAndASlowGpuOutlier) {
   EXPECT_EQ(view_fleet(fine, fleet_options{}, &b).outliers, 0);
 }
 
+// Eight runs a GPU judge host-work rows (a 15 % floor a run) by the spread the runs measure,
+// against a baseline too, whose plain run-to-run spread stands in for the winsorized one: a
+// new GPU with eight runs 10 % slower on them is an outlier; with two runs it is not.
+TEST(ReportFleet, MeasuredRunsJudgeHostRowsAgainstABaselineToo) {
+  auto runs_of = [](int gpus, int runs, double factor, std::uint64_t seed) {
+    std::vector<result_file> files;
+    for (int g = 0; g < gpus; ++g) {
+      for (int k = 0; k < runs; ++k) {
+        std::vector<std::pair<std::string, double>> rows;
+        for (int i = 0; i < 4; ++i) {
+          const auto draw = static_cast<std::uint64_t>(10 * k + i);
+          rows.emplace_back(fmt::format("host/copy/n:{}", i), 100 * factor * jitter(seed + g, draw, 0.01));
+        }
+        files.push_back(gpu_file(fmt::format("GPU-{:08d}-{}", g, seed), rows));
+        for (result& r : files.back().results) r.runs[0].work = run::work_kind::host;
+      }
+    }
+    return files;
+  };
+  fleet_options make;
+  make.make_baseline = true;
+  const fleet_baseline b = parse_baseline(baseline_text(decided(runs_of(5, 8, 1.0, 1), make), make), "base.json");
+  EXPECT_EQ(view_fleet(runs_of(1, 8, 1.10, 100), fleet_options{}, &b).outliers, 1);
+  EXPECT_EQ(view_fleet(runs_of(1, 8, 1.0, 100), fleet_options{}, &b).outliers, 0);
+  EXPECT_EQ(view_fleet(runs_of(1, 2, 1.10, 100), fleet_options{}, &b).outliers, 0) << "two runs: the 15 % floor";
+  fleet_options floors;
+  floors.calibration_runs = 0;
+  EXPECT_EQ(view_fleet(runs_of(1, 8, 1.10, 100), floors, &b).outliers, 0) << "--calibration-runs 0: the floor";
+}
+
 TEST(ReportFleet, TheReframeFormIsAReferencePerModelAndRow) {
   const auto healthy = synthetic_fleet(4, 2, [](int, const std::string&, int) { return 1.0; });
   fleet_options make;
