@@ -5,6 +5,8 @@
                                                       every GPU; N runs of each build (MEMBENCH_RUNS)
   node DIR RECORDINGS BUILDS                          node-*/ folder: every GPU at once
   fleet DIR RECORDINGS [--runs=N]                     the fleet report: the slowed GPU alone is the outlier
+  joined JSON EXIT RECORDINGS --runs=N --build=B      fleet over two submissions' folders: the slowed GPU
+                                                      alone, each GPU of build B with both's files as N runs
   reframe REPORT RECORDINGS                           ReFrame's run report: the slowed GPU alone fails
   k8s-static DIR                                      the manifests: Indexed, one GPU a pod, one volume
   k8s-replay DIR STANDIN REPORT WORK                  the Jobs' containers run here, as the kubelet would
@@ -135,6 +137,19 @@ def check_fleet(folder, recordings, runs=None):
         check(bool(line), f"fleet.txt names the slowed GPU: {line[0].strip() if line else ''}")
 
 
+def check_joined(fleet_json, code, recordings, runs, build):
+    if os.environ.get("ENGINES_FLEET") == "0":
+        check(code == "2", f"fleet over both submissions: exit {code} (no fleet command yet: 2)")
+        return
+    check(code == "1", f"fleet over both submissions: exit {code} (1: an outlier)")
+    doc = json.loads(Path(fleet_json).read_text())
+    called = outliers_in(doc)
+    check(called == slow_uuids(recordings), f"its outliers {sorted(called)}: the slowed GPU alone")
+    builds = [f.get("build") for f in doc.get("fleets", [])]
+    seen = {g["runs"] for g in doc.get("gpus", []) if 0 <= g.get("fleet", -1) < len(builds) and builds[g["fleet"]] == build}
+    check(seen == {runs}, f"each {build} GPU took both submissions' files as its runs: {sorted(seen)} (want {runs})")
+
+
 def check_reframe(report, recordings):
     gpus = {g["index"]: g for g in manifest(recordings)}
     cases = [tc for run in json.loads(Path(report).read_text())["runs"] for tc in run["testcases"]]
@@ -249,6 +264,8 @@ def main(args):
         check_node(rest[0], rest[1], rest[2].split())
     elif what == "fleet":
         check_fleet(rest[0], rest[1], int(flags["--runs"]) if "--runs" in flags else None)
+    elif what == "joined":
+        check_joined(rest[0], rest[1], rest[2], int(flags["--runs"]), flags["--build"])
     elif what == "reframe":
         check_reframe(rest[0], rest[1])
     elif what == "k8s-static":

@@ -85,10 +85,10 @@ local_part() {
 # shellcheck source=integrations/ci/slurm_cluster.sh
 source "$repo/integrations/ci/slurm_cluster.sh"
 
-slurm_submit() {  # slurm_submit MODE [RUNS]: submit.sh as a site runs it, with the stand-in as membench
+slurm_submit() {  # slurm_submit MODE [RUNS [BUILDS [FILTER]]]: submit.sh as a site runs it, the stand-in as membench
   MEMBENCH_PARTITION=$slurm_partition MEMBENCH_TIME=00:10:00 MEMBENCH_GPUS=4 MEMBENCH_NODES=1 MEMBENCH_RUNS=${2:-1} \
     MEMBENCH_BIN=$standin MEMBENCH_REPORT=$report MEMBENCH_RESULTS_ROOT="$work/results" \
-    MEMBENCH_BUILDS="membench membench_cg" bash integrations/slurm/submit.sh "$1"
+    MEMBENCH_BUILDS="${3:-membench membench_cg}" MEMBENCH_FILTER="${4:-}" bash integrations/slurm/submit.sh "$1"
 }
 
 slurm_part() {
@@ -104,7 +104,13 @@ slurm_part() {
     fleet[$mode]=$(awk '/^fleet job/ {print $3}' <<<"$out")
     say "submit.sh $mode: membench job ${job[$mode]}, fleet job ${fleet[$mode]} (--dependency=afterany:${job[$mode]})"
   done
-  slurm_wait 300 "${job[@]}" "${fleet[@]}" || return 1
+  # The copy and host rows again, twice, of the default build, as the README gives them more runs.
+  out=$(slurm_submit node 2 membench "$(tools/gate/filter.sh host)") || { echo "$out"; return 1; }
+  local host_job host_fleet
+  host_job=$(awk '/^membench job/ {print $3}' <<<"$out")
+  host_fleet=$(awk '/^fleet job/ {print $3}' <<<"$out")
+  say "submit.sh node, the copy and host rows twice: membench job $host_job, fleet job $host_fleet"
+  slurm_wait 300 "${job[@]}" "${fleet[@]}" "$host_job" "$host_fleet" || return 1
   for mode in array node srun; do
     say "slurm $mode: how the jobs ended"
     slurm_job_end "${job[$mode]}"
@@ -124,6 +130,11 @@ slurm_part() {
   dir="$root/membench-${job[srun]}"
   $check tasks "$dir" "$standin/recordings" "membench membench_cg" --scheduler="srun:${job[srun]}" --runs=2 || ok=1
   $check fleet "$dir" "$standin/recordings" --runs=2 || ok=1
+  slurm_job_end "$host_job" | grep -v 'COMPLETED, exit code 0:0' && { say "a copy-and-host-rows task did not complete"; ok=1; }
+  # fleet over both node submissions' node folders: the default build's GPUs have 1 + 2 runs.
+  "$report" fleet --allow-mixed "$root/membench-${job[node]}"/node-* "$root/membench-$host_job"/node-* \
+    --format json -o "$work/joined.json" 2>"$work/joined.err"
+  $check joined "$work/joined.json" "$?" "$standin/recordings" --runs=3 --build=default || { cat "$work/joined.err"; ok=1; }
   return $ok
 }
 
