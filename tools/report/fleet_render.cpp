@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "fleet_stages.hpp"
+#include "intervals.hpp"
 
 namespace membench::report {
 namespace {
@@ -177,6 +178,24 @@ std::vector<std::string> fleet_notes(const fleet_state& s, const std::vector<gpu
   return notes;
 }
 
+// Copy and host rows judged on their floors: a few runs cannot show how far such a row moves
+// from one process to the next (1.5-10 %), which many runs measure.
+std::string floors_note(const fleet_state& s, const fleet_options& opt) {
+  if (opt.calibration_runs <= 0) return {};
+  std::size_t floored = 0, unsure = 0;
+  for (const judged& j : s.rows) {
+    const side& g = s.fleets[j.fleet].rows[j.row].sides[j.gpu];
+    if (detail::work_of(g, side{}) == run::work_kind::kernel || measured_runs(g, opt.calibration_runs)) continue;
+    ++floored;
+    unsure += j.d.v == verdict::unsure;
+  }
+  if (floored == 0) return {};
+  return fmt::format("copy and host rows: {} judged on the floors (fewer than {} runs of the GPU), {} of them unsure; "
+                     "{} runs of such a row or more are judged by their own spread (--benchmark_filter can run those "
+                     "rows alone, which costs little)",
+                     floored, opt.calibration_runs, unsure, opt.calibration_runs);
+}
+
 }  // namespace
 
 document fleet_document(const fleet_state& s, const std::vector<gpu_summary>& gpus, const fleet_options& opt) {
@@ -191,6 +210,7 @@ document fleet_document(const fleet_state& s, const std::vector<gpu_summary>& gp
                                     "level, {} called alone but unsure",
                                     opt.one_row_threshold_pct, s.one_row_fam.kept, level_pct(s.one_row_fam.level),
                                     s.one_row_fam.demoted));
+  if (std::string floors = floors_note(s, opt); !floors.empty()) doc.notes.push_back(std::move(floors));
   if (!s.multi_gpu.empty())
     doc.notes.push_back(fmt::format("left out: {} row(s) that involve several GPUs (peer rows: no one GPU's time), "
                                     "such as {}",
