@@ -486,6 +486,75 @@ TEST(ReportFleet, TheReframeFormIsAReferencePerModelAndRow) {
   EXPECT_EQ(ref[3], "us");
 }
 
+// GPUs' runs of one copy row: each run's median `contended` times its fastest sample, which
+// is `fastest_us` within +-0.2 %.
+std::vector<result_file> copy_runs(int gpus, int runs, const std::vector<double>& fastest_us, double contended) {
+  std::vector<result_file> files;
+  for (int g = 0; g < gpus; ++g) {
+    for (int k = 0; k < runs; ++k) {
+      const double fastest = fastest_us[static_cast<std::size_t>(g)] *
+                             jitter(static_cast<std::uint64_t>(g), static_cast<std::uint64_t>(k), 0.002);
+      const double median = fastest * (1 + contended * jitter(static_cast<std::uint64_t>(g + 50), static_cast<std::uint64_t>(k), 1));
+      files.push_back(gpu_file(fmt::format("GPU-{:08d}-0000", g), {{"host/copy/dir:h2d", median}}));
+      run& r = files.back().results[0].runs[0];
+      r.work = run::work_kind::copy;
+      r.fastest_us = fastest;
+    }
+  }
+  return files;
+}
+
+// A copy beside other GPUs' copies takes longer by however much they overlap: its median
+// moves from run to run by far more than its fastest sample. Fleet judges copies on the
+// fastest sample: a GPU whose link is 10 % slower is an outlier though the medians of all
+// GPUs move by up to 12 %, and one whose medians alone are slower is not.
+TEST(ReportFleet, CopiesAreJudgedOnTheirFastestSample) {
+  std::vector<double> fastest(6, 300.0);
+  fastest[2] = 330;
+  fleet_options opt;
+  opt.calibration_runs = 8;
+  const auto healthy_but_one = copy_runs(6, 8, fastest, 0.06);
+  const fleet_state s = decided(healthy_but_one, opt);
+  ASSERT_EQ(s.fleets[0].rows.size(), 1u);
+  EXPECT_EQ(s.fleets[0].rows[0].fig, figure::fastest);
+  EXPECT_NEAR(s.fleets[0].centres[0].centre_us, 300, 1.5);
+  for (const judged& j : s.rows) EXPECT_EQ(j.one_row, j.gpu == 2 ? verdict::slower : verdict::same) << j.gpu;
+  // The same GPUs' medians, GPU 2 contended the most: fastest samples alike, no GPU slower.
+  auto files = copy_runs(6, 8, std::vector<double>(6, 300.0), 0.06);
+  for (result_file& f : files) {
+    if (f.context["gpu_uuid"] == "GPU-00000002-0000") f.results[0].runs[0].time_us *= 1.15;
+  }
+  for (const judged& j : decided(files, opt).rows) EXPECT_EQ(j.one_row, verdict::same) << j.gpu;
+  // A copy whose runs do not say their fastest sample is judged on its medians.
+  for (result_file& f : files) f.results[0].runs[0].fastest_us = NAN;
+  EXPECT_EQ(decided(files, opt).fleets[0].rows[0].fig, figure::single);
+}
+
+// A baseline says each row's figure; a GPU whose copy runs lack their fastest samples is
+// judged on medians, which a centre of fastest samples is not: that row is left out.
+TEST(ReportFleet, ABaselineKeepsEachRowsFigure) {
+  fleet_options make;
+  make.make_baseline = true;
+  make.calibration_runs = 8;
+  const auto healthy = copy_runs(5, 8, std::vector<double>(5, 300.0), 0.06);
+  const fleet_state s = decided(healthy, make);
+  const std::string text = baseline_text(s, make);
+  EXPECT_NE(text.find("\"figure\": \"fastest\""), std::string::npos);
+  const fleet_baseline b = parse_baseline(text, "base.json");
+  EXPECT_EQ(b.groups.at(0).rows.at(0).second.fig, figure::fastest);
+  fleet_options opt;
+  opt.calibration_runs = 8;
+  auto slow = copy_runs(1, 8, {330.0}, 0.06);
+  EXPECT_EQ(view_fleet(slow, opt, &b).outliers, 1);
+  for (result_file& f : slow) f.results[0].runs[0].fastest_us = NAN;
+  const fleet_state other = decided(slow, opt, &b);
+  EXPECT_TRUE(other.rows.empty());
+  EXPECT_EQ(other.fleets[0].rows[0].why[0], left_out::other_figure);
+  std::string bad = text;
+  bad.replace(bad.find("\"fastest\""), 9, "\"lowest\"");
+  EXPECT_THROW(parse_baseline(bad, "base.json"), input_error);
+}
+
 TEST(ReportFleet, RefusesWhatItCannotJudge) {
   auto files = synthetic_fleet(3, 2, [](int, const std::string&, int) { return 1.0; });
   files[1].context.erase("gpu_uuid");
@@ -494,7 +563,12 @@ TEST(ReportFleet, RefusesWhatItCannotJudge) {
   files[2].context["gpu_name"] = "NVIDIA H100 80GB HBM3";
   EXPECT_THROW(group_fleets(files, false), input_error);
   EXPECT_EQ(group_fleets(files, true).size(), 2u);
-  EXPECT_THROW(parse_baseline("{\"format\": \"membench-fleet-baseline\", \"version\": 2, \"fleets\": []}", "b"), input_error);
+  for (int version : {1, 3}) {
+    EXPECT_THROW(parse_baseline(fmt::format("{{\"format\": \"membench-fleet-baseline\", \"version\": {}, \"fleets\": []}}",
+                                            version),
+                                "b"),
+                 input_error);
+  }
   EXPECT_THROW(parse_baseline("{\"NVIDIA H200/default\": {}}", "b"), input_error);
   EXPECT_THROW(parse_baseline("[1, 2", "b"), input_error);
 }

@@ -82,7 +82,7 @@ std::string synthetic(int rows, strings kind) {
           R"({{"name": "{0}", "family_index": {1}, "per_family_instance_index": 0, "run_name": "{0}",)"
           R"( "run_type": "iteration", "repetitions": {2}, "repetition_index": {3}, "threads": 1, "iterations": 1,)"
           R"( "real_time": {4:.17e}, "cpu_time": 1.5e+00, "time_unit": "us", "bytes": {5}, "ci_high_us": {6},)"
-          R"( "ci_low_us": {7}, "converged": 1.0, "gb_per_s": {8}, "noise_pct": 0.25, "samples": 10.0,)"
+          R"( "ci_low_us": {7}, "converged": 1.0, "gb_per_s": {8}, "noise_pct": 0.25, "samples": 10.0, "t_min_us": {7},)"
           R"( "sm_clock_mhz": 1980.0{9}, "label": "{10}"}})",
           name, i, reps, r, 10.0 + i * 0.01 + r, (i + 1) * 1024, 10.1 + i * 0.01 + r, 9.9 + i * 0.01 + r,
           1e-3 * (i + 1), r == 1 ? R"(, "samples_us": [10.5, 1.05e+01, 10.49, 10.51, 10.5])" : "",
@@ -129,6 +129,7 @@ TEST(ReportReader, LargeFilesSplitAtRowBoundaries) {
     EXPECT_DOUBLE_EQ(r->time_us, 11.03);
     EXPECT_EQ(r->runs[1].samples_us, (std::vector<double>{10.5, 10.5, 10.49, 10.51, 10.5}));
     EXPECT_DOUBLE_EQ(r->runs[0].ci_low_us, 9.93);
+    EXPECT_DOUBLE_EQ(r->runs[0].fastest_us, 9.93);
     EXPECT_DOUBLE_EQ(r->runs[0].sm_clock_mhz, 1980);
     EXPECT_TRUE(split.results[500].skipped);
     EXPECT_EQ(split.find("global/read/width:4/bytes:8K")->runs.at(0).throttle,

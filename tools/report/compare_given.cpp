@@ -38,6 +38,7 @@ result scaled(const result& r, double k) {
     x.time_us *= k;
     x.ci_low_us *= k;
     x.ci_high_us *= k;
+    x.fastest_us *= k;
     for (double& s : x.samples_us) s *= k;
     x.batch.us *= k;
     x.batch.ci_low_us *= k;

@@ -60,7 +60,14 @@ double fewest_launches(const side& s) {
 
 }  // namespace
 
-const char* to_string(figure f) noexcept { return f == figure::batch ? "batch" : "single"; }
+const char* to_string(figure f) noexcept {
+  switch (f) {
+    case figure::single: return "single";
+    case figure::batch: return "batch";
+    case figure::fastest: return "fastest";
+  }
+  return "?";
+}
 
 figure better_figure(const std::vector<const side*>& sides) {
   double batch = 0, single = 0;
@@ -99,6 +106,39 @@ side batch_side(const side& s) {
     x.at_timer_floor = r->at_timer_floor;
     x.launches = std::isfinite(b.launches) && b.launches >= 1 ? b.launches : 1;
     x.samples_us = b.samples_us;
+    runs->push_back(std::move(x));
+  }
+  for (const run& x : *runs) out.runs.push_back(&x);
+  out.owned = std::move(runs);
+  return out;
+}
+
+bool copies_with_fastest(const std::vector<const side*>& sides) {
+  bool any = false;
+  for (const side* s : sides) {
+    if (s->runs.empty()) return false;
+    for (const run* r : s->runs) {
+      if (r->work != run::work_kind::copy || !(r->fastest_us > 0)) return false;
+      any = true;
+    }
+  }
+  return any;
+}
+
+side fastest_side(const side& s) {
+  side out;
+  out.ci_level = s.ci_level;
+  out.reference_clock_mhz = s.reference_clock_mhz;
+  out.timer_resolution_us = s.timer_resolution_us;
+  auto runs = std::make_shared<std::vector<run>>();
+  runs->reserve(s.runs.size());
+  for (const run* r : s.runs) {
+    run x = *r;
+    x.time_us = r->fastest_us;
+    // The fastest sample has no interval of its own: its spread is the runs'.
+    x.ci_low_us = x.ci_high_us = x.noise_pct = NAN;
+    x.samples_us.clear();
+    x.batch = {};
     runs->push_back(std::move(x));
   }
   for (const run& x : *runs) out.runs.push_back(&x);

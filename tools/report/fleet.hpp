@@ -13,6 +13,7 @@
 #include "document.hpp"
 #include "model.hpp"
 #include "options.hpp"
+#include "verdict.hpp"
 #include "views.hpp"
 
 namespace membench::report {
@@ -47,6 +48,7 @@ struct baseline_row {
   double clock_mhz = NAN;  ///< the median SM clock of their runs
   double run_spread = NAN;  ///< a run's run-to-run spread pooled over its GPUs (log sd)
   double run_df = 0;        ///< the degrees of freedom behind it (0: no GPU had two runs)
+  figure fig = figure::single;  ///< the figure the centre is of: a GPU judged on another is not compared
 };
 
 /// A baseline file as --baseline reads it.

@@ -15,7 +15,8 @@ namespace {
 using json = nlohmann::ordered_json;
 
 constexpr const char* baseline_format_name = "membench-fleet-baseline";
-constexpr int baseline_version = 1;
+// 2: each row says its figure (a copy's centre is of its fastest samples).
+constexpr int baseline_version = 2;
 
 const char* work_name(run::work_kind w) {
   return w == run::work_kind::host ? "host" : w == run::work_kind::copy ? "copy" : "kernel";
@@ -46,7 +47,8 @@ json fleet_rows(const fleet& f, const decide_options& o) {
     if (!c.known()) continue;
     const run::work_kind w = row_work(f.rows[i]);
     const auto [low, high] = band_of(c, w, o);
-    rows.push_back({{"name", *f.rows[i].name}, {"work", work_name(w)}, {"gpus", c.gpus}, {"centre_us", c.centre_us},
+    rows.push_back({{"name", *f.rows[i].name}, {"work", work_name(w)}, {"figure", to_string(f.rows[i].fig)},
+                    {"gpus", c.gpus}, {"centre_us", c.centre_us},
                     {"spread", c.spread}, {"clock_mhz", std::isfinite(c.clock_mhz) ? json(c.clock_mhz) : json(nullptr)},
                     {"run_spread", c.run_df > 0 ? json(std::sqrt(c.run_variance)) : json(nullptr)}, {"run_df", c.run_df},
                     {"band_low_us", low}, {"band_high_us", high}});
@@ -100,15 +102,23 @@ std::string baseline_text(const fleet_state& s, const fleet_options& opt) {
 
 namespace {
 
+figure figure_named(const std::string& name, const std::string& row) {
+  for (figure f : {figure::single, figure::batch, figure::fastest}) {
+    if (name == to_string(f)) return f;
+  }
+  throw input_error(fmt::format("row '{}': figure '{}' is none of single, batch, fastest", row, name));
+}
+
 baseline_row row_of(const nlohmann::json& r) {
   auto maybe = [&r](const char* key) { return r.at(key).is_null() ? NAN : r.at(key).get<double>(); };
+  const std::string name = r.at("name").get<std::string>();
   baseline_row b{r.at("centre_us").get<double>(), r.at("spread").get<double>(), r.at("gpus").get<int>(),
-                 maybe("clock_mhz"), maybe("run_spread"), r.at("run_df").get<double>()};
+                 maybe("clock_mhz"), maybe("run_spread"), r.at("run_df").get<double>(),
+                 figure_named(r.at("figure").get<std::string>(), name)};
   const bool runs_ok = b.run_df == 0 || (b.run_df > 0 && b.run_spread >= 0 && std::isfinite(b.run_spread));
   if (!(b.centre_us > 0) || !std::isfinite(b.centre_us) || !(b.spread >= 0) || !std::isfinite(b.spread) ||
       b.gpus < 1 || !runs_ok)
-    throw input_error(fmt::format("row '{}': centre_us, spread, gpus or run_spread out of range",
-                                  r.at("name").get<std::string>()));
+    throw input_error(fmt::format("row '{}': centre_us, spread, gpus or run_spread out of range", name));
   return b;
 }
 
@@ -136,8 +146,9 @@ fleet_baseline parse_baseline(std::string_view text, const std::string& path) {
       throw input_error(fmt::format("not a fleet baseline (no \"format\": \"{}\"; a ReFrame reference is for ReFrame)",
                                     baseline_format_name));
     if (j.at("version") != baseline_version)
-      throw input_error(fmt::format("baseline version {}, this membench-report reads {}", j.at("version").dump(),
-                                    baseline_version));
+      throw input_error(fmt::format("baseline version {}, this membench-report reads {} (write it again with "
+                                    "--baseline-out)",
+                                    j.at("version").dump(), baseline_version));
     for (const auto& f : j.at("fleets")) b.groups.push_back(group_of(f));
   } catch (const input_error& e) {
     throw input_error(fmt::format("{}: {}", path, e.what()));

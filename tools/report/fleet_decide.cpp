@@ -176,7 +176,10 @@ void take_baseline(fleet& f, const fleet_baseline& b) {
   for (fleet_row& r : f.rows) {
     const auto it = std::lower_bound(g.rows.begin(), g.rows.end(), *r.name,
                                      [](const auto& e, const std::string& n) { return e.first < n; });
-    const bool found = it != g.rows.end() && it->first == *r.name;
+    const bool named = it != g.rows.end() && it->first == *r.name;
+    // A centre of another figure (a copy's median, where the GPUs' files carry its fastest
+    // sample) is not this row's.
+    const bool found = named && it->second.fig == r.fig;
     row_centre c;
     if (found) {
       const baseline_row& row = it->second;
@@ -189,7 +192,7 @@ void take_baseline(fleet& f, const fleet_baseline& b) {
     f.centres.push_back(c);
     if (found) continue;
     for (std::size_t k = 0; k < r.why.size(); ++k) {
-      if (r.why[k] == left_out::none) r.why[k] = left_out::no_reference;
+      if (r.why[k] == left_out::none) r.why[k] = named ? left_out::other_figure : left_out::no_reference;
     }
   }
 }

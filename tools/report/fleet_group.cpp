@@ -63,6 +63,7 @@ const char* to_string(left_out w) noexcept {
     case left_out::skipped: return "skipped";
     case left_out::unconverged: return "unconverged";
     case left_out::no_reference: return "not in the baseline";
+    case left_out::other_figure: return "of another figure than the baseline's";
   }
   return "?";
 }
@@ -134,17 +135,21 @@ left_out add_runs(side& s, const std::string& name, const fleet_gpu& g, int cali
   return had_runs ? left_out::unconverged : why;
 }
 
-// compare's choice of figure over the GPUs that have the row: its batch figure where every
-// run carries one with an interval and it resolves the row more finely.
+// The figure a row's GPUs are judged on. A copy's fastest sample where every run is a copy
+// that carries one: the GPUs of a host share its memory and root ports, and a copy beside
+// theirs only ever takes longer, so its median carries its neighbours' copies and its
+// fastest sample its own link. Else compare's choice: the batch figure where every run
+// carries one with an interval and it resolves the row more finely.
 void use_better_figure(fleet_row& row) {
   std::vector<const side*> compared;
   for (std::size_t k = 0; k < row.sides.size(); ++k) {
     if (row.why[k] == left_out::none) compared.push_back(&row.sides[k]);
   }
-  row.fig = better_figure(compared);
+  row.fig = copies_with_fastest(compared) ? figure::fastest : better_figure(compared);
   if (row.fig == figure::single) return;
   for (std::size_t k = 0; k < row.sides.size(); ++k) {
-    if (row.why[k] == left_out::none) row.sides[k] = batch_side(row.sides[k]);
+    if (row.why[k] != left_out::none) continue;
+    row.sides[k] = row.fig == figure::batch ? batch_side(row.sides[k]) : fastest_side(row.sides[k]);
   }
 }
 

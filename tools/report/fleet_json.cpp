@@ -15,7 +15,7 @@ using json = nlohmann::ordered_json;  // keys in the order the docs list them
 json number(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 
 // The keys of left_out past none, as JSON names them.
-constexpr const char* left_keys[] = {"missing", "error", "skipped", "unconverged", "not_in_baseline"};
+constexpr const char* left_keys[] = {"missing", "error", "skipped", "unconverged", "not_in_baseline", "other_figure"};
 
 json apart_record(const std::vector<apart_field>& fields) {
   json out = json::array();
@@ -39,7 +39,7 @@ json fleet_record(const fleet_state& s, const std::vector<gpu_summary>& summarie
 json gpu_record(const fleet_state& s, const gpu_summary& g, int rank) {
   const fleet_gpu& gpu = s.fleets[g.fleet].gpus[g.gpu];
   json left = json::object();
-  for (int k = 1; k < 6; ++k) left[left_keys[k - 1]] = g.left[k];
+  for (int k = 1; k < left_out_count; ++k) left[left_keys[k - 1]] = g.left[k];
   json families = json::array();
   for (const family_score& f : g.families) {
     families.push_back({{"family", f.family}, {"compared", f.compared}, {"slower", f.slower}, {"faster", f.faster},
@@ -62,6 +62,7 @@ json row_record(const fleet_state& s, const judged& j, const fleet_options& opt)
           {"fleet", j.fleet},
           {"name", *f.rows[j.row].name},
           {"family", f.rows[j.row].family},
+          {"figure", to_string(f.rows[j.row].fig)},
           {"centre_us", number(d.base_us)},
           {"gpu_us", number(d.new_us)},
           {"deviation", number(d.change)},

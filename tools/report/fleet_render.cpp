@@ -24,7 +24,7 @@ tone mood_of(gpu_verdict v) {
 
 std::string left_text(const gpu_summary& g) {
   std::string out;
-  for (int k = 1; k < 6; ++k) {
+  for (int k = 1; k < left_out_count; ++k) {
     if (g.left[k] > 0) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", g.left[k], to_string(static_cast<left_out>(k)));
   }
   return out.empty() ? "-" : out;
@@ -74,6 +74,11 @@ std::string verdict_text(const judged& j, const fleet_options& opt) {
   return fmt::format("{}, beyond {}{:g} %", to_string(d.v), d.v == verdict::slower ? "+" : "-", opt.one_row_threshold_pct);
 }
 
+// The evidence, and the figure where it is not the row's median: "runs (fastest)".
+std::string evidence_text(evidence e, figure f) {
+  return f == figure::single ? to_string(e) : fmt::format("{} ({})", to_string(e), to_string(f));
+}
+
 std::vector<cell> row_line(const fleet_state& s, const judged& j, const fleet_options& opt) {
   const fleet& f = s.fleets[j.fleet];
   const decision& d = j.d;
@@ -85,7 +90,7 @@ std::vector<cell> row_line(const fleet_state& s, const judged& j, const fleet_op
           {pct(d.change), 100 * d.change, mood_of(d.v)},
           {std::isnan(d.low) ? "-" : fmt::format("[{:+.2f}, {:+.2f}] %", 100 * d.low, 100 * d.high)},
           {fmt::format("{:.2f} % of {}", 100 * std::expm1(c.spread), c.gpus), 100 * std::expm1(c.spread)},
-          {to_string(d.from)},
+          {evidence_text(d.from, f.rows[j.row].fig)},
           {verdict_text(j, opt), NAN, mood_of(d.v)}};
 }
 
@@ -196,6 +201,20 @@ std::string floors_note(const fleet_state& s, const fleet_options& opt) {
                      floored, opt.calibration_runs, unsure, opt.calibration_runs);
 }
 
+// Copies judged on their fastest samples, where the fleet has any.
+std::string fastest_note(const fleet_state& s) {
+  std::size_t rows = 0;
+  for (const fleet& f : s.fleets) {
+    rows += static_cast<std::size_t>(
+        std::count_if(f.rows.begin(), f.rows.end(), [](const fleet_row& r) { return r.fig == figure::fastest; }));
+  }
+  if (rows == 0) return {};
+  return fmt::format("copies: {} row(s) judged on each run's fastest sample (t_min_us), not its median: a copy beside "
+                     "other GPUs' copies only ever takes longer, so its median carries theirs and its fastest sample "
+                     "its own link",
+                     rows);
+}
+
 }  // namespace
 
 document fleet_document(const fleet_state& s, const std::vector<gpu_summary>& gpus, const fleet_options& opt) {
@@ -211,6 +230,7 @@ document fleet_document(const fleet_state& s, const std::vector<gpu_summary>& gp
                                     opt.one_row_threshold_pct, s.one_row_fam.kept, level_pct(s.one_row_fam.level),
                                     s.one_row_fam.demoted));
   if (std::string floors = floors_note(s, opt); !floors.empty()) doc.notes.push_back(std::move(floors));
+  if (std::string fastest = fastest_note(s); !fastest.empty()) doc.notes.push_back(std::move(fastest));
   if (!s.multi_gpu.empty())
     doc.notes.push_back(fmt::format("left out: {} row(s) that involve several GPUs (peer rows: no one GPU's time), "
                                     "such as {}",

@@ -30,7 +30,8 @@ struct fleet_gpu {
 };
 
 /// Why a GPU's row is not compared.
-enum class left_out { none, missing, error, skipped, unconverged, no_reference };
+enum class left_out { none, missing, error, skipped, unconverged, no_reference, other_figure };
+inline constexpr int left_out_count = 7;
 const char* to_string(left_out w) noexcept;
 
 /// One row of a fleet: per GPU its usable runs (converged, not errors), or why it has none.
@@ -39,7 +40,7 @@ struct fleet_row {
   std::string family;
   std::vector<side> sides;    ///< per GPU of the fleet
   std::vector<left_out> why;  ///< per GPU: none where its side has runs
-  figure fig = figure::single;  ///< the figure the sides hold (compare's choice over the GPUs)
+  figure fig = figure::single;  ///< the figure the sides hold (a copy's fastest sample, or compare's choice)
 };
 
 /// A row's reference: the centre of its GPUs and how far they spread about it.
@@ -140,7 +141,7 @@ struct gpu_summary {
   int compared = 0, slower = 0, faster = 0, same = 0, unsure = 0;
   int one_row_slower = 0, one_row_faster = 0;   ///< rows called so at --one-row-threshold
   std::string one_row_slowest, one_row_fastest;  ///< the farthest of those, as the verdict says it
-  int left[6] = {};                    ///< rows left out, by left_out
+  int left[left_out_count] = {};       ///< rows left out, by left_out
   double median_change = NAN;          ///< over its compared rows
   double clock_mhz = NAN, fleet_clock_mhz = NAN;  ///< medians over its rows' runs, and its fleet's
   std::vector<family_score> families;  ///< worst first

@@ -25,7 +25,8 @@ bool same_runs(const result& a, const result& b) {
   for (std::size_t i = 0; i < a.runs.size(); ++i) {
     const run &x = a.runs[i], &y = b.runs[i];
     auto eq = [](double p, double q) { return p == q || (std::isnan(p) && std::isnan(q)); };
-    if (!eq(x.time_us, y.time_us) || !eq(x.ci_low_us, y.ci_low_us) || !eq(x.sm_clock_mhz, y.sm_clock_mhz) ||
+    if (!eq(x.time_us, y.time_us) || !eq(x.ci_low_us, y.ci_low_us) || !eq(x.fastest_us, y.fastest_us) ||
+        !eq(x.sm_clock_mhz, y.sm_clock_mhz) ||
         x.converged != y.converged || x.throttle != y.throttle || x.samples_us != y.samples_us ||
         x.at_timer_floor != y.at_timer_floor)
       return false;

@@ -79,6 +79,7 @@ struct run {
   double ci_low_us = NAN, ci_high_us = NAN;  ///< membench's confidence interval of that median
   double noise_pct = NAN, sample_count = NAN;  ///< older rows without an interval: spread and count
   double sm_clock_mhz = NAN;                 ///< median SM clock of the kept samples
+  double fastest_us = NAN;                   ///< the fastest kept sample (t_min_us)
   bool converged = true;                     ///< false: `converged` 0 or an `unconverged:` label
   std::string_view throttle;                 ///< the label's `throttle:` reasons (interned), "" when none
   /// What a sample times (the label's `work:` token; older rows: from timing:/fallback:).

@@ -48,6 +48,7 @@ evidence_slot evidence_of(std::string_view key) {
   if (key == schema::counter("samples").key) return evidence_slot::samples;
   if (key == schema::counter("sm_clock_mhz").key) return evidence_slot::clock;
   if (key == schema::counter("converged").key) return evidence_slot::converged;
+  if (key == schema::counter("t_min_us").key) return evidence_slot::fastest;
   if (key == schema::counter("batch_us").key) return evidence_slot::batch_us;
   if (key == schema::counter("batch_ci_low_us").key) return evidence_slot::batch_ci_low;
   if (key == schema::counter("batch_ci_high_us").key) return evidence_slot::batch_ci_high;
@@ -217,6 +218,7 @@ void row_fields::evidence(evidence_slot slot, double v) {
     case evidence_slot::samples: ev.sample_count = v; break;
     case evidence_slot::clock: ev.sm_clock_mhz = v; break;
     case evidence_slot::converged: ev.converged = ev.converged && v != 0; break;
+    case evidence_slot::fastest: ev.fastest_us = v; break;
     case evidence_slot::batch_us: ev.batch.us = v; break;
     case evidence_slot::batch_ci_low: ev.batch.ci_low_us = v; break;
     case evidence_slot::batch_ci_high: ev.batch.ci_high_us = v; break;

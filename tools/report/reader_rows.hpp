@@ -32,7 +32,7 @@ enum class field : std::uint8_t {
 
 // The counters a run's evidence is read from.
 enum class evidence_slot : std::uint8_t {
-  none, ci_low, ci_high, noise, samples, clock, converged,
+  none, ci_low, ci_high, noise, samples, clock, converged, fastest,
   batch_us, batch_ci_low, batch_ci_high, batch_samples, batch_noise, batch_clock, batch_launches,
 };
 

@@ -33,6 +33,7 @@ const char* to_string(evidence e) noexcept;
 enum class figure {
   single,  ///< the row's median over single launches (its time)
   batch,   ///< short rows' per-launch median over back-to-back launches (batch_us)
+  fastest,  ///< a copy's fastest kept sample (t_min_us): fleet's figure for copies
 };
 const char* to_string(figure f) noexcept;
 
@@ -121,6 +122,10 @@ figure better_figure(const side& base, const side& next);
 figure better_figure(const std::vector<const side*>& sides);
 /// A side's runs as their batch figures (every run must carry one).
 side batch_side(const side& s);
+/// Whether every run of the sides is a copy (work:copy) that carries its fastest sample.
+bool copies_with_fastest(const std::vector<const side*>& sides);
+/// A side's runs as their fastest samples, without intervals (every run must carry one).
+side fastest_side(const side& s);
 /// The smallest change in microseconds the two sides resolve: `o.resolution_us` when
 /// given; else the larger of the timer's step per launch of either side (the files'
 /// membench_timer_resolution_us, else default_timer_step_us, over the launches a sample
