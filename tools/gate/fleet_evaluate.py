@@ -196,8 +196,10 @@ UNIT_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 
 
 def run_spreads(gpus, docs):
-    """{row: (sd, df)}: the spread of a run's log median about its GPU's mean (the runs fleet
-    uses: converged, not errors), pooled over the GPUs with two runs or more of the row."""
+    """{(row, figure): (sd, df)}: the spread of a run's log figure about its GPU's mean (the runs
+    fleet uses: converged, not errors), pooled over the GPUs with two runs or more of the row;
+    figure "single" is the run's median (real_time), "fastest" its fastest sample (t_min_us),
+    what fleet judges copies on."""
     ss, df = defaultdict(float), defaultdict(int)
     for paths in gpus.values():
         logs = defaultdict(list)
@@ -207,13 +209,15 @@ def run_spreads(gpus, docs):
                 if not usable or row.get(S.counter.converged, 1) == 0 or not row.get(S.row.real_time, 0) > 0:
                     continue
                 us = row[S.row.real_time] * UNIT_US.get(row.get(S.row.time_unit, "ns"), 1e-3)
-                logs[bare(row[S.row.name])].append(math.log(us))
-        for name, x in logs.items():
+                logs[(bare(row[S.row.name]), "single")].append(math.log(us))
+                if row.get(S.counter.t_min_us, 0) > 0:
+                    logs[(bare(row[S.row.name]), "fastest")].append(math.log(row[S.counter.t_min_us]))
+        for key, x in logs.items():
             if len(x) >= 2:
                 mean = sum(x) / len(x)
-                ss[name] += sum((v - mean) ** 2 for v in x)
-                df[name] += len(x) - 1
-    return {name: (math.sqrt(ss[name] / df[name]), df[name]) for name in df}
+                ss[key] += sum((v - mean) ** 2 for v in x)
+                df[key] += len(x) - 1
+    return {key: (math.sqrt(ss[key] / df[key]), df[key]) for key in df}
 
 
 def family_class(members, kinds):
@@ -329,8 +333,8 @@ def missed_rows(slowdowns, count):
     missed = [f for f in sorted(count.family) if top in count.family[f] and
               count.family[f][top].hit < count.family[f][top].n]
     lines = ["", f"## Families not always found at {top:g} %: their rows on the healthy fleet", "",
-             "run-to-run: the sd of a run's log median about its GPU's mean, pooled over the GPUs with two runs or "
-             "more (degrees of freedom); healthy deviations: the lowest and highest GPU / centre - 1 of the healthy "
+             "run-to-run: the sd of a run's log median (copies: of its fastest sample, the figure fleet judges "
+             "them on) about its GPU's mean, pooled over the GPUs with two runs or more (degrees of freedom); healthy deviations: the lowest and highest GPU / centre - 1 of the healthy "
              "fleet; half-width: of a healthy GPU's 95 % interval (median over the GPUs).", "",
              "| family | found | row | work | centre us | run-to-run | healthy deviations | half-width |",
              "|---|---:|---|---|---:|---:|---:|---:|"]
@@ -344,10 +348,12 @@ def missed_rows(slowdowns, count):
             devs = [100 * r["deviation"] for r in rs]
             halves = sorted(50 * (r["interval"]["high"] - r["interval"]["low"]) for r in rs
                             if r["interval"]["low"] is not None)
-            sd, df = count.spreads.get(name, (float("nan"), 0))
+            figure = rs[0].get("figure", "single")
+            sd, df = count.spreads.get((name, figure), (float("nan"), 0))
             spread = f"{100 * sd:.2f} % ({df})" if df else "- (no GPU with two usable runs)"
             half = f"{halves[len(halves) // 2]:.2f} %" if halves else "-"
-            lines.append(f"| {fam} | {t.hit}/{t.n} | {name[len(fam) + 1:]} | {count.kinds.get(name, 'kernel')} | "
+            work = count.kinds.get(name, "kernel") + ("" if figure == "single" else f" ({figure})")
+            lines.append(f"| {fam} | {t.hit}/{t.n} | {name[len(fam) + 1:]} | {work} | "
                          f"{rs[0]['centre_us']:.4g} | {spread} | "
                          f"{min(devs):+.1f} to {max(devs):+.1f} % | {half} |")
     return lines
