@@ -84,33 +84,43 @@ figure better_figure(const std::vector<const side*>& sides) {
 
 figure better_figure(const side& base, const side& next) { return better_figure({&base, &next}); }
 
-side batch_side(const side& s) {
+namespace {
+
+// A side of the same files whose runs are `as(run)`, owned by the side.
+template <class As>
+side derived_side(const side& s, As as) {
   side out;
   out.ci_level = s.ci_level;
   out.reference_clock_mhz = s.reference_clock_mhz;
   out.timer_resolution_us = s.timer_resolution_us;
   auto runs = std::make_shared<std::vector<run>>();
   runs->reserve(s.runs.size());
-  for (const run* r : s.runs) {
-    const run::batch_figure& b = r->batch;
+  for (const run* r : s.runs) runs->push_back(as(*r));
+  for (const run& x : *runs) out.runs.push_back(&x);
+  out.owned = std::move(runs);
+  return out;
+}
+
+}  // namespace
+
+side batch_side(const side& s) {
+  return derived_side(s, [](const run& r) {
+    const run::batch_figure& b = r.batch;
     run x;
     x.time_us = b.us;
     x.ci_low_us = b.ci_low_us;
     x.ci_high_us = b.ci_high_us;
     x.noise_pct = b.noise_pct;
     x.sample_count = b.samples;
-    x.sm_clock_mhz = std::isfinite(b.sm_clock_mhz) ? b.sm_clock_mhz : r->sm_clock_mhz;
-    x.converged = r->converged;
-    x.throttle = r->throttle;
-    x.work = r->work;
-    x.at_timer_floor = r->at_timer_floor;
+    x.sm_clock_mhz = std::isfinite(b.sm_clock_mhz) ? b.sm_clock_mhz : r.sm_clock_mhz;
+    x.converged = r.converged;
+    x.throttle = r.throttle;
+    x.work = r.work;
+    x.at_timer_floor = r.at_timer_floor;
     x.launches = std::isfinite(b.launches) && b.launches >= 1 ? b.launches : 1;
     x.samples_us = b.samples_us;
-    runs->push_back(std::move(x));
-  }
-  for (const run& x : *runs) out.runs.push_back(&x);
-  out.owned = std::move(runs);
-  return out;
+    return x;
+  });
 }
 
 bool copies_with_fastest(const std::vector<const side*>& sides) {
@@ -126,24 +136,15 @@ bool copies_with_fastest(const std::vector<const side*>& sides) {
 }
 
 side fastest_side(const side& s) {
-  side out;
-  out.ci_level = s.ci_level;
-  out.reference_clock_mhz = s.reference_clock_mhz;
-  out.timer_resolution_us = s.timer_resolution_us;
-  auto runs = std::make_shared<std::vector<run>>();
-  runs->reserve(s.runs.size());
-  for (const run* r : s.runs) {
-    run x = *r;
-    x.time_us = r->fastest_us;
+  return derived_side(s, [](const run& r) {
+    run x = r;
+    x.time_us = r.fastest_us;
     // The fastest sample has no interval of its own: its spread is the runs'.
     x.ci_low_us = x.ci_high_us = x.noise_pct = NAN;
     x.samples_us.clear();
     x.batch = {};
-    runs->push_back(std::move(x));
-  }
-  for (const run& x : *runs) out.runs.push_back(&x);
-  out.owned = std::move(runs);
-  return out;
+    return x;
+  });
 }
 
 double timer_floor_us(const side& base, const side& next, const decide_options& o) {
