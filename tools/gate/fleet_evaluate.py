@@ -199,7 +199,7 @@ def run_spreads(gpus, docs):
     """{(row, figure): (sd, df)}: the spread of a run's log figure about its GPU's mean (the runs
     fleet uses: converged, not errors), pooled over the GPUs with two runs or more of the row;
     figure "single" is the run's median (real_time), "fastest" its fastest sample (t_min_us),
-    what fleet judges copies on."""
+    what fleet judges copies on, "batch" a short row's batch figure (batch_us)."""
     ss, df = defaultdict(float), defaultdict(int)
     for paths in gpus.values():
         logs = defaultdict(list)
@@ -210,8 +210,9 @@ def run_spreads(gpus, docs):
                     continue
                 us = row[S.row.real_time] * UNIT_US.get(row.get(S.row.time_unit, "ns"), 1e-3)
                 logs[(bare(row[S.row.name]), "single")].append(math.log(us))
-                if row.get(S.counter.t_min_us, 0) > 0:
-                    logs[(bare(row[S.row.name]), "fastest")].append(math.log(row[S.counter.t_min_us]))
+                for figure, counter in (("fastest", S.counter.t_min_us), ("batch", S.counter.batch_us)):
+                    if row.get(counter, 0) > 0:
+                        logs[(bare(row[S.row.name]), figure)].append(math.log(row[counter]))
         for key, x in logs.items():
             if len(x) >= 2:
                 mean = sum(x) / len(x)
@@ -333,8 +334,8 @@ def missed_rows(slowdowns, count):
     missed = [f for f in sorted(count.family) if top in count.family[f] and
               count.family[f][top].hit < count.family[f][top].n]
     lines = ["", f"## Families not always found at {top:g} %: their rows on the healthy fleet", "",
-             "run-to-run: the sd of a run's log median (copies: of its fastest sample, the figure fleet judges "
-             "them on) about its GPU's mean, pooled over the GPUs with two runs or more (degrees of freedom); healthy deviations: the lowest and highest GPU / centre - 1 of the healthy "
+             "run-to-run: the sd of a run's log median (or of the figure fleet judges the row on: a copy's fastest "
+             "sample, a short row's batch figure) about its GPU's mean, pooled over the GPUs with two runs or more (degrees of freedom); healthy deviations: the lowest and highest GPU / centre - 1 of the healthy "
              "fleet; half-width: of a healthy GPU's 95 % interval (median over the GPUs).", "",
              "| family | found | row | work | centre us | run-to-run | healthy deviations | half-width |",
              "|---|---:|---|---|---:|---:|---:|---:|"]
