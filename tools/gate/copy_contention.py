@@ -1,0 +1,107 @@
+#!/usr/bin/env python3
+"""tools/gate/copy_contention.py --gpu UUID [--filter REGEX] NAME=SET...
+
+How much of a row's run-to-run spread one GPU's neighbours cause: for each NAME=SET (a folder
+or a .tar.xz archive of runs, as fleet_evaluate.py reads them; for example the GPU alone and
+the GPU beside the others of its host), the GPU's runs of every row the filter keeps (default
+the copy and host rows, ^(host|alloc)/): how many, the median of their medians (real_time)
+and its run-to-run coefficient of variation, and the same for their fastest samples
+(t_min_us), the figure fleet judges copies on. Prints a Markdown table. Exit 2 on a set that
+cannot be read or holds no run of the GPU.
+"""
+import argparse
+import json
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+from collections import defaultdict
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+import membench_schema as S  # noqa: E402
+import fleet_evaluate  # noqa: E402
+from fleet_evaluate import bare, folders_of  # noqa: E402
+
+
+def fail(message):
+    print(f"copy_contention: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+# folders_of reports an unreadable set through fleet_evaluate.fail: say it as this script.
+fleet_evaluate.fail = fail
+
+
+def runs_of(folder, gpu, keep):
+    """{row: [(median, fastest), ...]}: one pair per file of the GPU below FOLDER."""
+    rows = defaultdict(list)
+    for path in sorted(folder.rglob("*.json")):
+        try:
+            doc = json.loads(path.read_text())
+        except (OSError, ValueError) as error:
+            fail(f"{path}: not readable JSON ({error})")
+        if not doc.get(S.file.context, {}).get("gpu_uuid", "").startswith(gpu):
+            continue
+        for row in doc.get(S.file.benchmarks, []):
+            name = bare(row.get(S.row.name, ""))
+            usable = row.get(S.row.run_type) == "iteration" and not row.get(S.row.error_occurred)
+            if usable and keep.search(name) and row.get(S.row.real_time, 0) > 0:
+                rows[name].append((row[S.row.real_time], row.get(S.counter.t_min_us)))
+    return rows
+
+
+def cv(values):
+    """The coefficient of variation in per cent, NaN for fewer than two values."""
+    return 100 * statistics.stdev(values) / statistics.mean(values) if len(values) > 1 else float("nan")
+
+
+def table(sets):
+    """Markdown: a line per row and set."""
+    lines = ["| row | set | runs | median us | run-to-run cv | fastest us | run-to-run cv |", "|---|---|---:|---:|---:|---:|---:|"]
+    names = sorted({name for rows in sets.values() for name in rows})
+    for name in names:
+        for label, rows in sets.items():
+            pairs = rows.get(name, [])
+            if not pairs:
+                continue
+            medians = [m for m, _ in pairs]
+            fastest = [f for _, f in pairs if f is not None and f > 0]
+            fast = f"{statistics.median(fastest):.4g} | {cv(fastest):.2f} %" if fastest else "- | -"
+            lines.append(f"| {name} | {label} | {len(pairs)} | {statistics.median(medians):.4g} | {cv(medians):.2f} % | {fast} |")
+    return lines
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--gpu", required=True, help="the GPU's gpu_uuid, or its first characters")
+    ap.add_argument("--filter", default=r"^(host|alloc)/", help="the rows to show (a regular expression)")
+    ap.add_argument("sets", nargs="+", metavar="NAME=SET", help="a label and a folder or .tar.xz of runs")
+    args = ap.parse_args()
+    try:
+        keep = re.compile(args.filter)
+    except re.error as error:
+        fail(f"--filter: {error}")
+    labels, members = [], []
+    for given in args.sets:
+        label, sep, member = given.partition("=")
+        if not sep or not label or not member:
+            fail(f"{given}: not NAME=SET")
+        labels.append(label)
+        members.append(member)
+    work = Path(tempfile.mkdtemp(prefix="copy_contention_"))
+    try:
+        folders = folders_of(members, work)
+        sets = {}
+        for label, member in zip(labels, members):
+            sets[label] = runs_of(folders[member], args.gpu, keep)
+            if not sets[label]:
+                fail(f"{member}: no run of {args.gpu} with a row the filter keeps")
+        print("\n".join(table(sets)))
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
