@@ -119,7 +119,7 @@ std::vector<std::string> register_cases(session& s, const run_options& opt, bool
     std::fprintf(stderr, "membench: no peer rows: %d GPU(s) visible to this process (CUDA_VISIBLE_DEVICES, else "
                          "/proc/driver/nvidia/gpus) and --peers=%s; they need two\n",
                  visible, opt.peers.c_str());
-  return register_all(s, {opt.suite, opt.fault_demo, pairs, opt.peers_only});
+  return register_all(s, {opt.suite, opt.fault_demo, pairs, opt.peers_only, opt.host_link});
 }
 
 // `peer_gpu_uuids`: who each GPU is that the selected peer rows touch; empty when none.
@@ -161,7 +161,14 @@ int run_devices(const std::vector<std::string>& user_args, const run_options& op
     return exit_usage;
   }
   const auto& pairs = std::get<std::vector<peer_pair>>(peers);
-  const bool each = !opt.peers_only && !selected_names(user_args, case_names({opt.suite, opt.fault_demo, {}, false})).empty();
+  // With --host-link=alone the host space's rows run apart, one GPU at a time.
+  const bool apart = opt.host_link == host_link_mode::alone && indices.size() > 1;
+  const host_link_mode together = apart ? host_link_mode::skip : opt.host_link;
+  auto selects = [&](host_link_mode link) {
+    return !opt.peers_only && !selected_names(user_args, case_names({opt.suite, opt.fault_demo, {}, false, link})).empty();
+  };
+  const bool each = selects(together);
+  const bool link = apart && selects(host_link_mode::only);
   const bool matrix = !selected_names(user_args, case_names({opt.suite, false, pairs, true})).empty();
   if (indices.size() == 1)
     std::fprintf(stderr, "membench: --devices=%s is one GPU here: no peer rows (they need two)\n", opt.devices.c_str());
@@ -185,8 +192,14 @@ int run_devices(const std::vector<std::string>& user_args, const run_options& op
   const bool shown = opt.progress == progress_mode::always ||
                      (opt.progress == progress_mode::automatic && isatty(STDERR_FILENO) != 0);
   const char* progress = shown ? "always" : "never";
-  // Without a row for either, the per-GPU processes say what is wrong with the filter.
-  const int rc = each || !matrix ? run_on_devices(user_args, indices, uuids, cpus, progress) : exit_ok;
+  // Without a row for any, the per-GPU processes say what is wrong with the filter.
+  int rc = each || (!link && !matrix) ? run_on_devices(user_args, indices, uuids, cpus, progress, to_string(together))
+                                      : exit_ok;
+  if (link && rc <= 128 && interrupted_by() == 0) {
+    std::vector<std::string> own;  // alone, each GPU has every CPU local to it
+    for (const auto& l : local) own.push_back(format_cpu_list(share_cpus({l}, allowed_cpus()).front()));
+    rc = combined_exit_code({rc, run_host_link_alone(user_args, indices, uuids, own, progress)});
+  }
   if (!matrix || rc > 128 || interrupted_by() != 0) return rc;
   return combined_exit_code({rc, run_peer_matrix(user_args, pairs, progress)});
 }

@@ -150,6 +150,15 @@ TEST(Cli, OptionDefaultsAreTheOnesTheSchemaDocuments) {
   EXPECT_EQ(documented("--progress"), "auto");
   EXPECT_EQ(documented("--peers"), o.peers);
   EXPECT_FALSE(o.peers_only);
+  EXPECT_EQ(documented("--host-link"), to_string(o.host_link));
+}
+
+TEST(Options, HostLinkSaysWhereTheHostRowsRun) {
+  EXPECT_EQ(parse_options({"membench"}).options.host_link, host_link_mode::alone);
+  for (host_link_mode m : {host_link_mode::alone, host_link_mode::together, host_link_mode::skip, host_link_mode::only})
+    EXPECT_EQ(parse_options({"membench", fmt::format("--host-link={}", to_string(m))}).options.host_link, m);
+  for (const char* bad : {"--host-link=", "--host-link=apart", "--host-link=ALONE"})
+    EXPECT_TRUE(parse_options({"membench", bad}).error.has_value()) << bad;
 }
 
 std::vector<peer_pair> pairs_of(std::string_view spec, int devices, bool strict = false) {

@@ -2,6 +2,7 @@
 
 #include <cstdio>
 #include <fstream>
+#include <sstream>
 #include <regex>
 #include <string>
 #include <variant>
@@ -98,6 +99,33 @@ TEST_F(MergeTest, MalformedPartNamesTheFile) {
   }
 }
 
+TEST_F(MergeTest, HostLinkRowsJoinTheirGpusFileInFamilyOrder) {
+  write(main_path, R"({"context": {"membench_host_link": "skip"}, "benchmarks": [
+    {"name": "global/read/bytes:1M/manual_time", "run_name": "global/read/bytes:1M/manual_time", "real_time": 1},
+    {"name": "global/write/bytes:1M/manual_time", "run_name": "global/write/bytes:1M/manual_time", "real_time": 2},
+    {"name": "shared/latency/bytes:16K/manual_time", "run_name": "shared/latency/bytes:16K/manual_time", "real_time": 3}]})");
+  write(part_path, R"({"context": {"membench_host_link": "only"}, "benchmarks": [
+    {"name": "host/streams/streams:4/manual_time", "run_name": "host/streams/streams:4/manual_time", "real_time": 5},
+    {"name": "host/copy/bytes:16M/manual_time", "run_name": "host/copy/bytes:16M/manual_time", "real_time": 4}]})");
+  merge_host_link_rows(main_path, part_path);
+  const auto j = nlohmann::json::parse(std::ifstream(main_path));
+  std::vector<double> order;
+  for (const auto& row : j["benchmarks"]) order.push_back(row["real_time"]);
+  EXPECT_EQ(order, (std::vector<double>{1, 2, 4, 5, 3})) << "by family; within one, as each file had them";
+  EXPECT_EQ(j["context"]["membench_host_link"], "alone");
+  EXPECT_FALSE(std::ifstream(part_path).good()) << "the host-link file is folded in, not left beside it";
+}
+
+TEST_F(MergeTest, AHostLinkFileThatIsNotJsonLeavesTheGpusFileAsItWas) {
+  const std::string before = R"({"context": {}, "benchmarks": [{"name": "a/x/manual_time", "real_time": 1}]})";
+  write(main_path, before);
+  write(part_path, R"({"context": {}, "benchmarks": )");
+  EXPECT_THROW(merge_host_link_rows(main_path, part_path), std::runtime_error);
+  std::stringstream text;
+  text << std::ifstream(main_path).rdbuf();
+  EXPECT_EQ(text.str(), before);
+}
+
 TEST_F(MergeTest, AnnotatesContextAndKeptSamples) {
   write(main_path, R"({"context": {"x": "1"}, "benchmarks": [
     {"name": "a/manual_time", "run_name": "a/manual_time", "run_type": "iteration", "repetition_index": 0, "real_time": 1},
@@ -171,13 +199,21 @@ TEST(Devices, EachGpuGetsItsOwnJsonNamedByIndexAndUuid) {
 
 TEST(Devices, EachProcessRunsItsDeviceWithItsOutput) {
   const auto a = device_args({"membench", "--devices=all", "--suite=quick", "--device=3", "--benchmark_out=x.json",
-                              "--progress=auto", "--benchmark_filter=^global/"},
-                             2, "x.gpu2-U.json", "never");
+                              "--progress=auto", "--benchmark_filter=^global/", "--host-link=alone"},
+                             2, "x.gpu2-U.json", "never", "skip");
   EXPECT_EQ(a, (std::vector<std::string>{"membench", "--suite=quick", "--benchmark_filter=^global/", "--device=2",
-                                         "--peers=none", "--benchmark_out=x.gpu2-U.json", "--progress=never"}));
-  const auto b = device_args({"membench", "--peers=0-1", "--peers-only", "--suite=quick"}, 1, "", "always");
-  EXPECT_EQ(b, (std::vector<std::string>{"membench", "--suite=quick", "--device=1", "--peers=none", "--progress=always"}))
+                                         "--peers=none", "--host-link=skip", "--benchmark_out=x.gpu2-U.json",
+                                         "--progress=never"}));
+  const auto b = device_args({"membench", "--peers=0-1", "--peers-only", "--suite=quick"}, 1, "", "always", "together");
+  EXPECT_EQ(b, (std::vector<std::string>{"membench", "--suite=quick", "--device=1", "--peers=none",
+                                         "--host-link=together", "--progress=always"}))
       << "no peer row runs beside the other GPUs' processes";
+}
+
+TEST(Devices, TheHostLinkRowsOfAGpuHaveAFileUntilMerged) {
+  const std::string uuid = "GPU-4f8a1c2e-0b6d-9e3f-1a2b-3c4d5e6f7081";
+  EXPECT_EQ(host_link_output_path("r/membench.json", 1, uuid), "r/membench.gpu1-" + uuid + ".host.json");
+  EXPECT_EQ(host_link_output_path("./r.d/out", 0, uuid), "./r.d/out.gpu0-" + uuid + ".host");
 }
 
 TEST(Devices, ThePeerMatrixRunsAloneWithItsOwnJson) {

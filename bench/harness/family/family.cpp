@@ -21,6 +21,17 @@ std::map<std::string, family_entry>& families() {
 
 bool in_tier(suite_tier smallest, suite_tier tier) { return static_cast<int>(smallest) <= static_cast<int>(tier); }
 
+std::string_view space_of(std::string_view family) { return family.substr(0, family.find('/')); }
+
+bool selected_family(std::string_view family, bool opt_in, const case_selection& selection) {
+  if (opt_in && !selection.include_opt_in) return false;
+  if (selection.peers_only && space_of(family) != peer_space) return false;
+  const bool host_link = space_of(family) == host_link_space;
+  if (selection.host_link == host_link_mode::skip && host_link) return false;
+  if (selection.host_link == host_link_mode::only && !host_link) return false;
+  return true;
+}
+
 }  // namespace
 
 family_builder::family_builder(std::string_view family, std::vector<peer_pair> peers)
@@ -47,9 +58,8 @@ family_registrar::family_registrar(const char* family, family_maker make, bool o
 std::vector<bench_case> all_cases(const case_selection& selection) {
   std::vector<bench_case> out;
   for (const auto& [name, f] : families()) {
-    if (f.opt_in && !selection.include_opt_in) continue;
-    const bool peer = std::string_view(name).substr(0, name.find('/')) == peer_space;
-    if (selection.peers_only && !peer) continue;
+    if (!selected_family(name, f.opt_in, selection)) continue;
+    const bool peer = space_of(name) == peer_space;
     family_builder b(name, peer ? selection.peers : std::vector<peer_pair>{});
     f.make(b);
     for (auto& c : b.cases()) {

@@ -29,13 +29,18 @@ struct bench_case {
 /// The space of the families that measure between GPUs: they alone use the peer pairs.
 inline constexpr std::string_view peer_space = "peer";
 
+/// The space of the families whose data crosses the host link (options.hpp, host_link_mode).
+inline constexpr std::string_view host_link_space = "host";
+
 /// What decides which cases exist: the tier, the opt-in families, and the ordered pairs of
-/// GPUs the peer families make cases for; `peers_only` leaves every other family out.
+/// GPUs the peer families make cases for; `peers_only` leaves every other family out;
+/// `host_link` skip leaves the host space out, only every other space.
 struct case_selection {
   suite_tier tier = suite_tier::standard;
   bool include_opt_in = false;
   std::vector<peer_pair> peers;
   bool peers_only = false;
+  host_link_mode host_link = host_link_mode::together;
 };
 
 /// What a family's maker fills: cases named `<family>/<key>:<value>/...`.

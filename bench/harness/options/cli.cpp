@@ -67,13 +67,15 @@ parsed_options parse_options(const std::vector<std::string>& args) {
   run_options& o = out.options;
   CLI::App app{"membench"};
   app.set_help_flag();
-  std::string timing = to_string(o.method), suite = to_string(o.suite), progress = "auto";
+  std::string timing = to_string(o.method), suite = to_string(o.suite), progress = "auto",
+              host_link = to_string(o.host_link);
   stopping_rule& r = o.rule;
   app.add_option("--device", o.device)->check(CLI::Range(0, 1 << 16));
   app.add_option("--devices", o.devices);
   app.add_flag("--list-devices", o.list_devices);
   app.add_option("--peers", o.peers);
   app.add_flag("--peers-only", o.peers_only);
+  app.add_option("--host-link", host_link)->check(CLI::IsMember({"alone", "together", "skip", "only"}));
   app.add_option("--suite", suite)->check(CLI::IsMember({"quick", "default", "full"}));
   app.add_option("--timing", timing)->check(CLI::IsMember({"blocking", "events", "single"}));
   app.add_option("--max-ci", r.max_ci_pct);
@@ -105,6 +107,7 @@ parsed_options parse_options(const std::vector<std::string>& args) {
   o.method = *parse_timing_method(timing);
   o.suite = *parse_suite_tier(suite);
   o.progress = *parse_progress_mode(progress);
+  o.host_link = *parse_host_link_mode(host_link);
   if (auto problem = validate(o.rule)) {
     out.error = *problem;
     return out;

@@ -45,6 +45,23 @@ std::optional<progress_mode> parse_progress_mode(std::string_view s) noexcept {
   return std::nullopt;
 }
 
+const char* to_string(host_link_mode m) noexcept {
+  switch (m) {
+    case host_link_mode::alone: return "alone";
+    case host_link_mode::together: return "together";
+    case host_link_mode::skip: return "skip";
+    case host_link_mode::only: return "only";
+  }
+  return "?";
+}
+
+std::optional<host_link_mode> parse_host_link_mode(std::string_view s) noexcept {
+  for (host_link_mode m : {host_link_mode::alone, host_link_mode::together, host_link_mode::skip, host_link_mode::only}) {
+    if (s == to_string(m)) return m;
+  }
+  return std::nullopt;
+}
+
 std::optional<std::string> validate(const stopping_rule& r) {
   auto positive = [](double v) { return std::isfinite(v) && v > 0; };
   auto non_negative = [](double v) { return std::isfinite(v) && v >= 0; };

@@ -52,6 +52,16 @@ struct clock_policy {
 };
 
 enum class progress_mode { automatic, always, never };
+
+/// Where the host space's rows run (copies, streams, zero-copy, managed and symbol copies:
+/// their data crosses the host link). Under `--devices` the GPUs of a host share its memory
+/// and root ports, and a copy beside another GPU's copy only ever takes longer: `alone` runs
+/// them after the other rows, one GPU at a time, into each GPU's file; `together` with the
+/// rest; `skip` leaves them out and `only` runs nothing else (what the launcher asks of its
+/// processes).
+enum class host_link_mode { alone, together, skip, only };
+const char* to_string(host_link_mode m) noexcept;
+std::optional<host_link_mode> parse_host_link_mode(std::string_view s) noexcept;
 std::optional<progress_mode> parse_progress_mode(std::string_view s) noexcept;
 
 struct run_options {
@@ -59,6 +69,7 @@ struct run_options {
   std::string devices;  ///< --devices: empty, `all` or a list (the launcher parses it)
   std::string peers = "all";  ///< --peers: the pairs of GPUs the peer rows measure (peers.hpp parses it)
   bool peers_only = false;    ///< --peers-only: the peer rows and nothing else
+  host_link_mode host_link = host_link_mode::alone;  ///< --host-link
   bool list_devices = false;
   suite_tier suite = suite_tier::standard;
   timing_method method = timing_method::blocking;

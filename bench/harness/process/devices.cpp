@@ -19,6 +19,7 @@
 #include "harness/options/cli.hpp"
 #include "harness/process/cpu_affinity.hpp"
 #include "harness/process/interrupt.hpp"
+#include "harness/process/rerun.hpp"
 
 extern char** environ;
 
@@ -55,12 +56,24 @@ std::variant<std::vector<int>, std::string> resolve_devices(const device_request
   return request.indices;
 }
 
-std::string device_output_path(const std::string& out, int index, const std::string& uuid) {
+namespace {
+
+// `out` with `tag` before its extension (after its name when it has none).
+std::string tagged_path(const std::string& out, const std::string& tag) {
   const auto slash = out.rfind('/');
   const auto dot = out.rfind('.');
   const bool has_extension = dot != std::string::npos && (slash == std::string::npos || dot > slash + 1);
-  const std::string tag = fmt::format(".gpu{}-{}", index, uuid);
   return has_extension ? out.substr(0, dot) + tag + out.substr(dot) : out + tag;
+}
+
+}  // namespace
+
+std::string device_output_path(const std::string& out, int index, const std::string& uuid) {
+  return tagged_path(out, fmt::format(".gpu{}-{}", index, uuid));
+}
+
+std::string host_link_output_path(const std::string& out, int index, const std::string& uuid) {
+  return tagged_path(out, fmt::format(".gpu{}-{}.host", index, uuid));
 }
 
 namespace {
@@ -72,7 +85,8 @@ std::vector<std::string> common_args(const std::vector<std::string>& args) {
   for (std::size_t i = 0; i < args.size(); ++i) {
     const std::string& a = args[i];
     if (i > 0 && (starts(a, "--devices=") || starts(a, "--device=") || starts(a, "--benchmark_out=") ||
-                  starts(a, "--progress=") || starts(a, "--peers=") || a == "--peers-only"))
+                  starts(a, "--progress=") || starts(a, "--peers=") || a == "--peers-only" ||
+                  starts(a, "--host-link=")))
       continue;
     r.push_back(a);
   }
@@ -82,21 +96,17 @@ std::vector<std::string> common_args(const std::vector<std::string>& args) {
 }  // namespace
 
 std::vector<std::string> device_args(const std::vector<std::string>& args, int index, const std::string& out,
-                                     std::string_view progress) {
+                                     std::string_view progress, std::string_view host_link) {
   std::vector<std::string> r = common_args(args);
   r.push_back(fmt::format("--device={}", index));
   r.push_back("--peers=none");
+  r.push_back(fmt::format("--host-link={}", host_link));
   if (!out.empty()) r.push_back("--benchmark_out=" + out);
   r.push_back(fmt::format("--progress={}", progress));
   return r;
 }
 
-std::string peers_output_path(const std::string& out) {
-  const auto slash = out.rfind('/');
-  const auto dot = out.rfind('.');
-  const bool has_extension = dot != std::string::npos && (slash == std::string::npos || dot > slash + 1);
-  return has_extension ? out.substr(0, dot) + ".peers" + out.substr(dot) : out + ".peers";
-}
+std::string peers_output_path(const std::string& out) { return tagged_path(out, ".peers"); }
 
 std::vector<std::string> peer_process_args(const std::vector<std::string>& args, int index, const std::string& pairs,
                                            const std::string& out, std::string_view progress) {
@@ -234,8 +244,9 @@ int wait_for(pid_t pid) {
 
 int run_on_devices(const std::vector<std::string>& args, const std::vector<int>& indices,
                    const std::vector<std::string>& uuids, const std::vector<std::string>& cpus,
-                   std::string_view progress) {
+                   std::string_view progress, std::string_view host_link) {
   const std::string out = output_path(args);
+  const bool link_only = host_link == "only";
   setenv(concurrent_devices_env, std::to_string(indices.size()).c_str(), 1);
   std::fflush(stdout);
   std::fflush(stderr);
@@ -243,8 +254,10 @@ int run_on_devices(const std::vector<std::string>& args, const std::vector<int>&
   install_interrupt_handlers();
   for (std::size_t i = 0; i < indices.size(); ++i) {
     ps[i].tag = fmt::format("gpu{}", indices[i]);
-    const std::string path = out.empty() ? std::string() : device_output_path(out, indices[i], uuids[i]);
-    start(ps[i], device_args(args, indices[i], path, progress), cpus[i], i == 0 ? 0 : ps[0].pid);
+    const std::string path = out.empty()  ? std::string()
+                             : link_only ? host_link_output_path(out, indices[i], uuids[i])
+                                         : device_output_path(out, indices[i], uuids[i]);
+    start(ps[i], device_args(args, indices[i], path, progress, host_link), cpus[i], i == 0 ? 0 : ps[0].pid);
     if (i == 0) forward_signals_to(-ps[0].pid);
     std::fprintf(stderr, "membench: device %d (%s, CPUs %s) -> %s\n", indices[i], uuids[i].c_str(),
                  cpus[i].empty() ? "any" : cpus[i].c_str(), path.empty() ? "console" : path.c_str());
@@ -255,6 +268,47 @@ int run_on_devices(const std::vector<std::string>& args, const std::vector<int>&
   forward_signals_to(0);
   for (std::size_t i = 0; i < ps.size(); ++i)
     if (codes[i] != 0) std::fprintf(stderr, "membench: device %d exited %d\n", indices[i], codes[i]);
+  return combined_exit_code(codes);
+}
+
+namespace {
+
+// Moves a GPU's host-link JSON into its file; what went wrong, or "".
+std::string fold_host_link_file(const std::string& out, int index, const std::string& uuid) {
+  const std::string part = host_link_output_path(out, index, uuid);
+  const std::string main = device_output_path(out, index, uuid);
+  if (access(part.c_str(), F_OK) != 0) return fmt::format("{}: not written", part);
+  try {
+    if (access(main.c_str(), F_OK) == 0) {
+      merge_host_link_rows(main, part);
+    } else if (std::rename(part.c_str(), main.c_str()) != 0) {
+      return fmt::format("{}: cannot be renamed to {}: {}", part, main, std::strerror(errno));
+    }
+  } catch (const std::exception& e) {
+    return e.what();
+  }
+  return "";
+}
+
+}  // namespace
+
+int run_host_link_alone(const std::vector<std::string>& args, const std::vector<int>& indices,
+                        const std::vector<std::string>& uuids, const std::vector<std::string>& cpus,
+                        std::string_view progress) {
+  const std::string out = output_path(args);
+  std::vector<int> codes;
+  for (std::size_t i = 0; i < indices.size() && interrupted_by() == 0; ++i) {
+    std::fprintf(stderr, "membench: the host/ rows of device %d alone\n", indices[i]);
+    int rc = run_on_devices(args, {indices[i]}, {uuids[i]}, {cpus[i]}, progress, "only");
+    if (rc <= 128 && !out.empty()) {
+      if (const std::string problem = fold_host_link_file(out, indices[i], uuids[i]); !problem.empty()) {
+        std::fprintf(stderr, "membench: the host/ rows of device %d were not merged: %s\n", indices[i], problem.c_str());
+        rc = combined_exit_code({rc, exit_usage});  // the results were not written, as for any output
+      }
+    }
+    codes.push_back(rc);
+    if (rc > 128) break;
+  }
   return combined_exit_code(codes);
 }
 

@@ -3,6 +3,7 @@
 #include <spawn.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -14,6 +15,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "common/output_file.hpp"
 #include "interrupt.hpp"
 
 extern char** environ;
@@ -47,6 +49,13 @@ std::string registered_name(const nlohmann::json& row) {
       n.resize(n.size() - suffix.size());
   }
   return n;
+}
+
+// `<space>/<experiment>` of a row's name.
+std::string family_of(const nlohmann::json& row) {
+  const std::string name = registered_name(row);
+  const auto first = name.find('/');
+  return first == std::string::npos ? name : name.substr(0, name.find('/', first + 1));
 }
 
 }  // namespace
@@ -128,14 +137,24 @@ void merge_rerun(const std::string& main_path, const std::string& part_path, con
   context["membench_fresh_processes"] = std::to_string(culprits.size());
   for (std::size_t k = 0; k < culprits.size(); ++k)
     context[fmt::format("membench_fresh_process_{}_after", k + 1)] = culprits[k];
-  const std::string tmp = main_path + ".tmp";
-  {
-    std::ofstream out(tmp);
-    out << main.dump(2) << '\n';
-    if (!out) throw std::runtime_error(fmt::format("{}: cannot write", tmp));
-  }
-  if (std::rename(tmp.c_str(), main_path.c_str()) != 0)
-    throw std::runtime_error(fmt::format("{}: cannot replace: {}", main_path, std::strerror(errno)));
+  write_output_file(main_path, main.dump(2) + '\n');
+}
+
+void merge_host_link_rows(const std::string& main_path, const std::string& part_path) {
+  nlohmann::json main = read_json(main_path);
+  const nlohmann::json part = read_json(part_path);
+  std::vector<nlohmann::json> rows;
+  for (const auto& r : benchmarks_of(main, main_path)) rows.push_back(r);
+  for (const auto& r : benchmarks_of(part, part_path)) rows.push_back(r);
+  // Families register in name order: sorted by family, the rows stand where one process puts them.
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const nlohmann::json& a, const nlohmann::json& b) { return family_of(a) < family_of(b); });
+  main["benchmarks"] = std::move(rows);
+  main["context"]["membench_host_link"] = "alone";
+  write_output_file(main_path, main.dump(2) + '\n');
+  if (std::remove(part_path.c_str()) != 0)
+    throw std::runtime_error(fmt::format("{}: merged into {}, but cannot be removed: {}", part_path, main_path,
+                                         std::strerror(errno)));
 }
 
 int run_fresh_process(const std::vector<std::string>& args) {

@@ -73,6 +73,7 @@ std::vector<std::pair<std::string, std::string>> session::context() const {
   }
   out.push_back(entry(context_key("host_name"), host_name()));
   out.push_back(entry(context_key("membench_concurrent_devices"), fmt::format("{}", concurrent_devices())));
+  out.push_back(entry(context_key("membench_host_link"), to_string(options_.host_link)));
   out.push_back(entry(context_key("membench_cpus"), format_cpu_list(allowed_cpus())));
   for (auto& kv : scheduler_context([](const char* v) { return std::getenv(v); })) out.push_back(std::move(kv));
   if (nvml_) {
