@@ -242,11 +242,15 @@ int wait_for(pid_t pid) {
 
 }  // namespace
 
-int run_on_devices(const std::vector<std::string>& args, const std::vector<int>& indices,
-                   const std::vector<std::string>& uuids, const std::vector<std::string>& cpus,
-                   std::string_view progress, std::string_view host_link) {
+namespace {
+
+// Which file each process writes: its GPU's, or the part merged into it afterwards.
+enum class output_file_kind { device, host_link_part };
+
+int run_processes(const std::vector<std::string>& args, const std::vector<int>& indices,
+                  const std::vector<std::string>& uuids, const std::vector<std::string>& cpus,
+                  std::string_view progress, std::string_view host_link, output_file_kind kind) {
   const std::string out = output_path(args);
-  const bool link_only = host_link == "only";
   setenv(concurrent_devices_env, std::to_string(indices.size()).c_str(), 1);
   std::fflush(stdout);
   std::fflush(stderr);
@@ -254,9 +258,10 @@ int run_on_devices(const std::vector<std::string>& args, const std::vector<int>&
   install_interrupt_handlers();
   for (std::size_t i = 0; i < indices.size(); ++i) {
     ps[i].tag = fmt::format("gpu{}", indices[i]);
-    const std::string path = out.empty()  ? std::string()
-                             : link_only ? host_link_output_path(out, indices[i], uuids[i])
-                                         : device_output_path(out, indices[i], uuids[i]);
+    const std::string path = out.empty() ? std::string()
+                             : kind == output_file_kind::host_link_part
+                                 ? host_link_output_path(out, indices[i], uuids[i])
+                                 : device_output_path(out, indices[i], uuids[i]);
     start(ps[i], device_args(args, indices[i], path, progress, host_link), cpus[i], i == 0 ? 0 : ps[0].pid);
     if (i == 0) forward_signals_to(-ps[0].pid);
     std::fprintf(stderr, "membench: device %d (%s, CPUs %s) -> %s\n", indices[i], uuids[i].c_str(),
@@ -269,6 +274,14 @@ int run_on_devices(const std::vector<std::string>& args, const std::vector<int>&
   for (std::size_t i = 0; i < ps.size(); ++i)
     if (codes[i] != 0) std::fprintf(stderr, "membench: device %d exited %d\n", indices[i], codes[i]);
   return combined_exit_code(codes);
+}
+
+}  // namespace
+
+int run_on_devices(const std::vector<std::string>& args, const std::vector<int>& indices,
+                   const std::vector<std::string>& uuids, const std::vector<std::string>& cpus,
+                   std::string_view progress, std::string_view host_link) {
+  return run_processes(args, indices, uuids, cpus, progress, host_link, output_file_kind::device);
 }
 
 namespace {
@@ -299,7 +312,7 @@ int run_host_link_alone(const std::vector<std::string>& args, const std::vector<
   std::vector<int> codes;
   for (std::size_t i = 0; i < indices.size() && interrupted_by() == 0; ++i) {
     std::fprintf(stderr, "membench: the host/ rows of device %d alone\n", indices[i]);
-    int rc = run_on_devices(args, {indices[i]}, {uuids[i]}, {cpus[i]}, progress, "only");
+    int rc = run_processes(args, {indices[i]}, {uuids[i]}, {cpus[i]}, progress, "only", output_file_kind::host_link_part);
     if (rc <= 128 && !out.empty()) {
       if (const std::string problem = fold_host_link_file(out, indices[i], uuids[i]); !problem.empty()) {
         std::fprintf(stderr, "membench: the host/ rows of device %d were not merged: %s\n", indices[i], problem.c_str());

@@ -66,8 +66,8 @@ int concurrent_devices() noexcept;
 /// Starts one process per index with `--host-link=<host_link>`, each restricted to its CPU
 /// list (`cpus[i]`, cpu_affinity.hpp; "" leaves it unrestricted), forwards their output line
 /// by line marked `[gpuN]`, and waits; a signal to membench goes on to every one of them.
-/// Each writes device_output_path, or host_link_output_path when `host_link` is `only`.
-/// Returns combined_exit_code. throws std::runtime_error when a process cannot start.
+/// Each writes device_output_path. Returns combined_exit_code. throws std::runtime_error
+/// when a process cannot start.
 int run_on_devices(const std::vector<std::string>& args, const std::vector<int>& indices,
                    const std::vector<std::string>& uuids, const std::vector<std::string>& cpus,
                    std::string_view progress, std::string_view host_link);
