@@ -294,7 +294,11 @@ class Counts:
 
 
 def rate(hit, n):
-    return f"{hit}/{n} ({100 * hit / n:.0f} %)" if n else "-"
+    """hit/n with its per cent to a tenth (a whole per cent could round 389/410 up to a 95 % bar)."""
+    if not n:
+        return "-"
+    pct = f"{100 * hit / n:.1f}".removesuffix(".0")
+    return f"{hit}/{n} ({pct} %)"
 
 
 def tables(slowdowns, count):
