@@ -408,6 +408,17 @@ TEST(ReportFleet, WhatSetsTheOutliersApartIsTheFieldNoOutlierSharesWithTheOthers
   EXPECT_TRUE(outliers_apart(h, summarize_gpus(h, fleet_options{}), 0).empty());
 }
 
+TEST(ReportFleet, HostRowsRunAnotherWayIsNamedAsWhatSetsOutliersApart) {
+  // GPUs 6 and 7 of eight ran their host/ rows beside their neighbours, the others alone.
+  auto files = synthetic_fleet(8, 10, [](int g, const std::string& fam, int) { return g >= 6 && fam == "b" ? 1.1 : 1.0; });
+  for (int g = 0; g < 8; ++g) files[g].context["membench_host_link"] = g >= 6 ? "together" : "alone";
+  const fleet_state s = decided(files, fleet_options{});
+  const auto gpus = summarize_gpus(s, fleet_options{});
+  const std::vector<apart_field> apart = outliers_apart(s, gpus, 0);
+  ASSERT_EQ(apart.size(), 1u);
+  EXPECT_EQ(apart_text(apart), "membench_host_link (together against alone)");
+}
+
 TEST(ReportFleet, TwoGpusHaveNoRobustCentre) {
   const auto files = synthetic_fleet(2, 10, [](int g, const std::string&, int) { return g == 1 ? 1.2 : 1.0; });
   const auto v = verdicts(files);
