@@ -161,7 +161,7 @@ int run_devices(const std::vector<std::string>& user_args, const run_options& op
     return exit_usage;
   }
   const auto& pairs = std::get<std::vector<peer_pair>>(peers);
-  // With --host-link=alone the host space's rows run apart, one GPU at a time.
+  // With --host-link=alone the host-bound rows run apart, one GPU at a time.
   const bool apart = opt.host_link == host_link_mode::alone && indices.size() > 1;
   const host_link_mode together = apart ? host_link_mode::skip : opt.host_link;
   auto selects = [&](host_link_mode link) {
@@ -198,7 +198,8 @@ int run_devices(const std::vector<std::string>& user_args, const run_options& op
   if (link && rc <= 128 && interrupted_by() == 0) {
     std::vector<std::string> own;  // alone, each GPU has every CPU local to it
     for (const auto& l : local) own.push_back(format_cpu_list(share_cpus({l}, allowed_cpus()).front()));
-    rc = combined_exit_code({rc, run_host_link_alone(user_args, indices, uuids, own, progress)});
+    const auto order = case_names({opt.suite, opt.fault_demo, {}, false, host_link_mode::together});
+    rc = combined_exit_code({rc, run_host_link_alone(user_args, indices, uuids, own, progress, order)});
   }
   if (!matrix || rc > 128 || interrupted_by() != 0) return rc;
   return combined_exit_code({rc, run_peer_matrix(user_args, pairs, progress)});

@@ -313,8 +313,9 @@ inline constexpr field context_table[] = {
     {"host_name", "-", "the machine's host name"},
     {"membench_concurrent_devices", "processes", "GPUs of this host that ran membench at once (`--devices`; 1: alone)"},
     {"membench_host_link", "-",
-     "where the file's `host/` rows ran: `alone` (`--devices` ran them one GPU at a time after the other rows), or "
-     "the process's `--host-link` (`together`, `skip`, `only`; `alone` in a process of its own is alone too)"},
+     "where the file's host-bound rows ran (the `host/` rows, the kernels timed with their copies, `alloc/cost`): "
+     "`alone` (`--devices` ran them one GPU at a time after the other rows), or the process's `--host-link` "
+     "(`together`, `skip`, `only`; `alone` in a process of its own is alone too)"},
     {"membench_cpus", "cpu list", "host CPUs the process could run on (`0-15,32`); `--devices` gives each GPU its share of the CPUs local to it"},
     {"job_slurm_job_id", "-", "`SLURM_JOB_ID`, inside a Slurm job"},
     {"job_slurm_array_task_id", "-", "`SLURM_ARRAY_TASK_ID`, inside a Slurm job array"},
@@ -354,9 +355,10 @@ inline constexpr option option_table[] = {
      "`0-*`, `*-2`"},
     {"--peers-only", "", "", "only the peer rows (what `--devices` runs after the per-GPU processes)"},
     {"--host-link", "WHERE", "alone",
-     "where the `host/` rows run (their data crosses the host link, which a host's GPUs share): `alone` (under "
-     "`--devices`, after the other rows, one GPU at a time, into each GPU's file), `together` (with the other rows, "
-     "all GPUs at once), `skip` (not at all) or `only` (nothing else)"},
+     "where the host-bound rows run (the `host/` rows and the kernels timed with their copies cross the host link, "
+     "`alloc/cost` calls the driver: what a host's GPUs share): `alone` (under `--devices`, after the other rows, one "
+     "GPU at a time, into each GPU's file), `together` (with the other rows, all GPUs at once), `skip` (not at all) "
+     "or `only` (nothing else)"},
     {"--suite", "TIER", "default",
      "`quick` (every family's headline rows), `default`, or `full` (the whole grid): the same names, fewer rows"},
     {"--timing", "METHOD", "blocking",

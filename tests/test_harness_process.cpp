@@ -99,19 +99,28 @@ TEST_F(MergeTest, MalformedPartNamesTheFile) {
   }
 }
 
-TEST_F(MergeTest, HostLinkRowsJoinTheirGpusFileInFamilyOrder) {
+TEST_F(MergeTest, HostLinkRowsJoinTheirGpusFileInRegistrationOrder) {
   write(main_path, R"({"context": {"membench_host_link": "skip"}, "benchmarks": [
-    {"name": "global/read/bytes:1M/manual_time", "run_name": "global/read/bytes:1M/manual_time", "real_time": 1},
-    {"name": "global/write/bytes:1M/manual_time", "run_name": "global/write/bytes:1M/manual_time", "real_time": 2},
-    {"name": "shared/latency/bytes:16K/manual_time", "run_name": "shared/latency/bytes:16K/manual_time", "real_time": 3}]})");
+    {"name": "compute/vector_add/transfers:without/manual_time", "run_name": "compute/vector_add/transfers:without/manual_time", "real_time": 1},
+    {"name": "compute/vector_add/math:fast/manual_time", "run_name": "compute/vector_add/math:fast/manual_time", "real_time": 3},
+    {"name": "global/read/bytes:1M/manual_time", "run_name": "global/read/bytes:1M/manual_time", "real_time": 4},
+    {"name": "shared/latency/bytes:16K/manual_time", "run_name": "shared/latency/bytes:16K/manual_time", "real_time": 7}]})");
   write(part_path, R"({"context": {"membench_host_link": "only"}, "benchmarks": [
-    {"name": "host/streams/streams:4/manual_time", "run_name": "host/streams/streams:4/manual_time", "real_time": 5},
-    {"name": "host/copy/bytes:16M/manual_time", "run_name": "host/copy/bytes:16M/manual_time", "real_time": 4}]})");
-  merge_host_link_rows(main_path, part_path);
+    {"name": "compute/vector_add/transfers:with/manual_time", "run_name": "compute/vector_add/transfers:with/manual_time", "real_time": 2},
+    {"name": "host/copy/bytes:16M/manual_time", "run_name": "host/copy/bytes:16M/manual_time", "real_time": 5},
+    {"name": "host/copy/bytes:16M/manual_time_median", "run_name": "host/copy/bytes:16M/manual_time", "real_time": 5.5},
+    {"name": "host/streams/streams:4/manual_time", "run_name": "host/streams/streams:4/manual_time", "real_time": 6},
+    {"name": "zz/unknown/row/manual_time", "run_name": "zz/unknown/row/manual_time", "real_time": 8}]})");
+  merge_host_link_rows(main_path, part_path,
+                       {"compute/vector_add/transfers:without", "compute/vector_add/transfers:with",
+                        "compute/vector_add/math:fast", "global/read/bytes:1M", "host/streams/streams:4",
+                        "host/copy/bytes:16M", "shared/latency/bytes:16K"});
   const auto j = nlohmann::json::parse(std::ifstream(main_path));
   std::vector<double> order;
   for (const auto& row : j["benchmarks"]) order.push_back(row["real_time"]);
-  EXPECT_EQ(order, (std::vector<double>{1, 2, 4, 5, 3})) << "by family; within one, as each file had them";
+  EXPECT_EQ(order, (std::vector<double>{1, 2, 3, 4, 6, 5, 5.5, 7, 8}))
+      << "as one process registers them, a family's rows from both files among each other; a name not "
+         "registered last";
   EXPECT_EQ(j["context"]["membench_host_link"], "alone");
   EXPECT_FALSE(std::ifstream(part_path).good()) << "the host-link file is folded in, not left beside it";
 }
@@ -120,7 +129,7 @@ TEST_F(MergeTest, AHostLinkFileThatIsNotJsonLeavesTheGpusFileAsItWas) {
   const std::string before = R"({"context": {}, "benchmarks": [{"name": "a/x/manual_time", "real_time": 1}]})";
   write(main_path, before);
   write(part_path, R"({"context": {}, "benchmarks": )");
-  EXPECT_THROW(merge_host_link_rows(main_path, part_path), std::runtime_error);
+  EXPECT_THROW(merge_host_link_rows(main_path, part_path, {"a/x"}), std::runtime_error);
   std::stringstream text;
   text << std::ifstream(main_path).rdbuf();
   EXPECT_EQ(text.str(), before);

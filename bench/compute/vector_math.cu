@@ -260,7 +260,8 @@ void make_cases(family_builder& f, const std::array<std::uint64_t, N>& sizes) {
                                 f.name(cpu_row_params(where::cpu_omp, n))};
       for (bool transfers : {false, true}) {
         f.add(row_params(where::gpu, m, transfers, n), tier_of(E, where::gpu, m, transfers, n),
-              [=](bench_context& ctx) { run_gpu_row(ctx, E, m, transfers, n, refs); });
+              [=](bench_context& ctx) { run_gpu_row(ctx, E, m, transfers, n, refs); },
+              transfers ? host_bound::yes : host_bound::no);  // its copies cross the host link
       }
     }
   }

@@ -25,10 +25,14 @@ std::string_view space_of(std::string_view family) { return family.substr(0, fam
 
 bool selected_family(std::string_view family, bool opt_in, const case_selection& selection) {
   if (opt_in && !selection.include_opt_in) return false;
-  if (selection.peers_only && space_of(family) != peer_space) return false;
-  const bool host_link = space_of(family) == host_link_space;
-  if (selection.host_link == host_link_mode::skip && host_link) return false;
-  if (selection.host_link == host_link_mode::only && !host_link) return false;
+  return !selection.peers_only || space_of(family) == peer_space;
+}
+
+bool selected_case(const bench_case& c, const case_selection& selection) {
+  if (!in_tier(c.smallest, selection.tier)) return false;
+  const bool host = c.bound == host_bound::yes;
+  if (selection.host_link == host_link_mode::skip) return !host;
+  if (selection.host_link == host_link_mode::only) return host;
   return true;
 }
 
@@ -47,7 +51,12 @@ std::string family_builder::name(std::vector<name_param> params) const {
 }
 
 void family_builder::add(std::vector<name_param> params, suite_tier smallest, std::function<void(bench_context&)> body) {
-  cases_.push_back({name(std::move(params)), smallest, std::move(body)});
+  add(std::move(params), smallest, std::move(body), space_ == host_link_space ? host_bound::yes : host_bound::no);
+}
+
+void family_builder::add(std::vector<name_param> params, suite_tier smallest, std::function<void(bench_context&)> body,
+                         host_bound bound) {
+  cases_.push_back({name(std::move(params)), smallest, std::move(body), bound});
 }
 
 family_registrar::family_registrar(const char* family, family_maker make, bool opt_in) {
@@ -63,7 +72,7 @@ std::vector<bench_case> all_cases(const case_selection& selection) {
     family_builder b(name, peer ? selection.peers : std::vector<peer_pair>{});
     f.make(b);
     for (auto& c : b.cases()) {
-      if (in_tier(c.smallest, selection.tier)) out.push_back(std::move(c));
+      if (selected_case(c, selection)) out.push_back(std::move(c));
     }
   }
   return out;

@@ -20,21 +20,29 @@ namespace membench {
 
 class session;
 
+/// Whether a case's time is its host's as much as its GPU's: its data crosses the host link
+/// (the host space; a kernel timed with its copies), or it calls into the driver's allocator,
+/// which every GPU of a host goes through. Under `--devices` a host-bound case beside another
+/// GPU's only ever reads slower, so `--host-link=alone` runs them one GPU at a time
+/// (options.hpp, host_link_mode).
+enum class host_bound : bool { no, yes };
+
 struct bench_case {
   std::string name;
   suite_tier smallest = suite_tier::full;
   std::function<void(bench_context&)> body;
+  host_bound bound = host_bound::no;
 };
 
 /// The space of the families that measure between GPUs: they alone use the peer pairs.
 inline constexpr std::string_view peer_space = "peer";
 
-/// The space of the families whose data crosses the host link (options.hpp, host_link_mode).
+/// The space of the families whose data crosses the host link: all their cases are host-bound.
 inline constexpr std::string_view host_link_space = "host";
 
 /// What decides which cases exist: the tier, the opt-in families, and the ordered pairs of
 /// GPUs the peer families make cases for; `peers_only` leaves every other family out;
-/// `host_link` skip leaves the host space out, only every other space.
+/// `host_link` skip leaves the host-bound cases out, only every other case.
 struct case_selection {
   suite_tier tier = suite_tier::standard;
   bool include_opt_in = false;
@@ -48,9 +56,12 @@ class family_builder {
  public:
   explicit family_builder(std::string_view family, std::vector<peer_pair> peers = {});  ///< "global/read_offset"
   /// Adds a case in `smallest` and every larger tier: quick rows are in every tier, standard
-  /// rows in the default and full tiers, full rows only in the full tier.
-  /// throws std::invalid_argument (a bad name)
+  /// rows in the default and full tiers, full rows only in the full tier. Host-bound when the
+  /// family is in the host space. throws std::invalid_argument (a bad name)
   void add(std::vector<name_param> params, suite_tier smallest, std::function<void(bench_context&)> body);
+  /// add, host-bound as `bound` says whatever the space.
+  void add(std::vector<name_param> params, suite_tier smallest, std::function<void(bench_context&)> body,
+           host_bound bound);
   /// The name a case with `params` gets (for references to another row of the family).
   std::string name(std::vector<name_param> params) const;
   const std::string& family() const noexcept { return family_; }

@@ -287,13 +287,14 @@ int run_on_devices(const std::vector<std::string>& args, const std::vector<int>&
 namespace {
 
 // Moves a GPU's host-link JSON into its file; what went wrong, or "".
-std::string fold_host_link_file(const std::string& out, int index, const std::string& uuid) {
+std::string fold_host_link_file(const std::string& out, int index, const std::string& uuid,
+                                const std::vector<std::string>& order) {
   const std::string part = host_link_output_path(out, index, uuid);
   const std::string main = device_output_path(out, index, uuid);
   if (access(part.c_str(), F_OK) != 0) return fmt::format("{}: not written", part);
   try {
     if (access(main.c_str(), F_OK) == 0) {
-      merge_host_link_rows(main, part);
+      merge_host_link_rows(main, part, order);
     } else if (std::rename(part.c_str(), main.c_str()) != 0) {
       return fmt::format("{}: cannot be renamed to {}: {}", part, main, std::strerror(errno));
     }
@@ -307,15 +308,15 @@ std::string fold_host_link_file(const std::string& out, int index, const std::st
 
 int run_host_link_alone(const std::vector<std::string>& args, const std::vector<int>& indices,
                         const std::vector<std::string>& uuids, const std::vector<std::string>& cpus,
-                        std::string_view progress) {
+                        std::string_view progress, const std::vector<std::string>& order) {
   const std::string out = output_path(args);
   std::vector<int> codes;
   for (std::size_t i = 0; i < indices.size() && interrupted_by() == 0; ++i) {
-    std::fprintf(stderr, "membench: the host/ rows of device %d alone\n", indices[i]);
+    std::fprintf(stderr, "membench: the host-bound rows of device %d alone\n", indices[i]);
     int rc = run_processes(args, {indices[i]}, {uuids[i]}, {cpus[i]}, progress, "only", output_file_kind::host_link_part);
     if (rc <= 128 && !out.empty()) {
-      if (const std::string problem = fold_host_link_file(out, indices[i], uuids[i]); !problem.empty()) {
-        std::fprintf(stderr, "membench: the host/ rows of device %d were not merged: %s\n", indices[i], problem.c_str());
+      if (const std::string problem = fold_host_link_file(out, indices[i], uuids[i], order); !problem.empty()) {
+        std::fprintf(stderr, "membench: the host-bound rows of device %d were not merged: %s\n", indices[i], problem.c_str());
         rc = combined_exit_code({rc, exit_usage});  // the results were not written, as for any output
       }
     }

@@ -1,8 +1,8 @@
 // `membench --devices=all|0,2,3`: one membench process per GPU, all at once, each with its
 // own JSON named by the GPU's index and UUID; their output on one stream, each line marked
-// with its GPU; then (with `--host-link=alone`) the host space's rows one GPU at a time, each
+// with its GPU; then (with `--host-link=alone`) the host-bound rows one GPU at a time, each
 // GPU's merged into its JSON (a copy beside another GPU's copy shares the host's memory and
-// root ports); then, alone, one process for the peer rows among those GPUs (they would
+// root ports, an allocation the driver); then, alone, one process for the peer rows among those GPUs (they would
 // contend with each other and with the per-GPU processes), its JSON `.peers`; one exit code.
 // The parsing and naming here are plain host logic, tested without a GPU; run_on_devices
 // and run_peer_process start the processes.
@@ -72,13 +72,14 @@ int run_on_devices(const std::vector<std::string>& args, const std::vector<int>&
                    const std::vector<std::string>& uuids, const std::vector<std::string>& cpus,
                    std::string_view progress, std::string_view host_link);
 
-/// After run_on_devices: the host space's rows of each GPU in turn, alone (`--host-link=only`,
-/// the GPU's own CPUs, `cpus[i]`), each GPU's JSON merged into its file (merge_host_link_rows;
-/// renamed to it when the GPU has no other file). Stops at a signal. Returns
-/// combined_exit_code; a JSON that could not be merged is said on stderr and exits exit_usage (2).
+/// After run_on_devices: the host-bound rows of each GPU in turn, alone (`--host-link=only`,
+/// the GPU's own CPUs, `cpus[i]`), each GPU's JSON merged into its file in the order of
+/// `order` (merge_host_link_rows; renamed to it when the GPU has no other file). Stops at a
+/// signal. Returns combined_exit_code; a JSON that could not be merged is said on stderr and
+/// exits exit_usage (2).
 int run_host_link_alone(const std::vector<std::string>& args, const std::vector<int>& indices,
                         const std::vector<std::string>& uuids, const std::vector<std::string>& cpus,
-                        std::string_view progress);
+                        std::string_view progress, const std::vector<std::string>& order);
 
 /// Starts the peer process with `args` (peer_process_args) alone, its output marked `[peers]`,
 /// and waits; returns its exit code. throws std::runtime_error when it cannot start.

@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <string_view>
@@ -57,6 +58,27 @@ std::string family_of(const nlohmann::json& row) {
   const auto first = name.find('/');
   return first == std::string::npos ? name : name.substr(0, name.find('/', first + 1));
 }
+
+// Where a row stands in one process's order: its name's place in `order`; a name not there
+// (an aggregate of repetitions) ranks with its family's first row, any other row last.
+class row_ranks {
+ public:
+  explicit row_ranks(const std::vector<std::string>& order) {
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      names_.emplace(order[i], i);
+      const auto first = order[i].find('/');
+      families_.emplace(order[i].substr(0, order[i].find('/', first + 1)), i);  // keeps the first
+    }
+  }
+  std::size_t operator()(const nlohmann::json& row) const {
+    if (const auto it = names_.find(registered_name(row)); it != names_.end()) return it->second;
+    if (const auto it = families_.find(family_of(row)); it != families_.end()) return it->second;
+    return names_.size();
+  }
+
+ private:
+  std::map<std::string, std::size_t> names_, families_;
+};
 
 }  // namespace
 
@@ -140,15 +162,16 @@ void merge_rerun(const std::string& main_path, const std::string& part_path, con
   write_output_file(main_path, main.dump(2) + '\n');
 }
 
-void merge_host_link_rows(const std::string& main_path, const std::string& part_path) {
+void merge_host_link_rows(const std::string& main_path, const std::string& part_path,
+                          const std::vector<std::string>& order) {
   nlohmann::json main = read_json(main_path);
   const nlohmann::json part = read_json(part_path);
   std::vector<nlohmann::json> rows;
   for (const auto& r : benchmarks_of(main, main_path)) rows.push_back(r);
   for (const auto& r : benchmarks_of(part, part_path)) rows.push_back(r);
-  // Families register in name order: sorted by family, the rows stand where one process puts them.
+  const row_ranks rank(order);
   std::stable_sort(rows.begin(), rows.end(),
-                   [](const nlohmann::json& a, const nlohmann::json& b) { return family_of(a) < family_of(b); });
+                   [&](const nlohmann::json& a, const nlohmann::json& b) { return rank(a) < rank(b); });
   main["benchmarks"] = std::move(rows);
   main["context"]["membench_host_link"] = "alone";
   write_output_file(main_path, main.dump(2) + '\n');

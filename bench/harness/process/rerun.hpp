@@ -35,11 +35,13 @@ inline constexpr int max_fresh_depth = 8;
 void merge_rerun(const std::string& main_path, const std::string& part_path, const std::vector<std::string>& names,
                  const std::string& culprit);
 
-/// Adds the rows of the JSON at `part_path` (the host space's rows of one GPU, run alone
-/// after its other rows: devices.hpp) to the JSON at `main_path`, in family order, sets its
-/// context's `membench_host_link` to `alone`, and removes `part_path`. throws
-/// std::runtime_error naming the file that is unusable or could not be written.
-void merge_host_link_rows(const std::string& main_path, const std::string& part_path);
+/// Adds the rows of the JSON at `part_path` (the host-bound rows of one GPU, run alone after
+/// its other rows: devices.hpp) to the JSON at `main_path`, ordered as `order` (the names as
+/// one process registers them) lists them, sets its context's `membench_host_link` to
+/// `alone`, and removes `part_path`. throws std::runtime_error naming the file that is
+/// unusable or could not be written.
+void merge_host_link_rows(const std::string& main_path, const std::string& part_path,
+                          const std::vector<std::string>& order);
 
 /// Runs /proc/self/exe with `args` (argv[0] first) and waits; its exit status, or
 /// 128 + signal when a signal ended it. throws std::runtime_error when it cannot start.

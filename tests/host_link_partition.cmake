@@ -1,0 +1,38 @@
+# cmake -DMEMBENCH=path -P host_link_partition.cmake
+# --host-link=skip and --host-link=only split the quick tier's listing in two, each in its
+# order: only lists the host-bound rows (the host space, the kernels timed with their copies,
+# the driver's allocations), skip every other row.
+function(list_rows mode out)
+  execute_process(COMMAND ${MEMBENCH} --suite=quick --peers=none --host-link=${mode} --benchmark_list_tests
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE text ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "--host-link=${mode} --benchmark_list_tests exited ${rc}:\n${err}")
+  endif()
+  string(REPLACE "\n" ";" rows "${text}")
+  list(REMOVE_ITEM rows "")
+  set(${out} "${rows}" PARENT_SCOPE)
+endfunction()
+
+list_rows(together all)
+list_rows(skip skip)
+list_rows(only only)
+set(host_bound)
+set(rest)
+foreach(row IN LISTS all)
+  if(row MATCHES "^(host/|alloc/cost/)|/transfers:with/")
+    list(APPEND host_bound "${row}")
+  else()
+    list(APPEND rest "${row}")
+  endif()
+endforeach()
+list(LENGTH host_bound n_host)
+list(LENGTH rest n_rest)
+if(n_host EQUAL 0 OR n_rest EQUAL 0)
+  message(FATAL_ERROR "the quick tier should have host-bound rows and others: ${n_host} and ${n_rest}")
+endif()
+if(NOT "${only}" STREQUAL "${host_bound}")
+  message(FATAL_ERROR "--host-link=only lists\n${only}\nnot the host-bound rows\n${host_bound}")
+endif()
+if(NOT "${skip}" STREQUAL "${rest}")
+  message(FATAL_ERROR "--host-link=skip lists\n${skip}\nnot every other row\n${rest}")
+endif()
