@@ -311,6 +311,10 @@ inline constexpr field context_table[] = {
     {"gpu_ecc_errors_aggregate", "-", "ECC errors over the board's life: corrected, uncorrected (NVML)"},
     {"gpu_remapped_rows", "-", "DRAM rows remapped for corrected and uncorrected errors, and a pending or failed remapping (NVML)"},
     {"host_name", "-", "the machine's host name"},
+    {"host_boot_id", "-",
+     "the host's boot id (Linux `/proc/sys/kernel/random/boot_id`): the same for every GPU of a host until it reboots, "
+     "so it tells apart hosts named alike"},
+    {"host_cpu_model", "-", "the host CPU's model name (`/proc/cpuinfo`)"},
     {"membench_concurrent_devices", "processes", "GPUs of this host that ran membench at once (`--devices`; 1: alone)"},
     {"membench_host_link", "-",
      "where the file's host-bound rows ran (the `host/` rows, the kernels timed with their copies, `alloc/cost`): "

@@ -193,6 +193,24 @@ TEST(Identity, SchedulerJobFromTheEnvironment) {
   EXPECT_FALSE(host_name().empty());
 }
 
+TEST(Identity, TheHostIsItsBootIdAndCpuModel) {
+  const std::string dir = ::testing::TempDir();
+  const std::string boot = dir + "membench_boot_id", cpuinfo = dir + "membench_cpuinfo";
+  std::ofstream(boot) << "8f3c1e0a-52d4-4bde-9a0e-1c2b3d4e5f60\n";
+  std::ofstream(cpuinfo) << "processor\t: 0\nvendor_id\t: AuthenticAMD\nmodel name\t: AMD EPYC 9454 48-Core Processor\n"
+                            "\nprocessor\t: 1\nmodel name\t: something else\n";
+  EXPECT_EQ(host_boot_id(boot), "8f3c1e0a-52d4-4bde-9a0e-1c2b3d4e5f60");
+  EXPECT_EQ(host_cpu_model(cpuinfo), "AMD EPYC 9454 48-Core Processor") << "the first CPU's";
+  std::ofstream(boot) << "  \n";
+  std::ofstream(cpuinfo) << "processor\t: 0\nmodel name\t:\n";
+  EXPECT_EQ(host_boot_id(boot), "unknown");
+  EXPECT_EQ(host_cpu_model(cpuinfo), "unknown");
+  EXPECT_EQ(host_boot_id(dir + "no_such_file"), "unknown");
+  EXPECT_EQ(host_cpu_model(dir + "no_such_file"), "unknown");
+  std::remove(boot.c_str());
+  std::remove(cpuinfo.c_str());
+}
+
 TEST(Links, PciAddressesAsCudaAndNvmlSpellThem) {
   EXPECT_EQ(parse_pci_address("0000:17:00.0"), (pci_address{0, 0x17, 0}));
   EXPECT_EQ(parse_pci_address("00000001:C3:1f.0"), (pci_address{1, 0xc3, 0x1f}));

@@ -419,6 +419,21 @@ TEST(ReportFleet, HostRowsRunAnotherWayIsNamedAsWhatSetsOutliersApart) {
   EXPECT_EQ(apart_text(apart), "membench_host_link (together against alone)");
 }
 
+TEST(ReportFleet, TwoGpusOfOneSlowerHostAreSetApartByItsBootIdAndCpu) {
+  // Eight GPUs of four VMs all called `vm`, two a host: the host of GPUs 2 and 3 is slower on
+  // family b, and its CPU another model.
+  auto files = synthetic_fleet(8, 10, [](int g, const std::string& fam, int) { return g / 2 == 1 && fam == "b" ? 1.1 : 1.0; });
+  for (int g = 0; g < 8; ++g) {
+    files[g].context["host_name"] = "vm";
+    files[g].context["host_boot_id"] = fmt::format("boot-{}", g / 2);
+    files[g].context["host_cpu_model"] = g / 2 == 1 ? "CPU B" : "CPU A";
+  }
+  const fleet_state s = decided(files, fleet_options{});
+  const auto gpus = summarize_gpus(s, fleet_options{});
+  EXPECT_EQ(apart_text(outliers_apart(s, gpus, 0)), "host_boot_id (boot-1 against boot-0, boot-2, boot-3); "
+                                                    "host_cpu_model (CPU B against CPU A)");
+}
+
 TEST(ReportFleet, TwoGpusHaveNoRobustCentre) {
   const auto files = synthetic_fleet(2, 10, [](int g, const std::string&, int) { return g == 1 ? 1.2 : 1.0; });
   const auto v = verdicts(files);

@@ -1,6 +1,7 @@
 # cmake -DPYTHON=exe -DREPORT=exe -DTOOLS=dir -DDATA=dir -DPAIR=dir -DWORK=dir -P fleet_evaluate.cmake
 # tools/gate/fleet_evaluate.py on the fixture fleet's healthy GPUs (A, B, C: a robust centre,
-# every GPU slowed on all its rows found), on the same GPUs as a folder and a .tar.xz (the
+# every GPU slowed on all its rows found), with D too (an outlier when healthy: never slowed,
+# as its hits would be none of the slowdown's doing), on the same GPUs as a folder and a .tar.xz (the
 # committed sets are archives: one set, the same report), on the committed pair of H200s (two
 # GPUs: no robust centre, nothing called), and on sets it must refuse with exit 2.
 file(REMOVE_RECURSE "${WORK}")
@@ -56,6 +57,13 @@ set(found "\\| all GPUs \\| 3 \\| 0 \\| 0 \\|" "GPU verdicts that were outlier: 
           "\\| 5 % \\| all rows \\| 3 \\| 3/3 \\(100 %\\) \\|" "\\| 10 % \\| all rows \\| 3 \\| 3/3 \\(100 %\\) \\|")
 evaluate("${WORK}/healthy" ${found})
 evaluate("${WORK}/a;${WORK}/bc.tar.xz" "# fleet on [^\n]*/a [^\n]*/bc.tar.xz: 3 GPU\\(s\\), 6 file\\(s\\)" ${found})
+# D is an outlier on the healthy set: its trials are not detections, and are left out.
+file(MAKE_DIRECTORY "${WORK}/with_d")
+file(GLOB abcd "${DATA}/fleet/gpu[ABCD]_*.json")
+file(COPY ${abcd} DESTINATION "${WORK}/with_d")
+evaluate("${WORK}/with_d" "\\| all GPUs \\| 4 \\| 1 \\|"
+         "Called outlier on the healthy set, so never slowed \\(a hit there is no detection\\): GPU-dddddddd\\."
+         "\\| 10 % \\| all rows \\| 3 \\| 3/3 \\(100 %\\) \\|")
 evaluate("${PAIR}" "\\| all GPUs \\| 2 \\| 0 \\| 2 \\|" "\\| 10 % \\| all rows \\| 2 \\| 0/2 \\(0 %\\) \\| 2 \\|")
 evaluate("--runs;1;${WORK}/healthy" "# fleet on [^\n]*/healthy: 3 GPU\\(s\\), 3 file\\(s\\), each GPU's first 1;")
 refused("--runs;0;${WORK}/healthy" "--runs 0: at least 1")

@@ -26,7 +26,8 @@ constexpr std::string_view identity_keys[] = {
     context_key("gpu_persistence_mode").key, context_key("gpu_mig_mode").key,
     context_key("gpu_mem_clock_mhz").key,    context_key("nvml_max_mem_clock_mhz").key,
     context_key("nvml_power_limit_w").key,   context_key("pcie_link").key,
-    context_key("host_name").key,            context_key("membench_concurrent_devices").key,
+    context_key("host_name").key,            context_key("host_boot_id").key,
+    context_key("host_cpu_model").key,       context_key("membench_concurrent_devices").key,
     context_key("membench_host_link").key,   context_key("membench_git_commit").key};
 
 // A context value as an identity: pcie_link's maximum without the link's state at the time

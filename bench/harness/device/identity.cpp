@@ -2,6 +2,9 @@
 
 #include <unistd.h>
 
+#include <fstream>
+#include <string>
+
 #include <fmt/format.h>
 
 #include "common/schema.hpp"
@@ -87,6 +90,33 @@ std::string host_name() {
   char name[256] = {};
   if (gethostname(name, sizeof name - 1) != 0 || name[0] == '\0') return "unknown";
   return name;
+}
+
+namespace {
+
+std::string trimmed(std::string s) {
+  const auto first = s.find_first_not_of(" \t\r\n");
+  if (first == std::string::npos) return "";
+  return s.substr(first, s.find_last_not_of(" \t\r\n") - first + 1);
+}
+
+}  // namespace
+
+std::string host_boot_id(const std::string& path) {
+  std::ifstream in(path);
+  std::string id;
+  if (!in || !std::getline(in, id) || trimmed(id).empty()) return "unknown";
+  return trimmed(id);
+}
+
+std::string host_cpu_model(const std::string& path) {
+  std::ifstream in(path);
+  for (std::string line; std::getline(in, line);) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos || trimmed(line.substr(0, colon)) != "model name") continue;
+    if (std::string model = trimmed(line.substr(colon + 1)); !model.empty()) return model;
+  }
+  return "unknown";
 }
 
 }  // namespace membench

@@ -60,4 +60,13 @@ context_list scheduler_context(const std::function<const char*(const char*)>& ge
 /// This machine's host name, or "unknown".
 std::string host_name();
 
+/// The host's boot id (Linux's /proc/sys/kernel/random/boot_id, or the file at `path`): one
+/// value a boot, the same for every GPU of the host; it tells apart hosts named alike (every
+/// VM called `vm`). "unknown" when unreadable.
+std::string host_boot_id(const std::string& path = "/proc/sys/kernel/random/boot_id");
+
+/// The host CPU's model name (the first `model name` of /proc/cpuinfo, or the file at
+/// `path`), or "unknown".
+std::string host_cpu_model(const std::string& path = "/proc/cpuinfo");
+
 }  // namespace membench

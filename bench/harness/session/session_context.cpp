@@ -72,6 +72,8 @@ std::vector<std::pair<std::string, std::string>> session::context() const {
     out.push_back(entry(context_key("pcie_link"), "unknown (neither NVML nor sysfs gives the link generation and width)"));
   }
   out.push_back(entry(context_key("host_name"), host_name()));
+  out.push_back(entry(context_key("host_boot_id"), host_boot_id()));
+  out.push_back(entry(context_key("host_cpu_model"), host_cpu_model()));
   out.push_back(entry(context_key("membench_concurrent_devices"), fmt::format("{}", concurrent_devices())));
   out.push_back(entry(context_key("membench_host_link"), to_string(options_.host_link)));
   out.push_back(entry(context_key("membench_cpus"), format_cpu_list(allowed_cpus())));
