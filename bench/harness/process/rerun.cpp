@@ -52,9 +52,8 @@ std::string registered_name(const nlohmann::json& row) {
   return n;
 }
 
-// `<space>/<experiment>` of a row's name.
-std::string family_of(const nlohmann::json& row) {
-  const std::string name = registered_name(row);
+// `<space>/<experiment>` of a registered name.
+std::string family_of(const std::string& name) {
   const auto first = name.find('/');
   return first == std::string::npos ? name : name.substr(0, name.find('/', first + 1));
 }
@@ -66,13 +65,13 @@ class row_ranks {
   explicit row_ranks(const std::vector<std::string>& order) {
     for (std::size_t i = 0; i < order.size(); ++i) {
       names_.emplace(order[i], i);
-      const auto first = order[i].find('/');
-      families_.emplace(order[i].substr(0, order[i].find('/', first + 1)), i);  // keeps the first
+      families_.emplace(family_of(order[i]), i);  // keeps the first
     }
   }
   std::size_t operator()(const nlohmann::json& row) const {
-    if (const auto it = names_.find(registered_name(row)); it != names_.end()) return it->second;
-    if (const auto it = families_.find(family_of(row)); it != families_.end()) return it->second;
+    const std::string name = registered_name(row);
+    if (const auto it = names_.find(name); it != names_.end()) return it->second;
+    if (const auto it = families_.find(family_of(name)); it != families_.end()) return it->second;
     return names_.size();
   }
 
