@@ -371,8 +371,8 @@ constexpr suite_tier cost_tier(alloc_api api, alloc_op op, std::uint64_t bytes) 
 }
 
 // Host-bound: every API here calls into the driver, which the GPUs of a host share. With four
-// H100s allocating at once a 1 MiB cudaMalloc read 60-260 us from one process to the next, and
-// 47-49 us on hosts of one GPU.
+// H100s allocating at once a 1 MiB cudaMalloc read 48-280 us from one process to the next
+// (each GPU's median 116-226 us), and 47-49 us on hosts of one GPU.
 void make_cost_cases(family_builder& f) {
   for (alloc_api api : all_alloc_apis) {
     for (alloc_op op : all_alloc_ops) {

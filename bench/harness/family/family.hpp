@@ -23,7 +23,7 @@ class session;
 /// Whether a case's time is its host's as much as its GPU's: its data crosses the host link
 /// (the host space; a kernel timed with its copies), or it calls into the driver's allocator,
 /// which every GPU of a host goes through. Under `--devices` a host-bound case beside another
-/// GPU's only ever reads slower, so `--host-link=alone` runs them one GPU at a time
+/// GPU's measures its neighbour too, so `--host-link=alone` runs them one GPU at a time
 /// (options.hpp, host_link_mode).
 enum class host_bound : bool { no, yes };
 

@@ -56,7 +56,7 @@ enum class progress_mode { automatic, always, never };
 /// Where the host-bound rows run (family.hpp, host_bound: the host space's copies, streams,
 /// zero-copy, managed and symbol copies, the kernels timed with their copies, the driver's
 /// allocations). Under `--devices` the GPUs of a host share its memory, root ports and
-/// driver, and such a row beside another GPU's only ever takes longer: `alone` runs them
+/// driver, and such a row beside another GPU's measures its neighbour too: `alone` runs them
 /// after the other rows, one GPU at a time, into each GPU's file; `together` with the rest;
 /// `skip` leaves them out and `only` runs nothing else (what the launcher asks of its
 /// processes).
