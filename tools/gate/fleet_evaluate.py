@@ -159,18 +159,24 @@ def false_alarms(report, gpus, options):
     return lines
 
 
+def slowed_copies(docs, paths, pct, family, folder):
+    """Copies of the runs PATHS in FOLDER, PCT % slower on all rows (FAMILY None) or on one
+    family's: their paths."""
+    copies = []
+    for k, path in enumerate(paths):
+        doc = copy.deepcopy(docs[path])
+        inject(doc, pct, "" if family is None else "^" + family.replace(".", r"\.") + "/")
+        copies.append(folder / f"run{k}.json")
+        copies[-1].write_text(json.dumps(doc))
+    return [str(c) for c in copies]
+
+
 def injected_run(report, gpus, docs, uuid, pct, family, work, options):
     """fleet with one GPU's files slowed (all rows, or one family's): that GPU's verdict, its
     rows called slower, and those called slower at the one-row threshold."""
     trial = Path(tempfile.mkdtemp(dir=work))
     files = [f for u, fs in gpus.items() if u != uuid for f in fs]
-    for k, path in enumerate(gpus[uuid]):
-        doc = copy.deepcopy(docs[path])
-        inject(doc, pct, "" if family is None else "^" + family.replace(".", r"\.") + "/")
-        copy_path = trial / f"run{k}.json"
-        copy_path.write_text(json.dumps(doc))
-        files.append(str(copy_path))
-    out = fleet(report, files, options)
+    out = fleet(report, files + slowed_copies(docs, gpus[uuid], pct, family, trial), options)
     shutil.rmtree(trial)
     alone = {r["name"] for r in out["rows"] if r["uuid"] == uuid and r.get("one_row_verdict") == "slower"}
     return verdicts(out).get(uuid), called(out, uuid, "slower"), alone
