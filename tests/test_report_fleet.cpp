@@ -434,6 +434,80 @@ TEST(ReportFleet, TwoGpusOfOneSlowerHostAreSetApartByItsBootIdAndCpu) {
                                                     "host_cpu_model (CPU B against CPU A)");
 }
 
+// Eight runs a GPU of four host-work rows (host/copy) and four kernel rows (global/read),
+// each run within +-1 %; `slow(g, host)` multiplies GPU g's rows of host work or of kernel work.
+template <class Slow>
+std::vector<result_file> host_and_kernel_fleet(int gpus, Slow slow) {
+  std::vector<result_file> files;
+  for (int g = 0; g < gpus; ++g) {
+    for (int k = 0; k < 8; ++k) {
+      std::vector<std::pair<std::string, double>> rows;
+      for (int i = 0; i < 4; ++i) {
+        const auto draw = static_cast<std::uint64_t>(10 * k + i);
+        rows.emplace_back(fmt::format("host/copy/n:{}", i), 100 * slow(g, true) * jitter(g, draw, 0.01));
+        rows.emplace_back(fmt::format("global/read/n:{}", i), 100 * slow(g, false) * jitter(g, draw + 5, 0.01));
+      }
+      files.push_back(gpu_file(fmt::format("GPU-{:08d}-0000", g), rows));
+      for (result& r : files.back().results) {
+        if (r.name.rfind("host/", 0) == 0) r.runs[0].work = run::work_kind::host;
+      }
+    }
+  }
+  return files;
+}
+
+TEST(ReportFleet, AnOutlierSlowerOnlyInHostWorkIsSaidToPerhapsBeItsHost) {
+  // GPU 2 of six is 20 % slower on its host-work rows only, GPU 4 on its kernel rows.
+  const auto files = host_and_kernel_fleet(6, [](int g, bool host) { return (g == 2 && host) || (g == 4 && !host) ? 1.2 : 1.0; });
+  const fleet_state s = decided(files, fleet_options{});
+  const auto gpus = summarize_gpus(s, fleet_options{});
+  for (const gpu_summary& g : gpus) {
+    const bool host_note = g.reason.find("every row called slower is host work") != std::string::npos;
+    EXPECT_EQ(g.v, g.gpu == 2 || g.gpu == 4 ? gpu_verdict::outlier : gpu_verdict::within) << g.gpu;
+    EXPECT_EQ(host_note, g.gpu == 2) << g.gpu << ": " << g.reason;
+    EXPECT_EQ(g.called_slower_host, g.gpu == 2 ? 4 : 0) << g.gpu;
+  }
+  EXPECT_NE(fleet_json(s, gpus, fleet_options{}).find("\"called_slower_host_work\": 4"), std::string::npos);
+}
+
+TEST(ReportFleet, ABaselineKeepsItsGpusIdentityToSetANewcomerApart) {
+  auto healthy = synthetic_fleet(5, 10, [](int, const std::string&, int) { return 1.0; });
+  for (int g = 0; g < 5; ++g) {
+    healthy[g].context["gpu_board_part"] = "692-2G520-0282-000";
+    healthy[g].context["gpu_vbios"] = "96.00.A5.00.1A";
+    healthy[g].context["host_boot_id"] = fmt::format("boot-{}", g);
+  }
+  fleet_options make;
+  make.make_baseline = true;
+  const std::string text = baseline_text(decided(healthy, make), make);
+  const fleet_baseline b = parse_baseline(text, "base.json");
+  const fleet_identity_values kept{{"gpu_board_part", {"692-2G520-0282-000"}}, {"gpu_vbios", {"96.00.A5.00.1A"}}};
+  EXPECT_EQ(b.groups[0].identity, kept) << "every GPU's board part and VBIOS; not a field that names a host";
+  // A newcomer of another board part, 8 % slower: an outlier, set apart by its board part.
+  auto slow = synthetic_fleet(1, 10, [](int, const std::string&, int) { return 1.08; });
+  slow[0].context["gpu_board_part"] = "692-2G520-0282-001";
+  slow[0].context["gpu_vbios"] = "96.00.A5.00.1A";
+  slow[0].context["host_boot_id"] = "boot-new";
+  const fleet_outcome judged = view_fleet(slow, fleet_options{}, &b);
+  ASSERT_EQ(judged.outliers, 1);
+  EXPECT_TRUE(std::any_of(judged.doc.notes.begin(), judged.doc.notes.end(), [](const std::string& n) {
+    return n.find("outliers apart: ") == 0 &&
+           n.find("gpu_board_part (692-2G520-0282-001 against 692-2G520-0282-000)") != std::string::npos &&
+           n.find("gpu_vbios") == std::string::npos && n.find("host_boot_id") == std::string::npos;
+  }));
+  // A baseline written before it kept an identity is read, and sets nothing apart.
+  nlohmann::json old = nlohmann::json::parse(text);
+  old["fleets"][0].erase("identity");
+  const fleet_baseline without = parse_baseline(old.dump(), "old.json");
+  EXPECT_TRUE(without.groups[0].identity.empty());
+  const fleet_outcome judged_old = view_fleet(slow, fleet_options{}, &without);
+  EXPECT_EQ(judged_old.outliers, 1);
+  EXPECT_TRUE(std::none_of(judged_old.doc.notes.begin(), judged_old.doc.notes.end(),
+                           [](const std::string& n) { return n.find("outliers apart") == 0; }));
+  old["fleets"][0]["identity"] = {{"gpu_board_part", 7}};
+  EXPECT_THROW(parse_baseline(old.dump(), "bad.json"), input_error);
+}
+
 TEST(ReportFleet, TwoGpusHaveNoRobustCentre) {
   const auto files = synthetic_fleet(2, 10, [](int g, const std::string&, int) { return g == 1 ? 1.2 : 1.0; });
   const auto v = verdicts(files);

@@ -51,6 +51,10 @@ struct baseline_row {
   figure fig = figure::single;  ///< the figure the centre is of: a GPU judged on another is not compared
 };
 
+/// Identity fields and, per field, the values a fleet's GPUs have (sorted): what a GPU of
+/// another board part, VBIOS or driver than a baseline's can be told apart by.
+using fleet_identity_values = std::vector<std::pair<std::string, std::vector<std::string>>>;
+
 /// A baseline file as --baseline reads it.
 struct fleet_baseline {
   std::string path;
@@ -58,6 +62,7 @@ struct fleet_baseline {
     std::vector<std::string> key;   ///< gpu_name, memory, SMs, maximum SM clock, build (fleet_key's order)
     std::vector<std::string> gpus;  ///< the UUIDs it was made from
     std::vector<std::pair<std::string, baseline_row>> rows;  ///< sorted by name
+    fleet_identity_values identity;  ///< its GPUs' identity (none in a baseline written before it had one)
   };
   std::vector<group> groups;
 };

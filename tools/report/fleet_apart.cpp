@@ -1,6 +1,7 @@
 // What sets a fleet's outliers apart: the identity fields (board part, VBIOS, driver, host,
-// links, settings) on which no outlier shares a value with a GPU within the fleet. A slow
-// GPU is a question; a slow board revision, driver or host is an answer an operator can act on.
+// links, settings) on which no outlier shares a value with a GPU within the fleet, or with
+// any GPU of the baseline it is judged against. A slow GPU is a question; a slow board
+// revision, driver or host is an answer an operator can act on.
 #include <algorithm>
 #include <optional>
 #include <set>
@@ -57,6 +58,21 @@ std::optional<std::set<std::string>> values_of(const fleet& f, const std::vector
   return all;
 }
 
+// The fields that name one host: a newcomer judged against a baseline is always on another.
+bool names_a_host(std::string_view key) {
+  return key == context_key("host_name").key || key == context_key("host_boot_id").key;
+}
+
+// The identity field `key` as apart, when no outlier shares a value with `within`'s.
+std::optional<apart_field> apart_on(std::string_view key, const std::set<std::string>& outlier_values,
+                                    const std::set<std::string>& within_values) {
+  const bool shared = std::any_of(outlier_values.begin(), outlier_values.end(),
+                                  [&](const std::string& v) { return within_values.count(v) > 0; });
+  if (shared) return std::nullopt;
+  return apart_field{std::string(key), {outlier_values.begin(), outlier_values.end()},
+                     {within_values.begin(), within_values.end()}};
+}
+
 // The GPUs of fleet `fi` with verdict `v`.
 std::vector<std::size_t> gpus_with(const std::vector<gpu_summary>& gpus, std::size_t fi, gpu_verdict v) {
   std::vector<std::size_t> out;
@@ -68,21 +84,38 @@ std::vector<std::size_t> gpus_with(const std::vector<gpu_summary>& gpus, std::si
 
 }  // namespace
 
+fleet_identity_values fleet_identity(const fleet& f) {
+  std::vector<std::size_t> all(f.gpus.size());
+  for (std::size_t g = 0; g < all.size(); ++g) all[g] = g;
+  fleet_identity_values out;
+  for (std::string_view key : identity_keys) {
+    if (names_a_host(key)) continue;
+    if (const auto values = values_of(f, all, key); values && !values->empty())
+      out.emplace_back(std::string(key), std::vector<std::string>(values->begin(), values->end()));
+  }
+  return out;
+}
+
 std::vector<apart_field> outliers_apart(const fleet_state& s, const std::vector<gpu_summary>& gpus, std::size_t fi) {
   const fleet& f = s.fleets[fi];
   const std::vector<std::size_t> outliers = gpus_with(gpus, fi, gpu_verdict::outlier);
-  const std::vector<std::size_t> within = gpus_with(gpus, fi, gpu_verdict::within);
   std::vector<apart_field> out;
-  if (outliers.empty() || within.empty()) return out;
+  if (outliers.empty()) return out;
+  if (!s.baseline_path.empty()) {
+    for (const auto& [key, values] : f.baseline_identity) {
+      const auto outlier_values = values_of(f, outliers, key);
+      if (!outlier_values) continue;
+      if (auto a = apart_on(key, *outlier_values, {values.begin(), values.end()})) out.push_back(std::move(*a));
+    }
+    return out;
+  }
+  const std::vector<std::size_t> within = gpus_with(gpus, fi, gpu_verdict::within);
+  if (within.empty()) return out;
   for (std::string_view key : identity_keys) {
     const auto outlier_values = values_of(f, outliers, key);
     const auto within_values = values_of(f, within, key);
     if (!outlier_values || !within_values) continue;
-    const bool shared = std::any_of(outlier_values->begin(), outlier_values->end(),
-                                    [&](const std::string& v) { return within_values->count(v) > 0; });
-    if (shared) continue;
-    out.push_back({std::string(key), {outlier_values->begin(), outlier_values->end()},
-                   {within_values->begin(), within_values->end()}});
+    if (auto a = apart_on(key, *outlier_values, *within_values)) out.push_back(std::move(*a));
   }
   return out;
 }

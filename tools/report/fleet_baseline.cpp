@@ -56,6 +56,12 @@ json fleet_rows(const fleet& f, const decide_options& o) {
   return rows;
 }
 
+json identity_record(const fleet_identity_values& identity) {
+  json out = json::object();
+  for (const auto& [key, values] : identity) out[key] = values;
+  return out;
+}
+
 std::string membench_baseline(const fleet_state& s, const fleet_options& opt) {
   const decide_options o = opt.decide();
   json fleets = json::array();
@@ -64,7 +70,7 @@ std::string membench_baseline(const fleet_state& s, const fleet_options& opt) {
     for (const fleet_gpu& g : f.gpus) gpus.push_back({{"uuid", g.uuid}, {"host", g.host}, {"runs", g.files.size()}});
     fleets.push_back({{"gpu_name", f.key.gpu_name}, {"memory_bytes", f.key.memory_bytes}, {"sm_count", f.key.sm_count},
                       {"max_sm_clock_mhz", f.key.max_sm_clock_mhz}, {"build", f.key.build}, {"gpus", gpus},
-                      {"rows", fleet_rows(f, o)}});
+                      {"identity", identity_record(fleet_identity(f))}, {"rows", fleet_rows(f, o)}});
   }
   json out = {{"format", baseline_format_name}, {"version", baseline_version},
               {"threshold_pct", opt.test.threshold_pct}, {"confidence_pct", opt.test.confidence_pct},
@@ -128,6 +134,11 @@ fleet_baseline::group group_of(const nlohmann::json& f) {
     g.key.push_back(f.at(k).get<std::string>());
   for (const auto& gpu : f.at("gpus")) g.gpus.push_back(gpu.at("uuid").get<std::string>());
   for (const auto& r : f.at("rows")) g.rows.emplace_back(r.at("name").get<std::string>(), row_of(r));
+  // Optional: a baseline written before it kept its GPUs' identity has none.
+  if (f.contains("identity")) {
+    for (const auto& [key, values] : f.at("identity").items())
+      g.identity.emplace_back(key, values.get<std::vector<std::string>>());
+  }
   std::sort(g.rows.begin(), g.rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (std::size_t i = 1; i < g.rows.size(); ++i) {
     if (g.rows[i].first == g.rows[i - 1].first) throw input_error(fmt::format("row '{}' given twice", g.rows[i].first));

@@ -173,6 +173,7 @@ const fleet_baseline::group& baseline_group(const fleet_baseline& b, const fleet
 void take_baseline(fleet& f, const fleet_baseline& b) {
   const fleet_baseline::group& g = baseline_group(b, f.key);
   f.reference_gpus = static_cast<int>(g.gpus.size());
+  f.baseline_identity = g.identity;
   for (fleet_row& r : f.rows) {
     const auto it = std::lower_bound(g.rows.begin(), g.rows.end(), *r.name,
                                      [](const auto& e, const std::string& n) { return e.first < n; });

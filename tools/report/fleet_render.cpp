@@ -175,9 +175,10 @@ std::vector<std::string> fleet_notes(const fleet_state& s, const std::vector<gpu
   for (std::size_t fi = 0; fi < s.fleets.size(); ++fi) {
     const std::vector<apart_field> apart = outliers_apart(s, gpus, fi);
     if (apart.empty()) continue;
-    notes.push_back(fmt::format("outliers apart{}: no outlier shares a value with a GPU within the fleet in {} (the "
+    notes.push_back(fmt::format("outliers apart{}: no outlier shares a value with {} in {} (the "
                                 "outliers' against the others'; a cause to look at, not a proof)",
                                 s.fleets.size() == 1 ? "" : fmt::format(" ({})", s.fleets[fi].key.text()),
+                                s.baseline_path.empty() ? "a GPU within the fleet" : "any GPU of the baseline",
                                 apart_text(apart)));
   }
   return notes;

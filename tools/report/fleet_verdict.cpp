@@ -8,6 +8,7 @@
 
 #include "common/stats.hpp"
 #include "fleet_stages.hpp"
+#include "intervals.hpp"
 
 namespace membench::report {
 namespace {
@@ -56,6 +57,14 @@ std::string either_reason(const gpu_summary& g, verdict dir, const fleet_options
   return broad.empty() ? one_row_reason(g, dir, opt.one_row_threshold_pct) : broad;
 }
 
+// An outlier whose every row called slower times host work (pageable copies, driver calls,
+// copies timed with their kernel) may be a GPU in a slower host: its kernel rows say the GPU
+// is like the others.
+std::string host_work_note(const gpu_summary& g) {
+  if (g.called_slower == 0 || g.called_slower_host != g.called_slower) return "";
+  return "; every row called slower is host work: its host rather than the GPU?";
+}
+
 void set_verdict(gpu_summary& g, int reference_gpus, const fleet_options& opt) {
   const std::string slow = either_reason(g, verdict::slower, opt);
   const std::string fast = either_reason(g, verdict::faster, opt);
@@ -65,7 +74,7 @@ void set_verdict(gpu_summary& g, int reference_gpus, const fleet_options& opt) {
                            slow.empty() ? "" : "; " + slow);
   } else if (!slow.empty()) {
     g.v = gpu_verdict::outlier;
-    g.reason = slow;
+    g.reason = slow + host_work_note(g);
   } else if (g.decided() < std::max(least_decided, (g.compared + 1) / 2)) {
     g.v = gpu_verdict::unsure;
     g.reason = fmt::format("too few rows decided ({} of {})", g.decided(), g.compared);
@@ -133,6 +142,10 @@ gpu_summary summarize(const fleet_state& s, std::size_t fi, std::size_t gi, cons
     if (j.fleet != fi || j.gpu != gi) continue;
     count(g, j.d, changes, fam, f.rows[j.row].family);
     count_one_row(g, j, *f.rows[j.row].name, slowest, fastest);
+    if (j.d.v == verdict::slower || j.one_row == verdict::slower) {
+      ++g.called_slower;
+      g.called_slower_host += detail::work_of(f.rows[j.row].sides[gi], side{}) == run::work_kind::host;
+    }
     all.push_back(j.d.change);
     if (std::isfinite(j.d.new_clock_mhz)) clocks.push_back(j.d.new_clock_mhz);
     if (std::isfinite(j.d.base_clock_mhz)) fleet_clocks.push_back(j.d.base_clock_mhz);
