@@ -27,15 +27,8 @@ endif()
 include(${CMAKE_CURRENT_LIST_DIR}/check_report.cmake)
 # The script's temporary folders (extracted archives, slowed copies) go to WORK/tmp: each run
 # must leave it empty.
-file(MAKE_DIRECTORY "${WORK}/tmp")
 function(run_evaluate set)
-  execute_process(COMMAND "${CMAKE_COMMAND}" -E env "TMPDIR=${WORK}/tmp"
-                          "${PYTHON}" "${TOOLS}/fleet_evaluate.py" --report "${REPORT}" ${set}
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  file(GLOB left "${WORK}/tmp/*")
-  if(left)
-    message(FATAL_ERROR "fleet_evaluate.py on ${set} left ${left} behind")
-  endif()
+  run_script(fleet_evaluate.py --report "${REPORT}" ${set})
   set(rc "${rc}" PARENT_SCOPE)
   set(out "${out}" PARENT_SCOPE)
   set(err "${err}" PARENT_SCOPE)

@@ -5,28 +5,15 @@
 # H200s (no healthy newcomer called not fit to join; each slowed 10 % on all its rows called),
 # and on a --new-runs it must refuse with exit 2.
 file(REMOVE_RECURSE "${WORK}")
-file(MAKE_DIRECTORY "${WORK}/healthy" "${WORK}/with_d" "${WORK}/tmp")
+file(MAKE_DIRECTORY "${WORK}/healthy" "${WORK}/with_d")
 file(GLOB healthy "${DATA}/fleet/gpu[ABC]_*.json")
 file(GLOB abcd "${DATA}/fleet/gpu[ABCD]_*.json")
 file(COPY ${healthy} DESTINATION "${WORK}/healthy")
 file(COPY ${abcd} DESTINATION "${WORK}/with_d")
 include(${CMAKE_CURRENT_LIST_DIR}/check_report.cmake)
-# The script's temporary folders go to WORK/tmp: each run must leave it empty.
-function(run_join)
-  execute_process(COMMAND "${CMAKE_COMMAND}" -E env "TMPDIR=${WORK}/tmp"
-                          "${PYTHON}" "${TOOLS}/fleet_join_evaluate.py" --report "${REPORT}" ${ARGN}
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  file(GLOB left "${WORK}/tmp/*")
-  if(left)
-    message(FATAL_ERROR "fleet_join_evaluate.py ${ARGN} left ${left} behind")
-  endif()
-  set(rc "${rc}" PARENT_SCOPE)
-  set(out "${out}" PARENT_SCOPE)
-  set(err "${err}" PARENT_SCOPE)
-endfunction()
-# join("ARG[;ARG...]" REGEX...)
+# join("ARG[;ARG...]" REGEX...): the script's temporary folders go to WORK/tmp, left empty.
 function(join args)
-  run_join(${args})
+  run_script(fleet_join_evaluate.py --report "${REPORT}" ${args})
   check_report("fleet_join_evaluate.py ${args}" "${rc}" "${out}" "${err}" ${ARGN})
 endfunction()
 join("${WORK}/healthy" "\\| 1 \\| GPU-aaaaaaaa \\| 1 \\| unsure \\|" "\\| all \\| GPU-cccccccc \\| 2 \\| unsure \\|"
@@ -38,7 +25,7 @@ join("${WORK}/with_d"
 join("--slowdowns;10;--new-runs;all;${SET}" "# fleet --baseline on [^\n]*: 8 GPU\\(s\\), 64 file\\(s\\); new runs all;"
      "New runs all: healthy GPUs called not fit to join: 0 of 8\\."
      "\\| all \\| 10 % \\| all rows \\| 8 \\| 8/8 \\(100 %\\) \\| 0 \\|")
-run_join(--new-runs 0 "${WORK}/healthy")
+run_script(fleet_join_evaluate.py --report "${REPORT}" --new-runs 0 "${WORK}/healthy")
 if(NOT rc EQUAL 2 OR NOT err MATCHES "--new-runs 0: each a whole number 1 or more, or all")
   message(FATAL_ERROR "fleet_join_evaluate.py --new-runs 0: exit ${rc} (want 2):\n${err}")
 endif()

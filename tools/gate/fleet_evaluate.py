@@ -392,16 +392,23 @@ def row_tables(slowdowns, count):
     return lines
 
 
-def main():
-    argv = sys.argv[1:]
-    passed = []
+def set_arguments(doc):
+    """The arguments every evaluation script takes (--report, the set, --slowdowns) in a parser
+    described by DOC's second paragraph, and the fleet options after `--` split from the rest:
+    (parser, the script's own arguments, the fleet options)."""
+    argv, options = sys.argv[1:], []
     if "--" in argv:
-        passed, argv = argv[argv.index("--") + 1:], argv[:argv.index("--")]
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+        options, argv = argv[argv.index("--") + 1:], argv[:argv.index("--")]
+    ap = argparse.ArgumentParser(description=doc.split("\n\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--report", required=True, help="the membench-report binary")
     ap.add_argument("set", nargs="+", help="folders or .tar.xz archives of healthy runs of one fleet (together one set)")
-    ap.add_argument("--work", help="a folder for the slowed copies (default: a temporary one, removed)")
     ap.add_argument("--slowdowns", default="5,10", help="percent slower, comma-separated (default 5,10)")
+    return ap, argv, options
+
+
+def main():
+    ap, argv, passed = set_arguments(__doc__)
+    ap.add_argument("--work", help="a folder for the slowed copies (default: a temporary one, removed)")
     ap.add_argument("--runs", type=int, help="each GPU's first RUNS files only (the set's order): how detection grows with runs")
     args = ap.parse_args(argv)
     if args.runs is not None and args.runs < 1:

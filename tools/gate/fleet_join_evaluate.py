@@ -16,16 +16,14 @@ baseline (it is named): a baseline is made of GPUs that passed.
 Fleet options after `--` go to both the baseline and the judging. Prints Markdown tables.
 Exit 0; 2 when SET holds no usable fleet (as fleet_evaluate.py) or fewer than 3 GPUs pass.
 """
-import argparse
 import shutil
-import sys
 import tempfile
 from collections import defaultdict
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from fleet_evaluate import (FAMILY_CLASSES, Tally, fail, family_class, fleet, folders_of, gpus_of, rate,
-                            slowed_copies, verdicts, work_kinds)
+                            set_arguments, slowed_copies, verdicts, work_kinds)
 
 
 def judged(report, baseline, files, options):
@@ -160,14 +158,7 @@ def parse_new_runs(text):
 
 
 def main():
-    argv = sys.argv[1:]
-    passed = []
-    if "--" in argv:
-        passed, argv = argv[argv.index("--") + 1:], argv[:argv.index("--")]
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--report", required=True, help="the membench-report binary")
-    ap.add_argument("set", nargs="+", help="folders or .tar.xz archives of healthy runs of one fleet (together one set)")
-    ap.add_argument("--slowdowns", default="5,10", help="percent slower, comma-separated (default 5,10)")
+    ap, argv, passed = set_arguments(__doc__)
     ap.add_argument("--new-runs", default="1,all", help="the newcomer's first N runs judged, comma-separated; all: every run (default 1,all)")
     args = ap.parse_args(argv)
     slowdowns = [float(x) for x in args.slowdowns.split(",") if x]
