@@ -16,6 +16,7 @@ baseline (it is named): a baseline is made of GPUs that passed.
 Fleet options after `--` go to both the baseline and the judging. Prints Markdown tables.
 Exit 0; 2 when SET holds no usable fleet (as fleet_evaluate.py) or fewer than 3 GPUs pass.
 """
+import os
 import shutil
 import tempfile
 from collections import defaultdict
@@ -123,10 +124,10 @@ def evaluate(report, gpus, docs, work, slowdowns, new_runs, options):
     passed = {u: fs for u, fs in gpus.items() if u not in already}
     if len(passed) < 3:
         fail(f"{len(passed)} GPU(s) pass on the healthy set: a baseline of the others needs 2 or more")
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         baselines = dict(zip(passed, pool.map(lambda u: make_baseline(report, passed, u, work, options), passed)))
     newcomers = [(n, Newcomer(report, u, passed[u][:n], baselines[u], options)) for n in new_runs for u in passed]
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         healthy = list(pool.map(lambda c: c[1].healthy(), newcomers))
     trials = []
     for (n, c), out in zip(newcomers, healthy):
@@ -134,7 +135,7 @@ def evaluate(report, gpus, docs, work, slowdowns, new_runs, options):
         for pct in slowdowns:
             trials.append((n, pct, c, None, [r for rs in rows.values() for r in rs]))
             trials += [(n, pct, c, fam, rows[fam]) for fam in sorted(rows)]
-    with ThreadPoolExecutor(max_workers=2) as pool:
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         outcomes = list(pool.map(lambda t: t[2].slowed(docs, t[1], t[3], work), trials))
     lines = false_alarm_lines([(n, c.uuid, out) for (n, c), out in zip(newcomers, healthy)])
     if already:
