@@ -6,7 +6,9 @@ join?", on SET, healthy runs of one fleet (as tools/gate/fleet_evaluate.py reads
 each GPU in turn is the newcomer; a baseline is made of the others (`fleet OTHERS
 --baseline-out`) and the newcomer is judged against it (`fleet --baseline B NEWCOMER`) with
 its first N runs (--new-runs: 1 is a node that ran the suite once, `all` every run it has):
-  - false alarms: the healthy newcomer's verdict and its rows called slower or faster;
+  - false alarms: the healthy newcomer's verdict and its rows called slower or faster; and
+    every run of every GPU judged alone (a node that ran the suite once, as often as the set
+    has runs), with the reasons of those called;
   - detection: the newcomer made PCT % slower (inject_slowdown.py) on all its rows, then on
     one family at a time: how often it is called an outlier (not fit to join), overall, by
     the family's most telling row, and, for families not always found at the largest
@@ -87,6 +89,29 @@ def false_alarm_lines(results):
     return lines + [""]
 
 
+def each_run_lines(report, passed, baselines, options):
+    """Markdown: every run of every healthy GPU judged alone against the baseline of the
+    others: a node that ran the suite once, as many times as the set has runs."""
+    runs = [(u, path) for u, paths in passed.items() for path in paths]
+    with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
+        outs = list(pool.map(lambda r: judged(report, baselines[r[0]], [r[1]], options), runs))
+    count, reasons, unsure = Tally(), defaultdict(list), defaultdict(int)
+    for (uuid, _), out in zip(runs, outs):
+        gpu = next(g for g in out["gpus"] if g["uuid"] == uuid)
+        count.add_verdict(gpu["verdict"])
+        if gpu["verdict"] == "outlier":
+            reasons[uuid].append(gpu["reason"])
+        elif gpu["verdict"] == "unsure":
+            unsure[gpu["reason"].split(":")[0].split(" (")[0]] += 1
+    why_unsure = "; ".join(f"{n} {reason}" for reason, n in sorted(unsure.items(), key=lambda kv: -kv[1]))
+    lines = [f"Each run alone (every run of every GPU judged as a node that ran the suite once): "
+             f"{count.hit} of {count.n} called not fit to join, {count.other} unsure"
+             + (f" ({why_unsure})." if why_unsure else ".")]
+    for uuid, why in reasons.items():
+        lines.append(f"- {uuid[:12]}: {len(why)} of {len(passed[uuid])} runs; the first: {why[0]}")
+    return lines + [""]
+
+
 def detection_lines(trials, outcomes, slowdowns, kinds):
     """Markdown: how often a slowed newcomer is called an outlier. TRIALS: (n, pct, uuid,
     family or None, the family's rows); OUTCOMES: its verdicts."""
@@ -138,6 +163,7 @@ def evaluate(report, gpus, docs, work, slowdowns, new_runs, options):
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         outcomes = list(pool.map(lambda t: t[2].slowed(docs, t[1], t[3], work), trials))
     lines = false_alarm_lines([(n, c.uuid, out) for (n, c), out in zip(newcomers, healthy)])
+    lines += each_run_lines(report, passed, baselines, options)
     if already:
         lines += ["Called outlier on the whole healthy set, so in no baseline and never a newcomer: "
                   + ", ".join(u[:12] for u in already) + ".", ""]
