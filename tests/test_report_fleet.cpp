@@ -457,15 +457,20 @@ std::vector<result_file> host_and_kernel_fleet(int gpus, Slow slow) {
 }
 
 TEST(ReportFleet, AnOutlierSlowerOnlyInHostWorkIsSaidToPerhapsBeItsHost) {
-  // GPU 2 of six is 20 % slower on its host-work rows only, GPU 4 on its kernel rows.
-  const auto files = host_and_kernel_fleet(6, [](int g, bool host) { return (g == 2 && host) || (g == 4 && !host) ? 1.2 : 1.0; });
+  // Of seven GPUs, GPU 2 is 20 % slower on its host-work rows only, GPU 4 on its kernel rows,
+  // GPU 6 on both.
+  const auto files = host_and_kernel_fleet(7, [](int g, bool host) {
+    return (g == 2 && host) || (g == 4 && !host) || g == 6 ? 1.2 : 1.0;
+  });
   const fleet_state s = decided(files, fleet_options{});
   const auto gpus = summarize_gpus(s, fleet_options{});
   for (const gpu_summary& g : gpus) {
+    const bool slowed = g.gpu == 2 || g.gpu == 4 || g.gpu == 6;
     const bool host_note = g.reason.find("every row called slower is host work") != std::string::npos;
-    EXPECT_EQ(g.v, g.gpu == 2 || g.gpu == 4 ? gpu_verdict::outlier : gpu_verdict::within) << g.gpu;
+    EXPECT_EQ(g.v, slowed ? gpu_verdict::outlier : gpu_verdict::within) << g.gpu;
     EXPECT_EQ(host_note, g.gpu == 2) << g.gpu << ": " << g.reason;
-    EXPECT_EQ(g.called_slower_host, g.gpu == 2 ? 4 : 0) << g.gpu;
+    EXPECT_EQ(g.called_slower, g.gpu == 6 ? 8 : slowed ? 4 : 0) << g.gpu;
+    EXPECT_EQ(g.called_slower_host_work, g.gpu == 2 || g.gpu == 6 ? 4 : 0) << g.gpu;
   }
   EXPECT_NE(fleet_json(s, gpus, fleet_options{}).find("\"called_slower_host_work\": 4"), std::string::npos);
 }
@@ -495,6 +500,18 @@ TEST(ReportFleet, ABaselineKeepsItsGpusIdentityToSetANewcomerApart) {
            n.find("gpu_board_part (692-2G520-0282-001 against 692-2G520-0282-000)") != std::string::npos &&
            n.find("gpu_vbios") == std::string::npos && n.find("host_boot_id") == std::string::npos;
   }));
+  // Two newcomers of a VBIOS the baseline lacks, the slow one of another board part too: the
+  // one fit to join shares the VBIOS, so only the board part sets the outlier apart.
+  auto fine = synthetic_fleet(1, 10, [](int, const std::string&, int) { return 1.0; });
+  fine[0].context["gpu_uuid"] = "GPU-fine";
+  fine[0].context["gpu_board_part"] = "692-2G520-0282-000";
+  for (auto* f : {&slow[0], &fine[0]}) f->context["gpu_vbios"] = "96.00.A5.00.1B";
+  const fleet_outcome two = view_fleet({slow[0], fine[0]}, fleet_options{}, &b);
+  ASSERT_EQ(two.outliers, 1);
+  EXPECT_TRUE(std::any_of(two.doc.notes.begin(), two.doc.notes.end(), [](const std::string& n) {
+    return n.find("outliers apart: ") == 0 && n.find("gpu_board_part (692-2G520-0282-001 against 692-2G520-0282-000)") != std::string::npos &&
+           n.find("gpu_vbios") == std::string::npos;
+  }));
   // A baseline written before it kept an identity is read, and sets nothing apart.
   nlohmann::json old = nlohmann::json::parse(text);
   old["fleets"][0].erase("identity");
@@ -504,8 +521,14 @@ TEST(ReportFleet, ABaselineKeepsItsGpusIdentityToSetANewcomerApart) {
   EXPECT_EQ(judged_old.outliers, 1);
   EXPECT_TRUE(std::none_of(judged_old.doc.notes.begin(), judged_old.doc.notes.end(),
                            [](const std::string& n) { return n.find("outliers apart") == 0; }));
-  old["fleets"][0]["identity"] = {{"gpu_board_part", 7}};
-  EXPECT_THROW(parse_baseline(old.dump(), "bad.json"), input_error);
+  // Refused: an identity that is no object, a field without values or that a baseline does
+  // not keep, values that are not strings.
+  for (const nlohmann::json& bad : {nlohmann::json(nullptr), nlohmann::json{{"gpu_board_part", 7}},
+                                    nlohmann::json{{"gpu_vbios", nlohmann::json::array()}},
+                                    nlohmann::json{{"host_boot_id", {"boot-0"}}}, nlohmann::json{{"favourite", {"x"}}}}) {
+    old["fleets"][0]["identity"] = bad;
+    EXPECT_THROW(parse_baseline(old.dump(), "bad.json"), input_error) << bad.dump();
+  }
 }
 
 TEST(ReportFleet, TwoGpusHaveNoRobustCentre) {

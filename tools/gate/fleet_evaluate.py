@@ -51,7 +51,7 @@ def bucket(us):
 
 
 def fail(message):
-    print(f"fleet_evaluate: {message}", file=sys.stderr)
+    print(f"{Path(sys.argv[0]).stem}: {message}", file=sys.stderr)
     sys.exit(2)
 
 

@@ -16,7 +16,8 @@ its first N runs (--new-runs: 1 is a node that ran the suite once, `all` every r
 A GPU that the whole healthy set already calls an outlier is neither a newcomer nor in any
 baseline (it is named): a baseline is made of GPUs that passed.
 Fleet options after `--` go to both the baseline and the judging. Prints Markdown tables.
-Exit 0; 2 when SET holds no usable fleet (as fleet_evaluate.py) or fewer than 3 GPUs pass.
+Exit 0; 2 when SET holds no usable fleet (as fleet_evaluate.py) or fewer than 4 GPUs pass
+(a baseline of fewer than 3 makes every newcomer unsure).
 """
 import os
 import shutil
@@ -147,8 +148,10 @@ def evaluate(report, gpus, docs, work, slowdowns, new_runs, options):
     whole = fleet(report, [f for fs in gpus.values() for f in fs], options)
     already = sorted(u for u, v in verdicts(whole).items() if v == "outlier")
     passed = {u: fs for u, fs in gpus.items() if u not in already}
-    if len(passed) < 3:
-        fail(f"{len(passed)} GPU(s) pass on the healthy set: a baseline of the others needs 2 or more")
+    # A newcomer against fewer than 3 GPUs is unsure whatever it reads: the evaluation would
+    # count no false alarm and find nothing by construction.
+    if len(passed) < 4:
+        fail(f"{len(passed)} GPU(s) pass on the healthy set: a robust baseline of the others needs 4 or more")
     with ThreadPoolExecutor(max_workers=os.cpu_count() or 2) as pool:
         baselines = dict(zip(passed, pool.map(lambda u: make_baseline(report, passed, u, work, options), passed)))
     newcomers = [(n, Newcomer(report, u, passed[u][:n], baselines[u], options)) for n in new_runs for u in passed]

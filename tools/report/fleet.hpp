@@ -51,7 +51,7 @@ struct baseline_row {
   figure fig = figure::single;  ///< the figure the centre is of: a GPU judged on another is not compared
 };
 
-/// Identity fields and, per field, the values a fleet's GPUs have (sorted): what a GPU of
+/// Identity fields and, per field, the values a fleet's GPUs have (each field's sorted): what a GPU of
 /// another board part, VBIOS or driver than a baseline's can be told apart by.
 using fleet_identity_values = std::vector<std::pair<std::string, std::vector<std::string>>>;
 

@@ -73,6 +73,22 @@ std::optional<apart_field> apart_on(std::string_view key, const std::set<std::st
                      {within_values.begin(), within_values.end()}};
 }
 
+// The values of `key` the outliers are compared with: the GPUs' within the fleet and, against
+// a baseline, its GPUs' too; nothing where they prove no split (a GPU within lacks the field,
+// or the baseline does).
+std::optional<std::set<std::string>> others_values(const fleet& f, const std::vector<std::size_t>& within,
+                                                   std::string_view key, bool against_baseline) {
+  if (!against_baseline) return within.empty() ? std::nullopt : values_of(f, within, key);
+  const auto kept = std::find_if(f.baseline_identity.begin(), f.baseline_identity.end(),
+                                 [&](const auto& field) { return field.first == key; });
+  if (kept == f.baseline_identity.end()) return std::nullopt;
+  std::set<std::string> all(kept->second.begin(), kept->second.end());
+  for (std::size_t g : within) {
+    if (const auto v = values_of(f, {g}, key)) all.insert(v->begin(), v->end());
+  }
+  return all;
+}
+
 // The GPUs of fleet `fi` with verdict `v`.
 std::vector<std::size_t> gpus_with(const std::vector<gpu_summary>& gpus, std::size_t fi, gpu_verdict v) {
   std::vector<std::size_t> out;
@@ -89,33 +105,28 @@ fleet_identity_values fleet_identity(const fleet& f) {
   for (std::size_t g = 0; g < all.size(); ++g) all[g] = g;
   fleet_identity_values out;
   for (std::string_view key : identity_keys) {
-    if (names_a_host(key)) continue;
+    if (!baseline_identity_key(key)) continue;
     if (const auto values = values_of(f, all, key); values && !values->empty())
       out.emplace_back(std::string(key), std::vector<std::string>(values->begin(), values->end()));
   }
   return out;
 }
 
+bool baseline_identity_key(std::string_view key) {
+  return !names_a_host(key) && std::find(std::begin(identity_keys), std::end(identity_keys), key) != std::end(identity_keys);
+}
+
 std::vector<apart_field> outliers_apart(const fleet_state& s, const std::vector<gpu_summary>& gpus, std::size_t fi) {
   const fleet& f = s.fleets[fi];
   const std::vector<std::size_t> outliers = gpus_with(gpus, fi, gpu_verdict::outlier);
+  const std::vector<std::size_t> within = gpus_with(gpus, fi, gpu_verdict::within);
   std::vector<apart_field> out;
   if (outliers.empty()) return out;
-  if (!s.baseline_path.empty()) {
-    for (const auto& [key, values] : f.baseline_identity) {
-      const auto outlier_values = values_of(f, outliers, key);
-      if (!outlier_values) continue;
-      if (auto a = apart_on(key, *outlier_values, {values.begin(), values.end()})) out.push_back(std::move(*a));
-    }
-    return out;
-  }
-  const std::vector<std::size_t> within = gpus_with(gpus, fi, gpu_verdict::within);
-  if (within.empty()) return out;
   for (std::string_view key : identity_keys) {
     const auto outlier_values = values_of(f, outliers, key);
-    const auto within_values = values_of(f, within, key);
-    if (!outlier_values || !within_values) continue;
-    if (auto a = apart_on(key, *outlier_values, *within_values)) out.push_back(std::move(*a));
+    const auto others = others_values(f, within, key, !s.baseline_path.empty());
+    if (!outlier_values || !others) continue;
+    if (auto a = apart_on(key, *outlier_values, *others)) out.push_back(std::move(*a));
   }
   return out;
 }

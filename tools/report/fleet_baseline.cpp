@@ -128,6 +128,18 @@ baseline_row row_of(const nlohmann::json& r) {
   return b;
 }
 
+// A baseline's identity: an object of identity fields, each a list of one value or more.
+fleet_identity_values identity_of(const nlohmann::json& j) {
+  if (!j.is_object()) throw input_error("identity: not an object of identity fields");
+  fleet_identity_values out;
+  for (const auto& [key, values] : j.items()) {
+    if (!baseline_identity_key(key)) throw input_error(fmt::format("identity: '{}' is no field a baseline keeps", key));
+    out.emplace_back(key, values.get<std::vector<std::string>>());
+    if (out.back().second.empty()) throw input_error(fmt::format("identity: '{}' has no value", key));
+  }
+  return out;
+}
+
 fleet_baseline::group group_of(const nlohmann::json& f) {
   fleet_baseline::group g;
   for (const char* k : {"gpu_name", "memory_bytes", "sm_count", "max_sm_clock_mhz", "build"})
@@ -135,10 +147,7 @@ fleet_baseline::group group_of(const nlohmann::json& f) {
   for (const auto& gpu : f.at("gpus")) g.gpus.push_back(gpu.at("uuid").get<std::string>());
   for (const auto& r : f.at("rows")) g.rows.emplace_back(r.at("name").get<std::string>(), row_of(r));
   // Optional: a baseline written before it kept its GPUs' identity has none.
-  if (f.contains("identity")) {
-    for (const auto& [key, values] : f.at("identity").items())
-      g.identity.emplace_back(key, values.get<std::vector<std::string>>());
-  }
+  if (f.contains("identity")) g.identity = identity_of(f.at("identity"));
   std::sort(g.rows.begin(), g.rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
   for (std::size_t i = 1; i < g.rows.size(); ++i) {
     if (g.rows[i].first == g.rows[i - 1].first) throw input_error(fmt::format("row '{}' given twice", g.rows[i].first));

@@ -49,7 +49,7 @@ json gpu_record(const fleet_state& s, const gpu_summary& g, int rank) {
           {"fleet", g.fleet},      {"runs", gpu.files.size()}, {"compared", g.compared},
           {"slower", g.slower},    {"faster", g.faster},     {"same", g.same},
           {"one_row_slower", g.one_row_slower}, {"one_row_faster", g.one_row_faster},
-          {"called_slower", g.called_slower}, {"called_slower_host_work", g.called_slower_host},
+          {"called_slower", g.called_slower}, {"called_slower_host_work", g.called_slower_host_work},
           {"unsure", g.unsure},    {"left_out", left},       {"median_deviation", number(g.median_change)},
           {"clock_mhz", number(g.clock_mhz)}, {"fleet_clock_mhz", number(g.fleet_clock_mhz)},
           {"verdict", to_string(g.v)}, {"reason", g.reason},  {"families", families}};

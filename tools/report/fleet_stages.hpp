@@ -141,7 +141,7 @@ struct gpu_summary {
   std::size_t fleet = 0, gpu = 0;
   int compared = 0, slower = 0, faster = 0, same = 0, unsure = 0;
   int one_row_slower = 0, one_row_faster = 0;   ///< rows called so at --one-row-threshold
-  int called_slower = 0, called_slower_host = 0;  ///< rows called slower at either threshold, and those of host work
+  int called_slower = 0, called_slower_host_work = 0;  ///< rows called slower at either threshold, and those of host work
   std::string one_row_slowest, one_row_fastest;  ///< the farthest of those, as the verdict says it
   int left[left_out_count] = {};       ///< rows left out, by left_out
   double median_change = NAN;          ///< over its compared rows
@@ -162,11 +162,14 @@ struct apart_field {
 };
 /// Stage 3's last step: the identity fields that set fleet `fi`'s outliers apart from its
 /// GPUs within (every GPU of both has the field, and no value is on both sides); none
-/// without an outlier and a GPU within. Against a baseline, from the baseline's GPUs.
+/// without an outlier, nor without a GPU within unless judged against a baseline, whose
+/// GPUs' values (its identity) join those of the GPUs within.
 std::vector<apart_field> outliers_apart(const fleet_state& s, const std::vector<gpu_summary>& gpus, std::size_t fi);
 /// The identity a baseline keeps of fleet `f`: every identity field all its GPUs have, with
 /// their values; not the fields that name one host (a newcomer is always on another).
 fleet_identity_values fleet_identity(const fleet& f);
+/// Whether a baseline keeps `key` in its identity.
+bool baseline_identity_key(std::string_view key);
 /// "gpu_board_part (A against B); ...".
 std::string apart_text(const std::vector<apart_field>& fields);
 

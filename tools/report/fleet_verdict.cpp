@@ -61,7 +61,7 @@ std::string either_reason(const gpu_summary& g, verdict dir, const fleet_options
 // copies timed with their kernel) may be a GPU in a slower host: its kernel rows say the GPU
 // is like the others.
 std::string host_work_note(const gpu_summary& g) {
-  if (g.called_slower == 0 || g.called_slower_host != g.called_slower) return "";
+  if (g.called_slower == 0 || g.called_slower_host_work != g.called_slower) return "";
   return "; every row called slower is host work: its host rather than the GPU?";
 }
 
@@ -144,7 +144,7 @@ gpu_summary summarize(const fleet_state& s, std::size_t fi, std::size_t gi, cons
     count_one_row(g, j, *f.rows[j.row].name, slowest, fastest);
     if (j.d.v == verdict::slower || j.one_row == verdict::slower) {
       ++g.called_slower;
-      g.called_slower_host += detail::work_of(f.rows[j.row].sides[gi], side{}) == run::work_kind::host;
+      g.called_slower_host_work += detail::work_of(f.rows[j.row].sides[gi], side{}) == run::work_kind::host;
     }
     all.push_back(j.d.change);
     if (std::isfinite(j.d.new_clock_mhz)) clocks.push_back(j.d.new_clock_mhz);
