@@ -1,5 +1,5 @@
-# include()d by the tests that run a measuring script (gate_power.py, fleet_evaluate.py,
-# fleet_join_evaluate.py) and check its Markdown report.
+# include()d by the tests that run a measuring script (gate_power.py) and check its
+# Markdown report.
 # check_report(NAME RC OUT ERR REGEX...): fails unless RC is 0 and OUT matches every REGEX;
 # prints OUT either way.
 function(check_report name rc out err)

@@ -2,7 +2,7 @@
 """tools/gate/copy_contention.py --gpu UUID [--filter REGEX] NAME=SET...
 
 How much of a row's run-to-run spread one GPU's neighbours cause: for each NAME=SET (a folder
-or a .tar.xz archive of runs, as fleet_evaluate.py reads them; for example the GPU alone and
+or a .tar.xz archive of runs, as run_sets.py reads them; for example the GPU alone and
 the GPU beside the others of its host), the GPU's runs of every row the filter keeps (default
 the copy and host rows, ^(host|alloc)/): how many, the median of their medians (real_time)
 and its run-to-run coefficient of variation, and the same for their fastest samples
@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import membench_schema as S  # noqa: E402
-import fleet_evaluate  # noqa: E402
-from fleet_evaluate import bare, folders_of  # noqa: E402
+import run_sets  # noqa: E402
+from run_sets import bare, folders_of  # noqa: E402
 
 
 def fail(message):
@@ -30,8 +30,8 @@ def fail(message):
     sys.exit(2)
 
 
-# folders_of reports an unreadable set through fleet_evaluate.fail: say it as this script.
-fleet_evaluate.fail = fail
+# folders_of reports an unreadable set through run_sets.fail: say it as this script.
+run_sets.fail = fail
 
 
 def runs_of(folder, gpu, keep):

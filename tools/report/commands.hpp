@@ -57,6 +57,7 @@ struct history_args {
 struct fleet_args {
   std::vector<std::string> files;
   fleet_options opt;
+  double fail_share_pct = options::fail_share.number;
   std::string baseline, baseline_out;
   output_options out;
 };

@@ -9,7 +9,7 @@
 
 namespace membench::report {
 
-enum exit_code : int { exit_ok = 0, exit_regression = 1, exit_unusable = 2 };
+enum exit_code : int { exit_ok = 0, exit_regression = 1, exit_unusable = 2, exit_undecided = 3, exit_host = 4 };
 
 struct exit_status {
   exit_code code;
@@ -19,11 +19,12 @@ struct exit_status {
 
 inline constexpr std::array exit_table{
     exit_status{exit_ok, "ok",
-                "done: no regression (`compare`), no GPU an outlier (`fleet`), every view made or equal to its "
+                "done: no regression (`compare`), every GPU and host within its stratum (`fleet`), every view made or equal to its "
                 "file (`views`), the table, matrix, trend, export, profile, schema or options written; `--help`"},
     exit_status{exit_regression, "a regression, an outlier or a view that differs",
                 "a finding: `compare` found a benchmark slower beyond the noise (or unsure, with "
-                "`--unsure=fail`); `fleet` found a GPU that is an outlier; `views --check` found a view that "
+                "`--unsure=fail`); `fleet` found a GPU slow on its own work, or failing (too many rows errored, "
+                "missing, unconverged or throttled); `views --check` found a view that "
                 "differs from its file or is missing. `history` never exits 1: it marks changes"},
     exit_status{exit_unusable, "unusable input, a bad option or an output not written",
                 "no verdict: an input missing, unreadable or not Google Benchmark JSON (a value out of "
@@ -33,11 +34,18 @@ inline constexpr std::array exit_table{
                 "benchmark missing or "
                 "errored on either side of `compare` (without `--allow-missing`; skipped on both sides is "
                 "only noted); a `fleet` file without `gpu_uuid`, files of several models or builds (without "
-                "`--allow-mixed`), a folder without JSON, a baseline that is not one or lacks the fleet; an "
+                "`--allow-mixed`), one run given twice, a folder without JSON, a baseline that is not one or lacks "
+                "the stratum, a `--since` that is no date; an "
                 "unknown option or a "
                 "bad value (refused before anything runs); an output that could not be written whole "
                 "(`-o`, a view's file, standard output: the old file is left as it was) or that would "
                 "replace an input"},
+    exit_status{exit_undecided, "undecided",
+                "no verdict to vouch for a GPU or host (`fleet`, and no GPU or host slow or failing): its reference "
+                "has fewer than 3 GPUs, splits into groups no majority decides, or the GPU scored on no scope"},
+    exit_status{exit_host, "a host slow",
+                "`fleet`: no GPU slow or failing, but a host slow or failing on host work (host-link copies, driver "
+                "calls): look at the host, not the GPU"},
 };
 
 /// The table as Markdown between `<!-- exit-codes -->` and `<!-- /exit-codes -->`.

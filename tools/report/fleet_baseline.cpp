@@ -1,5 +1,6 @@
-// fleet's baselines: each fleet's centre and band per row, written (--baseline-out) in
-// membench's form, which --baseline reads back, or in ReFrame's reference form; and read.
+// fleet's baselines: each stratum's reference (row centres, each scope's centre and variance
+// components, the thresholds they were measured at), written (--baseline-out) in membench's
+// form, which --baseline reads back, or in ReFrame's reference form; and read.
 #include <algorithm>
 #include <cmath>
 
@@ -7,53 +8,37 @@
 #include <nlohmann/json.hpp>
 
 #include "fleet_stages.hpp"
-#include "intervals.hpp"
 
 namespace membench::report {
 namespace {
 
 using json = nlohmann::ordered_json;
+namespace ft = fleet_test;
 
 constexpr const char* baseline_format_name = "membench-fleet-baseline";
-// 2: each row says its figure (a copy's centre is of its fastest samples).
-constexpr int baseline_version = 2;
+// 3: a reference per stratum, each scope's variance components, the thresholds.
+constexpr int baseline_version = 3;
 
-const char* work_name(run::work_kind w) {
-  return w == run::work_kind::host ? "host" : w == run::work_kind::copy ? "copy" : "kernel";
-}
-
-// The noisiest work any GPU's runs of the row time.
-run::work_kind row_work(const fleet_row& r) {
-  run::work_kind w = run::work_kind::kernel;
-  for (const side& s : r.sides) w = std::max(w, detail::work_of(s, side{}));
-  return w;
-}
-
-// The band of a row: the times of one run of a new GPU that fleet would call neither slower
-// nor faster against this centre alone (no family correction): beyond the threshold by the
-// interval's half-width, from the run's floor and the centre's uncertainty.
-std::pair<double, double> band_of(const row_centre& c, run::work_kind w, const decide_options& o) {
-  const double floor = o.run_spread_at(w, c.centre_us);
-  const detail::side_spread one{floor * floor, INFINITY, NAN};
-  const detail::side_spread centre{c.variance(), c.gpus > 1 ? c.gpus - 1.0 : INFINITY, NAN};
-  const auto [lo, hi] = detail::t_interval(centre, one, o.confidence, 0);
-  return {c.centre_us * (1 - o.threshold) * std::exp(lo), c.centre_us * (1 + o.threshold) * std::exp(hi)};
-}
-
-json fleet_rows(const fleet& f, const decide_options& o) {
+json rows_record(const fleet& f) {
   json rows = json::array();
-  for (std::size_t i = 0; i < f.rows.size(); ++i) {
-    const row_centre& c = f.centres[i];
-    if (!c.known()) continue;
-    const run::work_kind w = row_work(f.rows[i]);
-    const auto [low, high] = band_of(c, w, o);
-    rows.push_back({{"name", *f.rows[i].name}, {"work", work_name(w)}, {"figure", to_string(f.rows[i].fig)},
-                    {"gpus", c.gpus}, {"centre_us", c.centre_us},
-                    {"spread", c.spread}, {"clock_mhz", std::isfinite(c.clock_mhz) ? json(c.clock_mhz) : json(nullptr)},
-                    {"run_spread", c.run_df > 0 ? json(std::sqrt(c.run_variance)) : json(nullptr)}, {"run_df", c.run_df},
-                    {"band_low_us", low}, {"band_high_us", high}});
+  for (std::size_t i = 0; i < f.ref.rows.size(); ++i) {
+    const ft::row_meta& r = f.ref.rows[i];
+    rows.push_back({{"name", r.name}, {"family", r.family}, {"part", ft::to_string(r.p)},
+                    {"figure", to_string(f.rows[i].fig)}, {"step", r.step},
+                    {"centre_us", std::exp(f.ref.row_centre[i])}});
   }
   return rows;
+}
+
+json scopes_record(const ft::reference& ref) {
+  json out = json::array();
+  for (const ft::scope_ref& sc : ref.scopes) {
+    out.push_back({{"kind", ft::to_string(sc.kind)}, {"part", ft::to_string(sc.p)}, {"name", sc.name},
+                   {"centre", sc.centre}, {"between_sd", std::sqrt(sc.between)}, {"within_sd", std::sqrt(sc.within)},
+                   {"typical_runs", sc.typical_runs}, {"floor_sd", std::sqrt(sc.floor)}, {"gpus", sc.gpus},
+                   {"majority", sc.majority}, {"split", sc.split}});
+  }
+  return out;
 }
 
 json identity_record(const fleet_identity_values& identity) {
@@ -62,38 +47,45 @@ json identity_record(const fleet_identity_values& identity) {
   return out;
 }
 
+json thresholds_record(const ft::settings& t) {
+  return {{"all", t.all_pct}, {"family", t.family_pct}, {"row", t.row_pct}, {"host_all", t.host_all_pct},
+          {"host_row", t.host_row_pct}};
+}
+
 std::string membench_baseline(const fleet_state& s, const fleet_options& opt) {
-  const decide_options o = opt.decide();
   json fleets = json::array();
   for (const fleet& f : s.fleets) {
     json gpus = json::array();
     for (const fleet_gpu& g : f.gpus) gpus.push_back({{"uuid", g.uuid}, {"host", g.host}, {"runs", g.files.size()}});
     fleets.push_back({{"gpu_name", f.key.gpu_name}, {"memory_bytes", f.key.memory_bytes}, {"sm_count", f.key.sm_count},
-                      {"max_sm_clock_mhz", f.key.max_sm_clock_mhz}, {"build", f.key.build}, {"gpus", gpus},
-                      {"identity", identity_record(fleet_identity(f))}, {"rows", fleet_rows(f, o)}});
+                      {"max_sm_clock_mhz", f.key.max_sm_clock_mhz}, {"build", f.key.build},
+                      {"stratum", identity_record(f.stratum)}, {"gpus", gpus},
+                      {"identity", identity_record(fleet_identity(f))}, {"rows", rows_record(f)},
+                      {"scopes", scopes_record(f.ref)}});
   }
   json out = {{"format", baseline_format_name}, {"version", baseline_version},
-              {"threshold_pct", opt.test.threshold_pct}, {"confidence_pct", opt.test.confidence_pct},
-              {"fleets", fleets}};
-  return out.dump(2) + "\n";
+              {"thresholds_pct", thresholds_record(opt.test)}, {"fleets", fleets}};
+  return out.dump(1) + "\n";
 }
 
-// {"MODEL/BUILD": {"ROW": [centre, lower, upper, "us"]}}: the band as fractions of the centre.
+// {"MODEL/BUILD": {"ROW": [centre, lower, upper, "us"]}}: the band of one run of a new GPU
+// that the row's scope would not call, as fractions of the centre.
 std::string reframe_baseline(const fleet_state& s, const fleet_options& opt) {
-  const decide_options o = opt.decide();
   json out = json::object();
   for (const fleet& f : s.fleets) {
     const std::string model = fmt::format("{}/{}", f.key.gpu_name, f.key.build);
     if (out.contains(model))
-      throw input_error(fmt::format("--baseline-format reframe: two fleets are both '{}' (another memory size or "
-                                    "clock): write them apart",
+      throw input_error(fmt::format("--baseline-format reframe: two fleets are both '{}' (another stratum, memory "
+                                    "size or clock): write them apart",
                                     model));
     json refs = json::object();
-    for (std::size_t i = 0; i < f.rows.size(); ++i) {
-      const row_centre& c = f.centres[i];
-      if (!c.known()) continue;
-      const auto [low, high] = band_of(c, row_work(f.rows[i]), o);
-      refs[*f.rows[i].name] = json::array({c.centre_us, low / c.centre_us - 1, high / c.centre_us - 1, "us"});
+    for (const ft::scope_ref& sc : f.ref.scopes) {
+      if (sc.kind != ft::scope_kind::row || sc.gpus == 0) continue;
+      const double z = ft::critical_z(opt.test, f.ref.scope_count(sc.p));
+      const double sd = std::sqrt(sc.between + sc.within + sc.centre_variance() + sc.floor);
+      const double half = std::max(std::log1p(opt.test.threshold_pct(sc.p, sc.kind) / 100), z * sd);
+      const std::size_t r = sc.rows.front();
+      refs[sc.name] = json::array({std::exp(f.ref.row_centre[r] + sc.centre), std::expm1(-half), std::expm1(half), "us"});
     }
     out[model] = refs;
   }
@@ -115,44 +107,102 @@ figure figure_named(const std::string& name, const std::string& row) {
   throw input_error(fmt::format("row '{}': figure '{}' is none of single, batch, fastest", row, name));
 }
 
-baseline_row row_of(const nlohmann::json& r) {
-  auto maybe = [&r](const char* key) { return r.at(key).is_null() ? NAN : r.at(key).get<double>(); };
-  const std::string name = r.at("name").get<std::string>();
-  baseline_row b{r.at("centre_us").get<double>(), r.at("spread").get<double>(), r.at("gpus").get<int>(),
-                 maybe("clock_mhz"), maybe("run_spread"), r.at("run_df").get<double>(),
-                 figure_named(r.at("figure").get<std::string>(), name)};
-  const bool runs_ok = b.run_df == 0 || (b.run_df > 0 && b.run_spread >= 0 && std::isfinite(b.run_spread));
-  if (!(b.centre_us > 0) || !std::isfinite(b.centre_us) || !(b.spread >= 0) || !std::isfinite(b.spread) ||
-      b.gpus < 1 || !runs_ok)
-    throw input_error(fmt::format("row '{}': centre_us, spread, gpus or run_spread out of range", name));
-  return b;
+ft::part part_named(const std::string& name) {
+  if (name == "gpu") return ft::part::gpu;
+  if (name == "host") return ft::part::host;
+  throw input_error(fmt::format("part '{}' is neither gpu nor host", name));
 }
 
-// A baseline's identity: an object of identity fields, each a list of one value or more.
-fleet_identity_values identity_of(const nlohmann::json& j) {
+// A baseline's identity or stratum: an object of identity fields, each a list of one value or more.
+fleet_identity_values identity_of(const nlohmann::json& j, bool stratum) {
   if (!j.is_object()) throw input_error("identity: not an object of identity fields");
   fleet_identity_values out;
   for (const auto& [key, values] : j.items()) {
-    if (!baseline_identity_key(key)) throw input_error(fmt::format("identity: '{}' is no field a baseline keeps", key));
+    const bool known = stratum ? std::find(stratum_keys().begin(), stratum_keys().end(), key) != stratum_keys().end()
+                               : baseline_identity_key(key);
+    if (!known) throw input_error(fmt::format("{}: '{}' is no field a baseline keeps there", stratum ? "stratum" : "identity", key));
     out.emplace_back(key, values.get<std::vector<std::string>>());
     if (out.back().second.empty()) throw input_error(fmt::format("identity: '{}' has no value", key));
   }
+  if (stratum) {
+    // In stratum_keys' order, as group_fleets makes them.
+    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
+      const auto& k = stratum_keys();
+      return std::find(k.begin(), k.end(), a.first) < std::find(k.begin(), k.end(), b.first);
+    });
+  }
   return out;
+}
+
+double finite_at_least(const nlohmann::json& j, const char* key, double least, const std::string& what) {
+  const double v = j.at(key).get<double>();
+  if (!std::isfinite(v) || v < least) throw input_error(fmt::format("{}: {} out of range", what, key));
+  return v;
+}
+
+void read_rows(const nlohmann::json& rows, fleet_baseline::group& g) {
+  for (const auto& r : rows) {
+    const std::string name = r.at("name").get<std::string>();
+    const double centre = finite_at_least(r, "centre_us", 0, "row '" + name + "'");
+    if (!(centre > 0)) throw input_error(fmt::format("row '{}': centre_us out of range", name));
+    g.ref.rows.push_back({name, r.at("family").get<std::string>(), part_named(r.at("part").get<std::string>()),
+                          finite_at_least(r, "step", 0, "row '" + name + "'")});
+    g.ref.row_centre.push_back(std::log(centre));
+    g.figures.push_back(figure_named(r.at("figure").get<std::string>(), name));
+  }
+  std::vector<std::string> names;
+  for (const ft::row_meta& m : g.ref.rows) names.push_back(m.name);
+  std::sort(names.begin(), names.end());
+  if (auto twice = std::adjacent_find(names.begin(), names.end()); twice != names.end())
+    throw input_error(fmt::format("row '{}' given twice", *twice));
+}
+
+// The scopes the rows make, each with the statistics the file keeps of it.
+void read_scopes(const nlohmann::json& scopes, fleet_baseline::group& g) {
+  g.ref.scopes = ft::scopes_of(g.ref.rows);
+  for (ft::scope_ref& sc : g.ref.scopes) {
+    const auto it = std::find_if(scopes.begin(), scopes.end(), [&](const nlohmann::json& j) {
+      return j.at("kind") == ft::to_string(sc.kind) && j.at("part") == ft::to_string(sc.p) && j.at("name") == sc.name;
+    });
+    if (it == scopes.end())
+      throw input_error(fmt::format("no scope {} {} {}", ft::to_string(sc.p), ft::to_string(sc.kind), sc.name));
+    const std::string what = fmt::format("scope {} {}", ft::to_string(sc.kind), sc.name);
+    const double between = finite_at_least(*it, "between_sd", 0, what), within = finite_at_least(*it, "within_sd", 0, what);
+    const double floor = finite_at_least(*it, "floor_sd", 0, what);
+    sc.centre = it->at("centre").get<double>();
+    if (!std::isfinite(sc.centre)) throw input_error(what + ": centre out of range");
+    sc.between = between * between;
+    sc.within = within * within;
+    sc.floor = floor * floor;
+    sc.typical_runs = finite_at_least(*it, "typical_runs", 1, what);
+    sc.gpus = static_cast<int>(finite_at_least(*it, "gpus", 0, what));
+    sc.majority = static_cast<int>(finite_at_least(*it, "majority", 0, what));
+    sc.split = it->at("split").get<bool>();
+  }
 }
 
 fleet_baseline::group group_of(const nlohmann::json& f) {
   fleet_baseline::group g;
   for (const char* k : {"gpu_name", "memory_bytes", "sm_count", "max_sm_clock_mhz", "build"})
     g.key.push_back(f.at(k).get<std::string>());
+  g.stratum = identity_of(f.at("stratum"), true);
   for (const auto& gpu : f.at("gpus")) g.gpus.push_back(gpu.at("uuid").get<std::string>());
-  for (const auto& r : f.at("rows")) g.rows.emplace_back(r.at("name").get<std::string>(), row_of(r));
-  // Optional: a baseline written before it kept its GPUs' identity has none.
-  if (f.contains("identity")) g.identity = identity_of(f.at("identity"));
-  std::sort(g.rows.begin(), g.rows.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-  for (std::size_t i = 1; i < g.rows.size(); ++i) {
-    if (g.rows[i].first == g.rows[i - 1].first) throw input_error(fmt::format("row '{}' given twice", g.rows[i].first));
-  }
+  g.identity = identity_of(f.at("identity"), false);
+  read_rows(f.at("rows"), g);
+  read_scopes(f.at("scopes"), g);
+  g.ref.gpus = static_cast<int>(g.gpus.size());
   return g;
+}
+
+ft::settings thresholds_of(const nlohmann::json& t) {
+  ft::settings s;
+  const std::string what = "thresholds_pct";
+  s.all_pct = finite_at_least(t, "all", 0, what);
+  s.family_pct = finite_at_least(t, "family", 0, what);
+  s.row_pct = finite_at_least(t, "row", 0, what);
+  s.host_all_pct = finite_at_least(t, "host_all", 0, what);
+  s.host_row_pct = finite_at_least(t, "host_row", 0, what);
+  return s;
 }
 
 }  // namespace
@@ -169,6 +219,7 @@ fleet_baseline parse_baseline(std::string_view text, const std::string& path) {
       throw input_error(fmt::format("baseline version {}, this membench-report reads {} (write it again with "
                                     "--baseline-out)",
                                     j.at("version").dump(), baseline_version));
+    b.test = thresholds_of(j.at("thresholds_pct"));
     for (const auto& f : j.at("fleets")) b.groups.push_back(group_of(f));
   } catch (const input_error& e) {
     throw input_error(fmt::format("{}: {}", path, e.what()));

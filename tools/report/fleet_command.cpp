@@ -48,20 +48,40 @@ fleet_baseline read_baseline(const std::string& path, session& s) {
 
 CLI::App* add_fleet(CLI::App& app, fleet_args& a) {
   option_binder b(app, "fleet");
-  compare_options& t = a.opt.test;
-  b(o::fleet_files, a.files)(o::fleet_threshold, t.threshold_pct)(o::outlier_share, a.opt.outlier_share_pct);
-  b(o::one_row_threshold, a.opt.one_row_threshold_pct);
-  b(o::confidence, t.confidence_pct)(o::resolution, t.resolution_us)(o::run_spread, t.run_spread_pct);
-  b(o::run_spread_copy, t.run_spread_copy_pct)(o::run_spread_host, t.run_spread_host_pct);
-  b(o::run_spread_us, t.run_spread_us)(o::fleet_calibration_runs, a.opt.calibration_runs)(o::correction, t.family);
+  fleet_test::settings& t = a.opt.test;
+  b(o::fleet_files, a.files)(o::fleet_threshold, t.all_pct)(o::family_threshold, t.family_pct);
+  b(o::row_threshold, t.row_pct)(o::host_threshold, t.host_all_pct)(o::host_row_threshold, t.host_row_pct);
+  b(o::fleet_level, t.alpha)(o::fail_share, a.fail_share_pct)(o::fleet_since, a.opt.since);
   b(o::allow_mixed, a.opt.allow_mixed)(o::baseline_in, a.baseline)(o::baseline_out, a.baseline_out);
-  b(o::baseline_format, a.opt.baseline_format)(o::filter, t.filter)(o::fleet_all, t.show_all);
+  b(o::baseline_format, a.opt.baseline_format)(o::filter, a.opt.filter)(o::fleet_all, a.opt.show_all);
   b(o::fleet_format, a.out.format)(o::output, a.out.output)(o::color, a.out.colour);
   return b.done();
 }
 
+namespace {
+
+// YYYY-MM-DD, optionally THH:MM or THH:MM:SS: what Google Benchmark's dates begin with, so
+// that comparing the texts compares the times.
+bool date_like(const std::string& d) {
+  static constexpr std::string_view shape = "dddd-dd-ddTdd:dd:dd";
+  if (d.size() != 10 && d.size() != 16 && d.size() != 19) return false;
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    const bool digit = d[i] >= '0' && d[i] <= '9';
+    if (shape[i] == 'd' ? !digit : d[i] != shape[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
 int run_fleet(fleet_args a, session& s) {
-  a.opt.test.as_json = a.out.format == "json";
+  if (!a.opt.since.empty() && !date_like(a.opt.since)) {
+    std::fprintf(stderr, "membench-report: --since: '%s' is not a date (YYYY-MM-DD, or YYYY-MM-DDTHH:MM[:SS])\n",
+                 terminal_text(a.opt.since).c_str());
+    return exit_unusable;
+  }
+  a.opt.as_json = a.out.format == "json";
+  a.opt.test.fail_share = a.fail_share_pct / 100;
   a.opt.make_baseline = !a.baseline_out.empty();
   std::vector<std::string> paths;  // a file named twice (itself and by its folder) is one run
   for (const std::string& arg : a.files) {
@@ -75,11 +95,14 @@ int run_fleet(fleet_args a, session& s) {
   if (a.opt.make_baseline) {
     if (const int rc = write_text(f.baseline, a.baseline_out, s); rc != exit_ok) return rc;
   }
-  const int rc = a.opt.test.as_json ? write_text(f.json, a.out.output, s) : emit(f.doc, a.out, s);
+  const int rc = a.opt.as_json ? write_text(f.json, a.out.output, s) : emit(f.doc, a.out, s);
   if (rc != exit_ok) return rc;
-  for (const std::string& name : f.outlier_names) std::fprintf(stderr, "membench-report: outlier: %s\n", terminal_text(name).c_str());
-  if (f.unsure > 0) std::fprintf(stderr, "membench-report: %d GPU(s) unsure (listed)\n", f.unsure);
-  return f.outliers > 0 ? exit_regression : exit_ok;
+  // At most a screenful: the outputs list every one.
+  constexpr std::size_t shown = 20;
+  for (std::size_t i = 0; i < f.findings.size() && i < shown; ++i)
+    std::fprintf(stderr, "membench-report: %s\n", terminal_text(f.findings[i]).c_str());
+  if (f.findings.size() > shown) std::fprintf(stderr, "membench-report: and %zu more (listed)\n", f.findings.size() - shown);
+  return f.exit_code();
 }
 
 }  // namespace membench::report

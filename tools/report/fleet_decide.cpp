@@ -1,254 +1,236 @@
-// fleet's second stage: each row's reference (the fleet's robust centre and spread, or a
-// baseline's), each GPU's change against it decided by compare's test, and the family
-// correction over every GPU's rows at once.
+// fleet's second stage: each fleet's runs as a matrix of log times, its reference (its own,
+// or a baseline's), and each GPU judged against it (fleet/gpu_test.hpp).
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
+#include "common/schema.hpp"
 #include "common/stats.hpp"
 #include "fleet_stages.hpp"
-#include "intervals.hpp"
 
 namespace membench::report {
-
-using namespace detail;
-
-compare_options fleet_test_defaults() {
-  compare_options o;
-  o.threshold_pct = options::fleet_threshold.number;
-  return o;
-}
-
-decide_options fleet_options::decide() const {
-  decide_options o = test.decide();
-  o.margin = o.threshold;
-  o.clock_tolerance = INFINITY;
-  o.calibration_runs = 0;
-  o.more_runs = "give the GPU several runs";
-  return o;
-}
-
-decide_options fleet_options::decide_one_row() const {
-  decide_options o = decide();
-  o.threshold = one_row_threshold_pct / 100;
-  o.margin = o.threshold;
-  return o;
-}
-
-double row_centre::variance() const {
-  if (gpus < 1 || !std::isfinite(spread)) return 0;
-  return std::acos(-1.0) / 2 * spread * spread / gpus;
-}
-
-bool measured_runs(const side& s, int calibration_runs) {
-  return calibration_runs > 0 && s.runs.size() >= static_cast<std::size_t>(std::max(2, calibration_runs));
-}
-
-double gpu_time(const side& s, int calibration_runs) {
-  return measured_runs(s, calibration_runs) ? std::exp(trimmed_logs(s).centre) : side_centre(s);
-}
-
-row_centre centre_of(const fleet_row& r, int calibration_runs) {
-  std::vector<double> logs, clocks;
-  for (const side& s : r.sides) {
-    if (s.runs.empty() && std::isnan(s.aggregate_us)) continue;
-    logs.push_back(std::log(gpu_time(s, calibration_runs)));
-    for (const run* x : s.runs) {
-      if (std::isfinite(x->sm_clock_mhz)) clocks.push_back(x->sm_clock_mhz);
-    }
-  }
-  row_centre c;
-  c.gpus = static_cast<int>(logs.size());
-  if (logs.empty()) return c;
-  const double centre = median_of(logs);
-  std::vector<double> dev;
-  for (double l : logs) dev.push_back(std::abs(l - centre));
-  c.centre_us = std::exp(centre);
-  c.spread = 1.4826 * median_of(std::move(dev));  // the normal's sd from its MAD
-  if (!clocks.empty()) c.clock_mhz = median_of(std::move(clocks));
-  pool_runs(c, r);
-  return c;
-}
-
-row_centre centre_for(const row_centre& all, const fleet_row& r, std::size_t gpu, int calibration_runs) {
-  if (all.gpus < 3) return all;
-  std::vector<double> dev;
-  for (std::size_t k = 0; k < r.sides.size(); ++k) {
-    const side& s = r.sides[k];
-    if (k == gpu || (s.runs.empty() && std::isnan(s.aggregate_us))) continue;
-    dev.push_back(std::abs(std::log(gpu_time(s, calibration_runs) / all.centre_us)));
-  }
-  row_centre c = all;
-  if (!dev.empty()) c.spread = 1.4826 * median_of(std::move(dev));
-  return c;
-}
-
-void pool_runs(row_centre& c, const fleet_row& r) {
-  double sq = c.run_df > 0 ? c.run_variance * c.run_df : 0, df = c.run_df;
-  double wsq = c.trimmed_df > 0 ? c.trimmed_variance * c.trimmed_df : 0, wdf = c.trimmed_df;
-  for (const side& s : r.sides) {
-    if (s.runs.size() < 2) continue;
-    sq += log_sum_sq(s);
-    df += static_cast<double>(s.runs.size() - 1);
-    const trimmed t = trimmed_logs(s);
-    wsq += t.wvar * static_cast<double>(t.n - 1);
-    wdf += static_cast<double>(t.h - 1);
-  }
-  c.run_df = df;
-  c.run_variance = df > 0 ? sq / df : NAN;
-  c.trimmed_df = wdf;
-  c.trimmed_variance = wdf > 0 ? wsq / wdf : NAN;
-}
-
 namespace {
 
-// The reference as a side for compare's conditions: an aggregate of `gpus` values that
-// spread as the fleet does, at the fleet's clock.
-side reference_side(const row_centre& c) {
-  side s;
-  s.aggregate_us = c.centre_us;
-  s.aggregate_cv = std::expm1(std::isfinite(c.spread) ? c.spread : 0);
-  s.aggregate_count = c.gpus;
-  s.reference_clock_mhz = c.clock_mhz;
-  return s;
+namespace ft = fleet_test;
+
+// A run's time in the figure its row is judged on; NaN where the run does not carry it.
+double figure_of(const run& x, figure fig) {
+  switch (fig) {
+    case figure::single: return x.time_us;
+    case figure::batch: return x.batch.us;
+    case figure::fastest: return x.fastest_us;
+  }
+  return NAN;
 }
 
-// A GPU's variance of its log time. Measured: the trimmed mean of its n runs varies as the
-// fleet's pooled winsorized variance over the h runs it keeps (Yuen; given to pooled_spread_of
-// per run of the n). Else its runs' spread or the fleet's pooled one, never under the floor of
-// the row's work.
-side_spread own_spread(const side& gpu, const row_centre& c, const decide_options& o, evidence e, bool measured) {
-  if (measured) {
-    const trimmed t = trimmed_logs(gpu);
-    const double n_over_h = static_cast<double>(t.n) / static_cast<double>(std::max<std::size_t>(1, t.h));
-    return pooled_spread_of(gpu, e, 0, c.trimmed_variance * n_over_h, c.trimmed_df);
+// One file's usable repetitions of a row as one run: the median of their figure, as a log;
+// NaN where it has none (errored, skipped, unconverged or throttled).
+double file_log(const result_file& file, const std::string& name, figure fig) {
+  const result* r = file.find(name);
+  if (r == nullptr || r->skipped || r->error || !(r->time_us > 0)) return NAN;
+  if (r->runs.empty()) return fig == figure::single ? std::log(r->time_us) : NAN;
+  std::vector<double> v;
+  for (const run& x : r->runs) {
+    const double t = figure_of(x, fig);
+    if (x.converged && x.throttle.empty() && t > 0) v.push_back(t);
   }
-  // The floor at the centre's time, as compare takes it at the base's.
-  const double floor = o.run_spread_at(work_of(gpu, side{}), c.centre_us);
-  return pooled_spread_of(gpu, e, floor, c.run_variance, c.run_df);
+  return v.empty() ? NAN : std::log(median_of(std::move(v)));
+}
+
+// The timer's step relative to a row's time: the files' measured step (or CUDA's documented
+// one) over the launches a sample times, over the median of the GPUs' times.
+double relative_step(const fleet_row& r) {
+  std::vector<double> times;
+  double step = NAN, launches = 1;
+  for (const side& s : r.sides) {
+    for (const run* x : s.runs) {
+      times.push_back(figure_of(*x, r.fig));
+      launches = std::max(1.0, x->launches);
+    }
+    if (std::isnan(step) && std::isfinite(s.timer_resolution_us)) step = s.timer_resolution_us;
+  }
+  if (times.empty()) return 0;
+  const double t = median_of(std::move(times));
+  return t > 0 ? (std::isnan(step) ? default_timer_step_us : step) / launches / t : 0;
 }
 
 }  // namespace
 
-decision judge_gpu(const side& gpu, const row_centre& c, const decide_options& o, int calibration_runs) {
-  decision out;
-  // The floors stand for what a few runs cannot show: how far a row's median moves from one
-  // process to the next. Many runs a GPU show it, pooled over the fleet's runs of the row.
-  const bool measured = measured_runs(gpu, calibration_runs) && c.trimmed_df > 0;
-  out.base_us = c.centre_us;
-  out.new_us = gpu_time(gpu, measured ? calibration_runs : 0);
-  out.change = out.new_us / out.base_us - 1;
-  out.from = measured ? evidence::runs : own_evidence(gpu);
-  // Without an interval or noise of its own, a GPU's runs still spread as the fleet's do.
-  if (out.from == evidence::none && c.run_df > 0) out.from = evidence::runs;
-  if (out.from != evidence::none) {
-    const side_spread own = own_spread(gpu, c, o, out.from, measured);
-    const side_spread centre{c.variance(), c.gpus > 1 ? c.gpus - 1.0 : INFINITY, NAN};
-    const auto [lo, hi] = t_interval(centre, own, o.confidence, std::log(out.new_us / out.base_us));
-    out.low = std::expm1(lo);
-    out.high = std::expm1(hi);
-  }
-  // compare's rules for a side whose spread is measured: a run that did not converge is
-  // one more run the spread carries.
-  decide_options with = o;
-  with.calibration_runs = measured ? calibration_runs : 0;
-  judge_change(out, reference_side(c), gpu, with);
+std::vector<ft::row_meta> row_metas(const fleet& f) {
+  std::vector<ft::row_meta> out;
+  for (const fleet_row& r : f.rows) out.push_back({*r.name, r.family, part_of(r), relative_step(r)});
   return out;
 }
 
+ft::matrix matrix_of(const fleet& f, const std::vector<ft::row_meta>& rows, const std::vector<figure>& figs,
+                     bool earlier) {
+  ft::matrix m;
+  m.rows = rows;
+  for (const fleet_gpu& g : f.gpus) {
+    const std::vector<const result_file*>& files = earlier ? g.earlier : g.files;
+    ft::matrix::gpu out;
+    out.runs = files.size();
+    out.logs.assign(out.runs * rows.size(), NAN);
+    for (std::size_t k = 0; k < out.runs; ++k) {
+      for (std::size_t r = 0; r < rows.size(); ++r) out.logs[k * rows.size() + r] = file_log(*files[k], rows[r].name, figs[r]);
+    }
+    m.gpus.push_back(std::move(out));
+  }
+  return m;
+}
+
 namespace {
 
-// The baseline's group of a fleet's key. throws input_error when it has none
-const fleet_baseline::group& baseline_group(const fleet_baseline& b, const fleet_key& key) {
+// The baseline's group of a fleet's key and stratum. throws input_error when it has none
+const fleet_baseline::group& baseline_group(const fleet_baseline& b, const fleet& f) {
   for (const fleet_baseline::group& g : b.groups) {
-    if (g.key == key.fields()) return g;
+    if (g.key == f.key.fields() && g.stratum == f.stratum) return g;
   }
   std::string has;
-  for (const fleet_baseline::group& g : b.groups) has += fmt::format("{}{}", has.empty() ? "" : "; ", fmt::join(g.key, ", "));
-  throw input_error(fmt::format("{}: no baseline for {} (it has: {})", b.path, key.text(), has.empty() ? "none" : has));
+  for (const fleet_baseline::group& g : b.groups)
+    has += fmt::format("{}{} of stratum {}", has.empty() ? "" : "; ", fmt::join(g.key, ", "), stratum_text(g.stratum));
+  throw input_error(fmt::format("{}: no baseline for {} of stratum {} (it has: {})", b.path, f.key.text(),
+                                stratum_text(f.stratum), has.empty() ? "none" : has));
 }
 
-// A fleet's references from a baseline: its row's, or unknown (the row left out).
-void take_baseline(fleet& f, const fleet_baseline& b) {
-  const fleet_baseline::group& g = baseline_group(b, f.key);
+// A fleet judged against a baseline: its matrix over the baseline's rows (a row the GPUs
+// lack fails), the rows they have that it lacks noted.
+void take_baseline(fleet& f, const fleet_baseline::group& g) {
+  f.ref = g.ref;
   f.reference_gpus = static_cast<int>(g.gpus.size());
   f.baseline_identity = g.identity;
-  for (fleet_row& r : f.rows) {
-    const auto it = std::lower_bound(g.rows.begin(), g.rows.end(), *r.name,
-                                     [](const auto& e, const std::string& n) { return e.first < n; });
-    const bool named = it != g.rows.end() && it->first == *r.name;
-    // A centre of another figure (a copy's median, where the GPUs' files carry its fastest
-    // sample) is not this row's.
-    const bool found = named && it->second.fig == r.fig;
-    row_centre c;
-    if (found) {
-      const baseline_row& row = it->second;
-      c = {row.centre_us, row.spread, row.gpus, row.clock_mhz, row.run_spread * row.run_spread, row.run_df};
-      // A baseline keeps the plain run-to-run spread; it stands in for the winsorized one.
-      c.trimmed_variance = c.run_variance;
-      c.trimmed_df = c.run_df;
-      pool_runs(c, r);
+  f.runs = matrix_of(f, g.ref.rows, g.figures);
+  for (const fleet_row& r : f.rows) {
+    const bool kept = std::any_of(g.ref.rows.begin(), g.ref.rows.end(), [&](const ft::row_meta& m) { return m.name == *r.name; });
+    if (!kept) f.not_in_baseline.push_back(*r.name);
+  }
+}
+
+// The user's level and failed-row share at the thresholds the baseline was measured at: its
+// majorities and splits are of those.
+ft::settings with_thresholds(ft::settings s, const ft::settings& baseline) {
+  s.all_pct = baseline.all_pct;
+  s.family_pct = baseline.family_pct;
+  s.row_pct = baseline.row_pct;
+  s.host_all_pct = baseline.host_all_pct;
+  s.host_row_pct = baseline.host_row_pct;
+  return s;
+}
+
+// What host work depends on beyond the GPU: how many GPUs shared the host while it ran and
+// whether the host rows ran one GPU at a time.
+std::string host_shape(const fleet_gpu& g) {
+  const result_file& f = *g.files.front();
+  const std::string link = f.context_value(std::string(schema::context_key("membench_host_link").key));
+  return fmt::format("{} GPU(s) a host, host rows {}",
+                     f.context_value(std::string(schema::context_key("membench_concurrent_devices").key)),
+                     link == "?" ? "together" : link);
+}
+
+// Host work judged among GPUs of one host shape only: a GPU alone on its host copies faster
+// than one beside three others, and neither is a slow host.
+void judge_hosts_by_shape(fleet& f, const ft::settings& s) {
+  std::map<std::string, std::vector<std::size_t>> shapes;
+  for (std::size_t g = 0; g < f.gpus.size(); ++g) shapes[host_shape(f.gpus[g])].push_back(g);
+  f.host_shapes = shapes.size();
+  if (shapes.size() < 2) return;
+  for (const auto& [shape, members] : shapes) {
+    ft::matrix sub;
+    sub.rows = f.runs.rows;
+    for (std::size_t g : members) sub.gpus.push_back(f.runs.gpus[g]);
+    const std::vector<ft::gpu_result> r = ft::judge(sub, ft::reference_of(sub, s), s);
+    for (std::size_t k = 0; k < members.size(); ++k) {
+      ft::part_result& host = f.results[members[k]].parts[static_cast<int>(ft::part::host)];
+      host = r[k].of(ft::part::host);
+      if (host.v != ft::verdict::pass) host.reason += fmt::format(" (among the {} GPU(s) of host shape {})", members.size(), shape);
     }
-    f.centres.push_back(c);
-    if (found) continue;
-    for (std::size_t k = 0; k < r.why.size(); ++k) {
-      if (r.why[k] == left_out::none) r.why[k] = named ? left_out::other_figure : left_out::no_reference;
+  }
+}
+
+// Against a baseline, host work is judged only where the baseline's GPUs ran it on the
+// newcomer's host shape.
+void keep_host_shape(fleet& f, const fleet_baseline::group& g) {
+  auto values = [&g](std::string_view key) {
+    for (const auto& [k, v] : g.identity) {
+      if (k == key) return v;
     }
+    return std::vector<std::string>{};
+  };
+  const std::vector<std::string> devices = values(schema::context_key("membench_concurrent_devices").key);
+  const std::vector<std::string> links = values(schema::context_key("membench_host_link").key);
+  for (std::size_t i = 0; i < f.gpus.size(); ++i) {
+    const result_file& file = *f.gpus[i].files.front();
+    const std::string mine = file.context_value(std::string(schema::context_key("membench_concurrent_devices").key));
+    const std::string link = file.context_value(std::string(schema::context_key("membench_host_link").key));
+    const bool same = devices.size() == 1 && devices.front() == mine &&
+                      (links.empty() ? link == "?" : links.size() == 1 && links.front() == link);
+    if (same) continue;
+    ft::part_result& host = f.results[i].parts[static_cast<int>(ft::part::host)];
+    host = {};
+    host.v = ft::verdict::not_judged;
+    host.reason = fmt::format("host work not judged: the baseline's GPUs ran it on another host shape ({} GPU(s) a "
+                              "host, host rows {}) than this GPU ({}, {})",
+                              fmt::join(devices, "/"), links.empty() ? "together" : fmt::format("{}", fmt::join(links, "/")),
+                              mine, link == "?" ? "together" : link);
   }
 }
 
 }  // namespace
 
-namespace {
-
-// Every GPU's rows of the state decided under `o`, in s.rows' order, and with
-// --correction bh corrected as one family (`fam` says how).
-std::vector<decision> decide_rows(const fleet_state& s, const decide_options& o, const fleet_options& opt,
-                                  family_outcome& fam) {
-  auto judge = [&](const std::vector<std::size_t>& which, const decide_options& with) {
-    std::vector<decision> out;
-    for (std::size_t i : which) {
-      const judged& j = s.rows[i];
-      out.push_back(judge_gpu(s.fleets[j.fleet].rows[j.row].sides[j.gpu], j.ref, with, opt.calibration_runs));
-    }
-    return out;
-  };
-  std::vector<std::size_t> all(s.rows.size());
-  for (std::size_t i = 0; i < all.size(); ++i) all[i] = i;
-  std::vector<decision> ds = judge(all, o);
-  if (opt.test.family == correction::bh) fam = correct_family(ds, o, judge);
-  return ds;
+std::string stratum_text(const fleet_identity_values& stratum) {
+  std::string out;
+  for (const auto& [key, values] : stratum) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", key, fmt::join(values, "/"));
+  return out.empty() ? "(none)" : out;
 }
-
-}  // namespace
 
 void decide_fleets(fleet_state& s, const fleet_options& opt, const fleet_baseline* against) {
-  for (std::size_t fi = 0; fi < s.fleets.size(); ++fi) {
-    fleet& f = s.fleets[fi];
-    if (against) {
-      take_baseline(f, *against);
+  for (fleet& f : s.fleets) {
+    std::vector<figure> figs;
+    ft::settings t = opt.test;
+    if (against != nullptr) {
+      const fleet_baseline::group& g = baseline_group(*against, f);
+      take_baseline(f, g);
+      t = with_thresholds(opt.test, against->test);
+      f.results = ft::judge(f.runs, f.ref, t);
+      keep_host_shape(f, g);
+      figs = g.figures;
     } else {
+      for (const fleet_row& r : f.rows) figs.push_back(r.fig);
+      f.runs = matrix_of(f, row_metas(f), figs);
+      f.ref = ft::reference_of(f.runs, t);
       f.reference_gpus = static_cast<int>(f.gpus.size());
-      for (const fleet_row& r : f.rows) f.centres.push_back(centre_of(r, opt.calibration_runs));
+      f.results = ft::judge(f.runs, f.ref, t);
+      judge_hosts_by_shape(f, t);
     }
-    for (std::size_t ri = 0; ri < f.rows.size(); ++ri) {
-      for (std::size_t g = 0; g < f.gpus.size(); ++g) {
-        if (f.rows[ri].why[g] != left_out::none) continue;
-        // Against a baseline the GPU is none of the GPUs behind the centre.
-        const row_centre& all = f.centres[ri];
-        s.rows.push_back({fi, ri, g, against ? all : centre_for(all, f.rows[ri], g, opt.calibration_runs), decision{}, verdict::same});
+    if (!s.since.empty()) f.drift = ft::drift(matrix_of(f, f.ref.rows, figs, true), f.runs, f.ref, t);
+  }
+}
+
+std::vector<std::string> split_by_date(std::vector<fleet>& fleets, const std::string& since) {
+  std::vector<std::string> dropped;
+  for (fleet& f : fleets) {
+    std::vector<fleet_gpu> kept;
+    for (fleet_gpu& g : f.gpus) {
+      std::vector<const result_file*> now;
+      for (const result_file* file : g.files) {
+        const std::string date = file->context_value("date");
+        if (date == "?") throw input_error(fmt::format("{}: no date in its context: --since needs each run's date", file->path));
+        (date < since ? g.earlier : now).push_back(file);
+      }
+      g.files = std::move(now);
+      if (g.files.empty()) {
+        dropped.push_back(g.uuid);
+      } else {
+        kept.push_back(std::move(g));
       }
     }
+    f.gpus = std::move(kept);
   }
-  // Two families over the same rows: many rows a little slower, and one row far slower. Each
-  // keeps its own false calls at most 1 - confidence of its calls.
-  const std::vector<decision> ds = decide_rows(s, opt.decide(), opt, s.fam);
-  const std::vector<decision> one = decide_rows(s, opt.decide_one_row(), opt, s.one_row_fam);
-  for (std::size_t i = 0; i < s.rows.size(); ++i) {
-    s.rows[i].d = ds[i];
-    s.rows[i].one_row = one[i].v;
-  }
+  fleets.erase(std::remove_if(fleets.begin(), fleets.end(), [](const fleet& f) { return f.gpus.empty(); }), fleets.end());
+  return dropped;
 }
 
 }  // namespace membench::report

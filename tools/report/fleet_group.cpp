@@ -2,6 +2,7 @@
 // their UUID, and its rows with every GPU's usable runs of each.
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
 
 #include <fmt/format.h>
@@ -23,12 +24,13 @@ std::string uuid_of(const result_file& f) {
   return u;
 }
 
-fleet& fleet_for(std::vector<fleet>& fleets, const fleet_key& key) {
+fleet& fleet_for(std::vector<fleet>& fleets, const fleet_key& key, const fleet_identity_values& stratum) {
   for (fleet& f : fleets) {
-    if (f.key == key) return f;
+    if (f.key == key && f.stratum == stratum) return f;
   }
   fleets.emplace_back();
   fleets.back().key = key;
+  fleets.back().stratum = stratum;
   return fleets.back();
 }
 
@@ -68,19 +70,68 @@ const char* to_string(left_out w) noexcept {
   return "?";
 }
 
+const std::vector<std::string_view>& stratum_keys() {
+  static const std::vector<std::string_view> keys{
+      schema::context_key("gpu_board_part").key, schema::context_key("gpu_vbios").key,
+      schema::context_key("gpu_mem_clock_mhz").key, schema::context_key("nvml_power_limit_w").key};
+  return keys;
+}
+
+namespace {
+
+// The stratum fields a file names, with their values (a field the file lacks is left out).
+fleet_identity_values stratum_of(const result_file& f) {
+  fleet_identity_values out;
+  for (std::string_view key : stratum_keys()) {
+    const std::string v = context_of(f, key);
+    if (v != "?" && !v.empty()) out.emplace_back(std::string(key), std::vector<std::string>{v});
+  }
+  return out;
+}
+
+// What tells one run of a GPU from another: its host's boot, its date and its rows' times.
+// Two files alike in all of it are one run given twice (a copy, or one file by two paths).
+std::string run_identity(const result_file& f) {
+  std::string out = context_of(f, schema::context_key("host_boot_id").key) + "|" + context_of(f, "date") + "|";
+  for (const result& r : f.results) out += fmt::format("{:.17g},", r.time_us);
+  return out;
+}
+
+// Refuses one run given twice: it would count as two and narrow its GPU's spread.
+void refuse_repeated_runs(const fleet_gpu& g) {
+  std::set<std::string> seen;
+  std::map<std::string, std::string> first;
+  for (const result_file* f : g.files) {
+    const std::string id = run_identity(*f);
+    if (auto [it, fresh] = first.try_emplace(id, f->path); !fresh)
+      throw input_error(fmt::format("{} and {}: one run of {} given twice (same host boot, date and times)", it->second,
+                                    f->path, g.uuid));
+  }
+}
+
+}  // namespace
+
 std::vector<fleet> group_fleets(const file_refs& files, bool allow_mixed) {
   std::vector<fleet> fleets;
   for (const result_file& file : files) {
     const std::string uuid = uuid_of(file);
-    gpu_for(fleet_for(fleets, key_of(file)), uuid, file).files.push_back(&file);
+    fleet& f = fleet_for(fleets, key_of(file), stratum_of(file));
+    gpu_for(f, uuid, file).files.push_back(&file);
   }
-  if (fleets.size() > 1 && !allow_mixed) {
-    std::string keys;
-    for (const fleet& f : fleets) keys += fmt::format("; {}: {} GPU(s)", f.key.text(), f.gpus.size());
+  for (const fleet& f : fleets) {
+    for (const fleet_gpu& g : f.gpus) refuse_repeated_runs(g);
+  }
+  std::vector<const fleet_key*> keys;
+  std::string listed;
+  for (const fleet& f : fleets) {
+    if (std::any_of(keys.begin(), keys.end(), [&](const fleet_key* k) { return *k == f.key; })) continue;
+    keys.push_back(&f.key);
+    listed += fmt::format("; {}", f.key.text());
+  }
+  if (keys.size() > 1 && !allow_mixed)
     throw input_error(fmt::format("the files are of {} models or builds{} (--allow-mixed judges each as a fleet of "
                                   "its own)",
-                                  fleets.size(), keys));
-  }
+                                  keys.size(), listed));
   return fleets;
 }
 
@@ -111,17 +162,17 @@ left_out add_result(side& s, const result& r, const result_file& f) {
   return left_out::none;
 }
 
-// A run that did not converge has a median less precise than its interval says: left out of
-// a GPU's few runs, kept among calibration_runs or more, whose measured spread carries it
-// (compare's rule).
-void keep_usable_runs(side& s, int calibration_runs) {
-  if (calibration_runs > 0 && s.runs.size() >= static_cast<std::size_t>(std::max(2, calibration_runs))) return;
-  s.runs.erase(std::remove_if(s.runs.begin(), s.runs.end(), [](const run* x) { return !x->converged; }), s.runs.end());
+// A run that did not converge has a median less precise than its interval says, and one
+// throttled measured a GPU held back: neither is judged (the row fails where no run is left).
+bool usable(const run& x) { return x.converged && x.throttle.empty(); }
+
+void keep_usable_runs(side& s) {
+  s.runs.erase(std::remove_if(s.runs.begin(), s.runs.end(), [](const run* x) { return !usable(*x); }), s.runs.end());
 }
 
 // A GPU's usable runs of one row over its files, or why it has none: the first problem of
 // a file that has the row, unconverged when every run it had was, else missing.
-left_out add_runs(side& s, const std::string& name, const fleet_gpu& g, int calibration_runs) {
+left_out add_runs(side& s, const std::string& name, const fleet_gpu& g) {
   left_out why = left_out::missing;
   for (const result_file* f : g.files) {
     const result* r = f->find(name);
@@ -130,7 +181,7 @@ left_out add_runs(side& s, const std::string& name, const fleet_gpu& g, int cali
     if (why == left_out::missing) why = problem;
   }
   const bool had_runs = !s.runs.empty();
-  keep_usable_runs(s, calibration_runs);
+  keep_usable_runs(s);
   if (!s.runs.empty() || !std::isnan(s.aggregate_us)) return left_out::none;
   return had_runs ? left_out::unconverged : why;
 }
@@ -155,7 +206,7 @@ void use_better_figure(fleet_row& row) {
 
 }  // namespace
 
-void gather_rows(fleet& f, const name_filter& filter, std::vector<std::string>& multi_gpu, int calibration_runs) {
+void gather_rows(fleet& f, const name_filter& filter, std::vector<std::string>& multi_gpu) {
   std::set<std::string_view> seen;
   for (const fleet_gpu& g : f.gpus) {
     for (const result_file* file : g.files) {
@@ -170,13 +221,22 @@ void gather_rows(fleet& f, const name_filter& filter, std::vector<std::string>& 
         row.family = r.family();
         for (const fleet_gpu& gpu : f.gpus) {
           row.sides.emplace_back();
-          row.why.push_back(add_runs(row.sides.back(), r.name, gpu, calibration_runs));
+          row.why.push_back(add_runs(row.sides.back(), r.name, gpu));
         }
         use_better_figure(row);
         f.rows.push_back(std::move(row));
       }
     }
   }
+}
+
+fleet_test::part part_of(const fleet_row& r) {
+  for (const side& s : r.sides) {
+    for (const run* x : s.runs) {
+      if (x->work != run::work_kind::kernel) return fleet_test::part::host;
+    }
+  }
+  return fleet_test::part::gpu;
 }
 
 std::string gpu_label(const fleet& f, std::size_t gpu) {

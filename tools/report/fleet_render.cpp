@@ -1,244 +1,246 @@
-// fleet's document: the fleets and the rules in notes; per fleet its GPUs worst first and
-// a family x GPU table of median deviations (a heatmap in HTML); the rows called slower or
-// faster (every row with --all).
+// fleet's document, readable at any fleet size: a summary and the rules in notes; the GPUs
+// not passing (every one); the GPUs worst first (all of them up to a screenful, every one
+// with --all); the scopes called (every scope with --all); for a fleet of a few GPUs a
+// family x GPU table of deviations (a heatmap in HTML).
 #include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "fleet_stages.hpp"
-#include "intervals.hpp"
 
 namespace membench::report {
 namespace {
 
+namespace ft = fleet_test;
+
+// GPUs listed by default in the table of every GPU, and as columns of the family table.
+constexpr std::size_t listed_gpus = 64;
+constexpr std::size_t family_columns = 32;
+
 std::string pct(double x) { return std::isnan(x) ? "-" : fmt::format("{:+.2f} %", 100 * x); }
 
-tone mood_of(verdict v) {
-  return v == verdict::slower ? tone::bad : v == verdict::faster ? tone::good : v == verdict::unsure ? tone::muted : tone::plain;
-}
-
 tone mood_of(gpu_verdict v) {
-  return v == gpu_verdict::outlier ? tone::bad : v == gpu_verdict::unsure ? tone::muted : tone::plain;
+  return v == gpu_verdict::outlier || v == gpu_verdict::failing ? tone::bad
+         : v == gpu_verdict::undecided                          ? tone::muted
+                                                                : tone::plain;
 }
 
-std::string left_text(const gpu_summary& g) {
-  std::string out;
-  for (int k = 1; k < left_out_count; ++k) {
-    if (g.left[k] > 0) out += fmt::format("{}{} {}", out.empty() ? "" : ", ", g.left[k], to_string(static_cast<left_out>(k)));
-  }
-  return out.empty() ? "-" : out;
+std::string verdict_text(gpu_verdict v, const std::string& reason) {
+  return v == gpu_verdict::within ? reason : fmt::format("{}: {}", to_string(v), reason);
 }
 
-std::string clock_text(const gpu_summary& g) {
-  if (std::isnan(g.clock_mhz)) return "-";
-  return std::isnan(g.fleet_clock_mhz) ? fmt::format("{:.0f}", g.clock_mhz)
-                                       : fmt::format("{:.0f} / {:.0f}", g.clock_mhz, g.fleet_clock_mhz);
+std::vector<cell> gpu_line(const fleet_state& s, const gpu_summary& g, int rank) {
+  const fleet& f = s.fleets[g.fleet];
+  const fleet_gpu& gpu = f.gpus[g.gpu];
+  const ft::gpu_result& r = f.results[g.gpu];
+  const auto failed = [](const ft::part_result& p) { return fmt::format("{}/{}", p.failed, p.rows); };
+  return {{fmt::format("{}", rank), static_cast<double>(rank)},
+          {gpu.uuid},
+          {gpu.host},
+          {fmt::format("{}", gpu.files.size()), static_cast<double>(gpu.files.size())},
+          {fmt::format("{} / {}", failed(r.of(ft::part::gpu)), failed(r.of(ft::part::host)))},
+          {verdict_text(g.v, g.reason), NAN, mood_of(g.v)},
+          {verdict_text(g.host_v, g.host_reason), NAN, mood_of(g.host_v)}};
 }
 
-table gpu_table(const fleet_state& s, const std::vector<gpu_summary>& gpus, std::size_t fi) {
-  const fleet& f = s.fleets[fi];
+table gpu_table(const fleet_state& s, const std::vector<gpu_summary>& gpus, bool flagged_only, std::size_t most) {
   table t;
-  t.title = s.fleets.size() == 1 ? "GPUs, worst first" : fmt::format("GPUs of {}, worst first", f.key.text());
-  t.unit = "rows compared and called; median deviation = median over its rows of GPU / centre - 1; clock: its "
-           "rows' median SM clock / the fleet's (MHz)";
-  t.header = {"rank", "GPU", "host", "runs", "compared", "slower", "faster", "unsure", "median deviation",
-              "clock MHz", "worst families", "left out", "verdict"};
+  t.title = flagged_only ? "GPUs or hosts not passing" : "GPUs, worst first";
+  t.unit = "failed rows: GPU work / host work (failed: errored, missing, unconverged or throttled in every run)";
+  t.header = {"rank", "GPU", "host", "runs", "failed rows", "GPU verdict", "host verdict"};
+  if (!s.since.empty()) t.header.push_back(fmt::format("against itself since {}", s.since));
   int rank = 0;
   for (const gpu_summary& g : gpus) {
-    if (g.fleet != fi) continue;
-    const fleet_gpu& gpu = f.gpus[g.gpu];
-    t.rows.push_back({{fmt::format("{}", ++rank), static_cast<double>(rank)},
-                      {gpu.uuid},
-                      {gpu.host},
-                      {fmt::format("{}", gpu.files.size()), static_cast<double>(gpu.files.size())},
-                      {fmt::format("{}", g.compared), static_cast<double>(g.compared)},
-                      {fmt::format("{}", g.slower), static_cast<double>(g.slower), g.slower ? tone::bad : tone::plain},
-                      {fmt::format("{}", g.faster), static_cast<double>(g.faster), g.faster ? tone::good : tone::plain},
-                      {fmt::format("{}", g.unsure), static_cast<double>(g.unsure)},
-                      {pct(g.median_change), 100 * g.median_change},
-                      {clock_text(g)},
-                      {worst_families(g, 3)},
-                      {left_text(g)},
-                      {g.v == gpu_verdict::within ? g.reason : fmt::format("{}: {}", to_string(g.v), g.reason), NAN,
-                       mood_of(g.v)}});
-  }
-  return t;
-}
-
-// A row's verdict, saying when it is one that makes an outlier alone.
-std::string verdict_text(const judged& j, const fleet_options& opt) {
-  const decision& d = j.d;
-  if (d.v == verdict::unsure) return fmt::format("unsure: {}", d.reason);
-  if (d.v == verdict::same || j.one_row != d.v) return to_string(d.v);
-  return fmt::format("{}, beyond {}{:g} %", to_string(d.v), d.v == verdict::slower ? "+" : "-", opt.one_row_threshold_pct);
-}
-
-// The evidence, and the figure where it is not the row's median: "runs (fastest)".
-std::string evidence_text(evidence e, figure f) {
-  return f == figure::single ? to_string(e) : fmt::format("{} ({})", to_string(e), to_string(f));
-}
-
-std::vector<cell> row_line(const fleet_state& s, const judged& j, const fleet_options& opt) {
-  const fleet& f = s.fleets[j.fleet];
-  const decision& d = j.d;
-  const row_centre& c = j.ref;
-  return {{gpu_label(f, j.gpu)},
-          {*f.rows[j.row].name},
-          {format_value(d.base_us), d.base_us},
-          {format_value(d.new_us), d.new_us},
-          {pct(d.change), 100 * d.change, mood_of(d.v)},
-          {std::isnan(d.low) ? "-" : fmt::format("[{:+.2f}, {:+.2f}] %", 100 * d.low, 100 * d.high)},
-          {fmt::format("{:.2f} % of {}", 100 * std::expm1(c.spread), c.gpus), 100 * std::expm1(c.spread)},
-          {evidence_text(d.from, f.rows[j.row].fig)},
-          {verdict_text(j, opt), NAN, mood_of(d.v)}};
-}
-
-// The rows called (every row with --all), GPU by GPU in rank order, largest deviation first.
-table row_table(const fleet_state& s, const std::vector<gpu_summary>& gpus, const fleet_options& opt) {
-  table t;
-  t.title = opt.test.show_all ? "every row of every GPU" : "rows called slower or faster (--all lists every row)";
-  t.unit = fmt::format("time in us; deviation = GPU / centre - 1 with its {:g} % interval; spread: of the other GPUs "
-                       "about the centre (1.4826 x MAD), of how many GPUs the centre is",
-                       opt.test.confidence_pct);
-  t.header = {"GPU", "benchmark", "centre us", "GPU us", "deviation", "interval", "spread", "evidence", "verdict"};
-  for (const gpu_summary& g : gpus) {
-    std::vector<const judged*> mine;
-    for (const judged& j : s.rows) {
-      const bool called = j.d.v == verdict::slower || j.d.v == verdict::faster;
-      if (j.fleet == g.fleet && j.gpu == g.gpu && (called || opt.test.show_all)) mine.push_back(&j);
+    ++rank;
+    const bool flagged = g.v != gpu_verdict::within || g.host_v != gpu_verdict::within ||
+                         g.drift_v == gpu_verdict::outlier || g.host_drift_v == gpu_verdict::outlier;
+    if (flagged_only && !flagged) continue;
+    if (t.rows.size() == most) break;
+    t.rows.push_back(gpu_line(s, g, rank));
+    if (!s.since.empty()) {
+      const bool drifted = g.drift_v == gpu_verdict::outlier || g.host_drift_v == gpu_verdict::outlier;
+      t.rows.back().push_back({g.drift_reason, NAN, drifted ? tone::bad : tone::plain});
     }
-    std::stable_sort(mine.begin(), mine.end(), [](const judged* a, const judged* b) { return a->d.change > b->d.change; });
-    for (const judged* j : mine) t.rows.push_back(row_line(s, *j, opt));
   }
   return t;
 }
 
-// Families as rows, a GPU a column (rank order): its rows' median deviation in the family.
+std::vector<cell> scope_line(const fleet& f, std::size_t gi, const ft::finding& k) {
+  const ft::scope_ref& sc = f.ref.scopes[k.scope];
+  const tone mood = k.slower ? tone::bad : k.faster ? tone::good : tone::plain;
+  return {{gpu_label(f, gi)},
+          {ft::describe(sc)},
+          {pct(k.change()), 100 * k.change(), mood},
+          {fmt::format("{:.2f} %", 100 * k.sd), 100 * k.sd},
+          {fmt::format("{:.1f}", k.z), k.z},
+          {fmt::format("{}", k.runs), static_cast<double>(k.runs)},
+          {k.slower ? "slower" : k.faster ? "faster" : "same", NAN, mood}};
+}
+
+// The scopes called (every scope with --all), GPU by GPU in rank order, largest z first.
+table scope_table(const fleet_state& s, const std::vector<gpu_summary>& gpus, const fleet_options& opt) {
+  table t;
+  t.title = opt.show_all ? "every scope of every GPU" : "scopes called slower or faster (--all lists every scope)";
+  t.unit = "deviation = exp(mean log(GPU / row centre) over the scope's rows, runs averaged) - 1 against the "
+           "reference's centre; sd: of the deviation under the healthy null (between chips, the GPU's runs, the "
+           "centre); z = deviation / sd";
+  t.header = {"GPU", "scope", "deviation", "sd", "z", "runs", "verdict"};
+  for (const gpu_summary& g : gpus) {
+    const fleet& f = s.fleets[g.fleet];
+    std::vector<const ft::finding*> mine;
+    for (const ft::part_result& p : f.results[g.gpu].parts) {
+      for (const ft::finding& k : p.findings) {
+        if (k.slower || k.faster || opt.show_all) mine.push_back(&k);
+      }
+    }
+    std::stable_sort(mine.begin(), mine.end(), [](const ft::finding* a, const ft::finding* b) { return a->z > b->z; });
+    for (const ft::finding* k : mine) t.rows.push_back(scope_line(f, g.gpu, *k));
+  }
+  return t;
+}
+
+// Families as rows, a GPU a column (rank order): the family's deviation.
 table family_table(const fleet_state& s, const std::vector<gpu_summary>& gpus, std::size_t fi, const fleet_options& opt) {
   const fleet& f = s.fleets[fi];
   table t;
-  t.title = s.fleets.size() == 1 ? "median deviation by family" : fmt::format("median deviation by family, {}", f.key.text());
-  t.unit = "percent, median over the GPU's rows of the family of GPU / centre - 1; marked where rows were called, "
-           "muted where every row was unsure";
+  t.title = s.fleets.size() == 1 ? "deviation by family" : fmt::format("deviation by family, {} {}", f.key.text(), stratum_text(f.stratum));
+  t.unit = "percent, the GPU's family score against the reference's centre; marked where called";
   t.header = {"family"};
-  // Shaded red (slower) or blue (faster), full at three times the threshold.
-  t.heat = heat_scale{"median deviation from the fleet's centre, %", 3 * opt.test.threshold_pct, true};
+  // Shaded red (slower) or blue (faster), full at three times the family threshold.
+  t.heat = heat_scale{"deviation from the reference's centre, %", 3 * opt.test.family_pct, true};
   std::vector<const gpu_summary*> order;
   for (const gpu_summary& g : gpus) {
     if (g.fleet == fi) order.push_back(&g);
   }
   for (const gpu_summary* g : order) t.header.push_back(gpu_label(f, g->gpu));
-  std::vector<std::string> families;
-  for (const fleet_row& r : f.rows) {
-    if (std::find(families.begin(), families.end(), r.family) == families.end()) families.push_back(r.family);
-  }
-  for (const std::string& name : families) {
-    std::vector<cell> line{{name}};
+  for (std::size_t i = 0; i < f.ref.scopes.size(); ++i) {
+    const ft::scope_ref& sc = f.ref.scopes[i];
+    if (sc.kind == ft::scope_kind::row) continue;
+    std::vector<cell> line{{sc.kind == ft::scope_kind::all ? ft::describe(sc) : sc.name}};
     for (const gpu_summary* g : order) {
-      const auto it = std::find_if(g->families.begin(), g->families.end(),
-                                   [&](const family_score& x) { return x.family == name; });
-      if (it == g->families.end()) {
+      const ft::part_result& p = f.results[g->gpu].of(sc.p);
+      const auto it = std::find_if(p.findings.begin(), p.findings.end(), [&](const ft::finding& k) { return k.scope == i; });
+      if (it == p.findings.end()) {
         line.push_back({"-", NAN, tone::muted});
         continue;
       }
-      const tone mood = it->slower > 0   ? tone::bad
-                        : it->faster > 0 ? tone::good
-                        : it->unsure == it->compared ? tone::muted
-                                                     : tone::plain;
-      const double pct = 100 * it->median_change;
-      const double heat = mood == tone::muted ? NAN : std::clamp(pct / t.heat->top, -1.0, 1.0);
-      line.push_back({fmt::format("{:+.2f}", pct), pct, mood, heat});
+      const double x = 100 * it->change();
+      const tone mood = it->slower ? tone::bad : it->faster ? tone::good : tone::plain;
+      line.push_back({fmt::format("{:+.2f}", x), x, mood, std::clamp(x / t.heat->top, -1.0, 1.0)});
     }
     t.rows.push_back(std::move(line));
   }
   return t;
 }
 
-std::vector<std::string> fleet_notes(const fleet_state& s, const std::vector<gpu_summary>& gpus) {
-  std::vector<std::string> notes;
-  for (const fleet& f : s.fleets) {
-    std::size_t files = 0;
-    for (const fleet_gpu& g : f.gpus) files += g.files.size();
-    notes.push_back(fmt::format("fleet: {}: {} GPU(s), {} file(s); centres {}", f.key.text(), f.gpus.size(), files,
-                                s.baseline_path.empty() ? "from the fleet itself"
-                                                        : fmt::format("from the baseline {} ({} GPUs)", s.baseline_path,
-                                                                      f.reference_gpus)));
-    if (f.reference_gpus < 3)
-      notes.push_back(fmt::format("note: {} GPU(s) behind the centres of {}: not robust, every GPU unsure (3 or more "
-                                  "needed)",
-                                  f.reference_gpus, f.key.text()));
+// For each part called slow, the rows to run again on that GPU before acting on the verdict.
+table confirm_table(const fleet_state& s, const std::vector<gpu_summary>& gpus) {
+  table t;
+  t.title = "before acting: run these rows again on the GPU, then judge its new runs";
+  t.unit = "the rows of the slow part with the largest z; membench --benchmark_filter='FILTER' --benchmark_repetitions=3";
+  t.header = {"GPU", "part", "rows", "filter"};
+  for (const gpu_summary& g : gpus) {
+    const fleet& f = s.fleets[g.fleet];
+    for (const ft::part_result& p : f.results[g.gpu].parts) {
+      if (p.v != ft::verdict::slow) continue;
+      std::vector<std::string> rows;
+      for (std::size_t r : ft::rows_to_confirm(p, f.ref)) rows.push_back(f.ref.rows[r].name);
+      if (rows.empty()) continue;
+      const bool gpu_part = &p == &f.results[g.gpu].of(ft::part::gpu);
+      t.rows.push_back({{gpu_label(f, g.gpu)}, {gpu_part ? "GPU work" : "host work"},
+                        {fmt::format("{}", fmt::join(rows, ", "))}, {confirm_filter(rows)}});
+    }
   }
-  int n[3] = {};
-  for (const gpu_summary& g : gpus) ++n[static_cast<int>(g.v)];
-  notes.push_back(fmt::format("{} GPU(s): {} outlier, {} unsure, {} within the fleet", gpus.size(), n[0], n[1], n[2]));
+  return t;
+}
+
+std::string fleet_note(const fleet_state& s, const fleet& f) {
+  std::size_t files = 0;
+  for (const fleet_gpu& g : f.gpus) files += g.files.size();
+  std::string note = fmt::format(
+      "stratum: {}, {}: {} GPU(s), {} file(s); reference {}", f.key.text(), stratum_text(f.stratum), f.gpus.size(),
+      files,
+      s.baseline_path.empty() ? "from the stratum itself"
+                              : fmt::format("from the baseline {} ({} GPUs)", s.baseline_path, f.reference_gpus));
+  if (f.host_shapes > 1) note += fmt::format("; host work judged within each of its {} host shapes", f.host_shapes);
+  int split = 0;
+  for (const ft::scope_ref& sc : f.ref.scopes) split += sc.split;
+  if (split > 0) note += fmt::format("; the reference splits on {} scope(s): no majority of its GPUs agrees there", split);
+  if (!f.not_in_baseline.empty())
+    note += fmt::format("; {} row(s) not in the baseline, not judged (such as {})", f.not_in_baseline.size(),
+                        f.not_in_baseline.front());
+  return note;
+}
+
+std::vector<std::string> summary_notes(const fleet_state& s, const std::vector<gpu_summary>& gpus) {
+  int n[4] = {}, h[4] = {};
+  for (const gpu_summary& g : gpus) {
+    ++n[static_cast<int>(g.v)];
+    ++h[static_cast<int>(g.host_v)];
+  }
+  std::vector<std::string> notes{
+      fmt::format("{} GPU(s) in {} strat{}: GPU work {} outlier, {} failing, {} undecided, {} within; host work {} "
+                  "slow, {} failing, {} undecided",
+                  gpus.size(), s.fleets.size(), s.fleets.size() == 1 ? "um" : "a", n[0], n[1], n[2], n[3], h[0], h[1],
+                  h[2])};
+  for (const fleet& f : s.fleets) notes.push_back(fleet_note(s, f));
   for (std::size_t fi = 0; fi < s.fleets.size(); ++fi) {
     const std::vector<apart_field> apart = outliers_apart(s, gpus, fi);
     if (apart.empty()) continue;
-    notes.push_back(fmt::format("outliers apart{}: no outlier shares a value with {} in {} (the "
-                                "outliers' against the others'; a cause to look at, not a proof)",
+    notes.push_back(fmt::format("outliers apart{}: no outlier shares a value with {} in {} (a cause to look at, not a "
+                                "proof)",
                                 s.fleets.size() == 1 ? "" : fmt::format(" ({})", s.fleets[fi].key.text()),
-                                s.baseline_path.empty() ? "a GPU within the fleet" : "any GPU of the baseline",
+                                s.baseline_path.empty() ? "a GPU within" : "any GPU of the baseline",
                                 apart_text(apart)));
   }
   return notes;
 }
 
-// Copy and host rows judged on their floors: a few runs cannot show how far such a row moves
-// from one process to the next (1.5-10 %), which many runs measure.
-std::string floors_note(const fleet_state& s, const fleet_options& opt) {
-  if (opt.calibration_runs <= 0) return {};
-  std::size_t floored = 0, unsure = 0;
-  for (const judged& j : s.rows) {
-    const side& g = s.fleets[j.fleet].rows[j.row].sides[j.gpu];
-    if (detail::work_of(g, side{}) == run::work_kind::kernel || measured_runs(g, opt.calibration_runs)) continue;
-    ++floored;
-    unsure += j.d.v == verdict::unsure;
-  }
-  if (floored == 0) return {};
-  return fmt::format("copy and host rows: {} judged on the floors (fewer than {} runs of the GPU), {} of them unsure; "
-                     "{} runs of such a row or more are judged by their own spread (--benchmark_filter can run those "
-                     "rows alone, which costs little)",
-                     floored, opt.calibration_runs, unsure, opt.calibration_runs);
-}
-
-// Copies judged on their fastest samples, where the fleet has any.
-std::string fastest_note(const fleet_state& s) {
-  std::size_t rows = 0;
-  for (const fleet& f : s.fleets) {
-    rows += static_cast<std::size_t>(
-        std::count_if(f.rows.begin(), f.rows.end(), [](const fleet_row& r) { return r.fig == figure::fastest; }));
-  }
-  if (rows == 0) return {};
-  return fmt::format("copies: {} row(s) judged on each run's fastest sample (t_min_us), not its median: a copy beside "
-                     "other GPUs' copies only ever takes longer, so its median carries theirs and its fastest sample "
-                     "its own link",
-                     rows);
-}
-
 }  // namespace
+
+std::string rule_note(const fleet_options& opt) {
+  const ft::settings& t = opt.test;
+  return fmt::format(
+      "rule: each GPU alone against its stratum's reference, GPU work (work:kernel rows) and host work (work:host "
+      "and work:copy rows: host link, driver calls) apart. A scope (all rows of a part, a family, a row) scores a "
+      "run as the mean of log(time / row centre) over its rows, a GPU as the mean of its runs (their median from "
+      "three, their 20 % trimmed mean from five); host work is judged from {} runs on. Slower when the score is beyond the threshold (GPU work: all {:g} %, family {:g} %, row {:g} %; host "
+      "work: all {:g} %, row {:g} %) and its z beyond the per-GPU level {:g} split over the part's scopes; the null's "
+      "variance is the healthy chips' spread (1.4826 x MAD of their scores less their run noise), the GPU's run noise "
+      "(pooled) over its runs, the centre's and the timer step's. The centre is the median of the largest group "
+      "agreeing within the threshold; no majority: undecided. A part with over {:g} % of its rows failed is failing.",
+      t.host_runs, t.all_pct, t.family_pct, t.row_pct, t.host_all_pct, t.host_row_pct, t.alpha, 100 * t.fail_share);
+}
 
 document fleet_document(const fleet_state& s, const std::vector<gpu_summary>& gpus, const fleet_options& opt) {
   document doc;
   doc.title = "membench fleet";
-  doc.notes = fleet_notes(s, gpus);
-  doc.notes.push_back(row_rule_note(opt));
-  doc.notes.push_back(gpu_rule_note(opt));
-  doc.notes.push_back(family_note(s.fam, opt.test.family, opt.test.confidence_pct, "GPU row"));
-  if (opt.test.family == correction::bh)
-    doc.notes.push_back(fmt::format("one row: the same rows as one family at {:g} %: {} slower or faster at the {} % "
-                                    "level, {} called alone but unsure",
-                                    opt.one_row_threshold_pct, s.one_row_fam.kept, level_pct(s.one_row_fam.level),
-                                    s.one_row_fam.demoted));
-  if (std::string floors = floors_note(s, opt); !floors.empty()) doc.notes.push_back(std::move(floors));
-  if (std::string fastest = fastest_note(s); !fastest.empty()) doc.notes.push_back(std::move(fastest));
+  doc.notes = summary_notes(s, gpus);
+  doc.notes.push_back(rule_note(opt));
   if (!s.multi_gpu.empty())
     doc.notes.push_back(fmt::format("left out: {} row(s) that involve several GPUs (peer rows: no one GPU's time), "
                                     "such as {}",
                                     s.multi_gpu.size(), s.multi_gpu.front()));
-  for (std::size_t fi = 0; fi < s.fleets.size(); ++fi) doc.tables.push_back(gpu_table(s, gpus, fi));
-  doc.tables.push_back(row_table(s, gpus, opt));
-  for (std::size_t fi = 0; fi < s.fleets.size(); ++fi) doc.tables.push_back(family_table(s, gpus, fi, opt));
+  const std::size_t most = opt.show_all ? gpus.size() : listed_gpus;
+  if (gpus.size() > most)
+    doc.notes.push_back(fmt::format("GPUs, worst first: the first {} of {} (--all lists every one)", most, gpus.size()));
+  if (!s.since.empty())
+    doc.notes.push_back(fmt::format("since {}: each GPU judged on its runs since, and against its own earlier runs "
+                                    "(the drift column){}",
+                                    s.since,
+                                    s.no_recent_run.empty()
+                                        ? std::string()
+                                        : fmt::format("; {} GPU(s) without a run since left out, such as {}",
+                                                      s.no_recent_run.size(), s.no_recent_run.front())));
+  doc.tables.push_back(gpu_table(s, gpus, true, gpus.size()));
+  doc.tables.push_back(gpu_table(s, gpus, false, most));
+  if (table confirm = confirm_table(s, gpus); !confirm.rows.empty()) doc.tables.push_back(std::move(confirm));
+  doc.tables.push_back(scope_table(s, gpus, opt));
+  for (std::size_t fi = 0; fi < s.fleets.size(); ++fi) {
+    if (s.fleets[fi].gpus.size() <= family_columns) doc.tables.push_back(family_table(s, gpus, fi, opt));
+  }
   return doc;
 }
 

@@ -1,15 +1,16 @@
-// fleet in stages, data flowing one way: the loaded files -> fleets of one model and build,
-// their GPUs and rows (fleet_group.cpp) -> per row the centre and spread, per GPU and row a
-// decision, the family correction (fleet_decide.cpp) -> per GPU a verdict (fleet_verdict.cpp)
-// -> a document, JSON or a baseline (fleet_render.cpp, fleet_json.cpp, fleet_baseline.cpp).
+// fleet in stages, data flowing one way: the loaded files -> fleets of one model, build and
+// stratum, their GPUs and rows (fleet_group.cpp) -> the matrix of their runs, the reference,
+// each GPU's verdicts (fleet_decide.cpp, fleet/gpu_test.cpp) -> a summary per GPU
+// (fleet_verdict.cpp) -> a document, JSON or a baseline (fleet_render.cpp, fleet_json.cpp,
+// fleet_baseline.cpp).
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
-#include "family.hpp"
 #include "fleet.hpp"
+#include "fleet/gpu_test.hpp"
 #include "verdict.hpp"
 
 namespace membench::report {
@@ -27,6 +28,7 @@ fleet_key key_of(const result_file& f);
 struct fleet_gpu {
   std::string uuid, host;
   std::vector<const result_file*> files;
+  std::vector<const result_file*> earlier;  ///< with --since: its runs before the date, its own reference
 };
 
 /// Why a GPU's row is not compared.
@@ -43,117 +45,81 @@ struct fleet_row {
   figure fig = figure::single;  ///< the figure the sides hold (a copy's fastest sample, or compare's choice)
 };
 
-/// A row's reference: the centre of its GPUs and how far they spread about it.
-struct row_centre {
-  double centre_us = NAN;  ///< the median of the GPUs' medians
-  double spread = NAN;     ///< between GPUs: 1.4826 x the median absolute deviation of their log medians
-  int gpus = 0;            ///< GPUs behind it
-  double clock_mhz = NAN;  ///< the median SM clock of their runs
-  /// A run's run-to-run variance (of its log median about its GPU's mean), pooled over the
-  /// GPUs with two runs or more: a property of the row and the model, measured on many GPUs
-  /// at once (two runs of one GPU alone give an interval with one degree of freedom).
-  double run_variance = NAN;
-  double run_df = 0;  ///< its degrees of freedom: the runs less one per GPU (0: none measured)
-  /// The same as Yuen's test takes it: the runs' winsorized variance (20 %), pooled over
-  /// the GPUs with two runs or more on the runs each keeps less one.
-  double trimmed_variance = NAN;
-  double trimmed_df = 0;
-  bool known() const { return gpus > 0; }
-  /// The variance of the log centre: the median of n values spreading as `spread` varies
-  /// pi/2 times as much as their mean, spread^2 / n.
-  double variance() const;
-};
-
-/// A fleet: its GPUs, its rows, each row's reference.
+/// A fleet: its GPUs, its rows, the matrix of their runs, its reference and the verdicts.
 struct fleet {
   fleet_key key;
+  fleet_identity_values stratum;     ///< the stratum fields' values its GPUs share (fleet_group.cpp)
   std::vector<fleet_gpu> gpus;       ///< in the order of their first file
   std::vector<fleet_row> rows;       ///< the rows its files have, the filter keeps, in first-file order
-  std::vector<row_centre> centres;   ///< per row: the fleet's own, or the baseline's
-  int reference_gpus = 0;            ///< GPUs the centres come from (the fleet, or the baseline's)
+  fleet_test::matrix runs;           ///< per GPU, run and row the log time judged (fleet_matrix.cpp)
+  fleet_test::reference ref;         ///< the fleet's own, or the baseline's
+  std::vector<fleet_test::gpu_result> results;  ///< per GPU
+  std::vector<fleet_test::gpu_result> drift;    ///< with --since: per GPU against its own earlier runs
+  int reference_gpus = 0;            ///< GPUs the reference comes from (the fleet, or the baseline's)
   fleet_identity_values baseline_identity;  ///< against a baseline: its GPUs' identity
+  std::vector<std::string> not_in_baseline;  ///< rows the GPUs have that the baseline lacks
+  std::size_t host_shapes = 1;       ///< host shapes its host work was judged apart by
 };
 
-/// Stage 1: the files as fleets of one key each, their GPUs by gpu_uuid. throws input_error
-/// for a file without gpu_uuid, and for several keys without allow_mixed
+/// Stage 1: the files as fleets of one key and stratum each, their GPUs by gpu_uuid. throws
+/// input_error for a file without gpu_uuid, for several keys without allow_mixed, and for one
+/// run given twice (the same GPU and date, or the same file under two paths)
 std::vector<fleet> group_fleets(const file_refs& files, bool allow_mixed);
+/// The context keys that split GPUs of one model into strata: board part, VBIOS, memory
+/// clock, power limit.
+const std::vector<std::string_view>& stratum_keys();
 /// Rows that involve several GPUs (the peer space, src: and dst: keys): no GPU's own.
 bool multi_gpu_row(const result& r);
 /// Stage 1's rows: a fleet's rows the filter keeps, per GPU its usable runs. Rows that
-/// involve several GPUs are left out, their names added to `multi_gpu`. Runs that did not
-/// converge are left out unless a GPU has `calibration_runs` runs of the row or more.
-void gather_rows(fleet& f, const name_filter& filter, std::vector<std::string>& multi_gpu, int calibration_runs);
+/// involve several GPUs are left out, their names added to `multi_gpu`.
+void gather_rows(fleet& f, const name_filter& filter, std::vector<std::string>& multi_gpu);
+/// Whether a row's time is the host's work (host link, driver calls): work:host or work:copy.
+fleet_test::part part_of(const fleet_row& r);
 
-/// One GPU's decision on one row.
-struct judged {
-  std::size_t fleet = 0, row = 0, gpu = 0;
-  row_centre ref;  ///< what the GPU is judged against: its fleet's centre, the spread of the others
-  decision d;      ///< at --threshold
-  /// The verdict at --one-row-threshold (a family of its own): slower makes the GPU an outlier.
-  verdict one_row = verdict::same;
-};
+/// Stage 2: the matrix of a fleet's runs over `rows` (its own, or a baseline's): per run the
+/// median of its file's usable repetitions of the row's figure, as a log.
+fleet_test::matrix matrix_of(const fleet& f, const std::vector<fleet_test::row_meta>& rows,
+                             const std::vector<figure>& figs, bool earlier = false);
+/// With --since: each GPU's runs dated before `since` moved to its earlier runs, and the GPUs
+/// with no run since dropped (their UUIDs returned). throws input_error for a run without a date
+std::vector<std::string> split_by_date(std::vector<fleet>& fleets, const std::string& since);
+/// "gpu_board_part 692-2G520-0282-000, gpu_vbios ...".
+std::string stratum_text(const fleet_identity_values& stratum);
+/// The rows of a fleet as the test takes them.
+std::vector<fleet_test::row_meta> row_metas(const fleet& f);
 
-/// Everything decided: the fleets, a decision per GPU and row compared, the correction.
+/// Everything decided: the fleets with their references and verdicts.
 struct fleet_state {
   std::vector<fleet> fleets;
-  std::vector<judged> rows;          ///< fleet by fleet, row by row, GPU by GPU
-  family_outcome fam;          ///< the correction at --threshold
-  family_outcome one_row_fam;  ///< at --one-row-threshold
   std::vector<std::string> multi_gpu;  ///< rows left out: they involve several GPUs
   std::string baseline_path;           ///< "" unless judged against a baseline
+  std::string since;                   ///< --since: each GPU also against its runs before this date
+  std::vector<std::string> no_recent_run;  ///< with --since: GPUs left out, no run since
 };
 
-/// Whether a GPU's runs of a row measure their own spread: calibration_runs of them or more.
-bool measured_runs(const side& s, int calibration_runs);
-/// A GPU's time on a row: the median of its runs' medians; with measured runs, the exp of
-/// their 20 % trimmed mean of logs (a row whose runs fall at two levels moves the median of
-/// many runs from one level to the other with a run or two, as compare takes it).
-double gpu_time(const side& s, int calibration_runs);
-/// The fleet's own centre of a row, its run-to-run variance pooled over its GPUs.
-row_centre centre_of(const fleet_row& r, int calibration_runs = 0);
-/// The centre `all` of a row as GPU `gpu` is judged against it: the spread measured on the
-/// other GPUs (their log medians about the centre), so that a GPU far off does not widen the
-/// interval of its own deviation. `all` itself when the row has fewer than three GPUs.
-row_centre centre_for(const row_centre& all, const fleet_row& r, std::size_t gpu, int calibration_runs = 0);
-/// Adds the run-to-run spread of a row's GPUs to a reference's pool.
-void pool_runs(row_centre& c, const fleet_row& r);
-/// A GPU's runs of a row against its reference: the change, its interval and the verdict.
-/// With `calibration_runs` runs of the GPU or more (0: never) and a run-to-run spread in the
-/// reference, that measured spread replaces the floors (evidence runs).
-decision judge_gpu(const side& gpu, const row_centre& c, const decide_options& o, int calibration_runs = 0);
-/// Stage 2: every fleet's centres (own, or the baseline's: throws input_error for a fleet
-/// it lacks), every GPU's decisions and their family correction, at --threshold and at
-/// --one-row-threshold.
+/// Stage 2 and 3: every fleet's matrix, its reference (own, or the baseline's: throws
+/// input_error for a fleet it lacks) and each GPU's verdicts.
 void decide_fleets(fleet_state& s, const fleet_options& opt, const fleet_baseline* against);
 
-enum class gpu_verdict { outlier, unsure, within };
+/// A GPU's overall verdict: the worse of its parts', slow before failing before undecided.
+enum class gpu_verdict { outlier, failing, undecided, within };
 const char* to_string(gpu_verdict v) noexcept;
 
-/// One family of a GPU's rows.
-struct family_score {
-  std::string family;
-  int compared = 0, slower = 0, faster = 0, unsure = 0;
-  double median_change = NAN;
-};
-
-/// One GPU's rows in sum, and its verdict.
+/// One GPU in sum, as the outputs list it.
 struct gpu_summary {
   std::size_t fleet = 0, gpu = 0;
-  int compared = 0, slower = 0, faster = 0, same = 0, unsure = 0;
-  int one_row_slower = 0, one_row_faster = 0;   ///< rows called so at --one-row-threshold
-  int called_slower = 0, called_slower_host_work = 0;  ///< rows called slower at either threshold, and those of host work
-  std::string one_row_slowest, one_row_fastest;  ///< the farthest of those, as the verdict says it
-  int left[left_out_count] = {};       ///< rows left out, by left_out
-  double median_change = NAN;          ///< over its compared rows
-  double clock_mhz = NAN, fleet_clock_mhz = NAN;  ///< medians over its rows' runs, and its fleet's
-  std::vector<family_score> families;  ///< worst first
-  gpu_verdict v = gpu_verdict::within;
-  std::string reason;
-  int decided() const { return same + slower + faster; }
+  gpu_verdict v = gpu_verdict::within;     ///< from its GPU part
+  gpu_verdict host_v = gpu_verdict::within;  ///< from its host part
+  std::string reason, host_reason;
+  double worst_z = 0;  ///< the largest z of any scope of its GPU part (ranking)
+  gpu_verdict drift_v = gpu_verdict::within;  ///< with --since: its GPU part against itself
+  gpu_verdict host_drift_v = gpu_verdict::within;
+  std::string drift_reason;  ///< "" without --since
 };
-
-/// Stage 3: each GPU's summary and verdict, worst first.
-std::vector<gpu_summary> summarize_gpus(const fleet_state& s, const fleet_options& opt);
+/// Every GPU's summary, worst first.
+std::vector<gpu_summary> summarize_gpus(const fleet_state& s);
+/// The part verdict as a GPU verdict.
+gpu_verdict verdict_of(const fleet_test::part_result& p);
 
 /// An identity field on which a fleet's outliers share no value with its GPUs within.
 struct apart_field {
@@ -176,11 +142,11 @@ std::string apart_text(const std::vector<apart_field>& fields);
 /// A GPU as tables show it: the UUID's first twelve characters, unless two GPUs of the
 /// fleet share those.
 std::string gpu_label(const fleet& f, std::size_t gpu);
-/// The families a GPU is worst in ("global/read +8.2 % (4/4 slower)"), "-" when none.
-std::string worst_families(const gpu_summary& g, std::size_t most);
+/// A --benchmark_filter that selects exactly these rows: ^(a|b)/ with every character a
+/// regular expression treats specially escaped (the names end before /manual_time).
+std::string confirm_filter(const std::vector<std::string>& rows);
 /// The rules as the notes say them.
-std::string row_rule_note(const fleet_options& opt);
-std::string gpu_rule_note(const fleet_options& opt);
+std::string rule_note(const fleet_options& opt);
 
 /// Stage 4: the document, the JSON, a baseline.
 document fleet_document(const fleet_state& s, const std::vector<gpu_summary>& gpus, const fleet_options& opt);

@@ -181,25 +181,35 @@ inline constexpr option_spec fleet_files{
     .required = true, .list = true};
 inline constexpr option_spec fleet_threshold{
     .names = "--threshold", .kind = k::number,
-    .help = "percent a GPU's time must differ from the fleet's centre, its whole interval beyond it, to call a row "
-            "slower or faster",
+    .help = "percent a GPU's mean over all its GPU-work rows must be slower than its stratum's centre (and beyond "
+            "the healthy spread at --level) to be called slow",
     .number = 3, .low = 0, .high = 1000,
-    .default_note = "above healthy GPUs' deviations on kernel rows, below the slowdowns worth finding (docs/report.md)"};
-inline constexpr option_spec outlier_share{
-    .names = "--outlier-share", .kind = k::number,
-    .help = "a GPU with this percent of its decided rows slower (two rows or more) is an outlier", .number = 10,
-    .low = 0, .high = 100};
-inline constexpr option_spec one_row_threshold{
-    .names = "--one-row-threshold", .kind = k::number,
-    .help = "percent one row of a GPU must be slower than the fleet's centre, its whole interval beyond it (every GPU's "
-            "rows one family at this threshold), to make the GPU an outlier by that row alone",
-    .number = 7.5, .low = 0, .high = 1000,
-    .default_note = "above the real differences between healthy H100s' rows, below a 10 % slowdown (docs/report.md)"};
-inline constexpr option_spec fleet_calibration_runs{
-    .names = "--calibration-runs", .kind = k::integer,
-    .help = "a GPU with at least this many runs of a row is judged by the row's run-to-run spread measured over the "
-            "fleet's runs, which then replaces the floors above (0: never)",
-    .number = 8, .low = 0, .high = 1000000};
+    .default_note = "a 5 % slowdown of every row clears it in every trial on the committed sets (docs/report.md)"};
+inline constexpr option_spec family_threshold{
+    .names = "--family-threshold", .kind = k::number,
+    .help = "the same for the mean over one family's rows", .number = 5, .low = 0, .high = 1000};
+inline constexpr option_spec row_threshold{
+    .names = "--row-threshold", .kind = k::number, .help = "the same for one row of GPU work", .number = 10,
+    .low = 0, .high = 1000};
+inline constexpr option_spec host_threshold{
+    .names = "--host-threshold", .kind = k::number,
+    .help = "the same for the mean over all host-work rows (work:host and work:copy: the host link, driver calls), "
+            "which judge the host, not the GPU",
+    .number = 10, .low = 0, .high = 1000};
+inline constexpr option_spec host_row_threshold{
+    .names = "--host-row-threshold", .kind = k::number, .help = "the same for one row of host work", .number = 20,
+    .low = 0, .high = 1000};
+inline constexpr option_spec fleet_level{
+    .names = "--level", .kind = k::number,
+    .help = "a healthy GPU's chance of being called slow on one part (GPU or host work), split over its scopes; it "
+            "does not depend on how many GPUs are judged",
+    .number = 1e-5, .low = 1e-12, .high = 0.5};
+inline constexpr option_spec fail_share{
+    .names = "--fail-share", .kind = k::number,
+    .help = "percent of a part's rows a GPU may fail (errored, missing, unconverged or throttled in every run) before "
+            "the part is failing",
+    .number = 20, .low = 0, .high = 100,
+    .default_note = "above the most a healthy GPU of the committed sets fails with one run (docs/report.md)"};
 inline constexpr option_spec allow_mixed{
     .names = "--allow-mixed", .kind = k::flag,
     .help = "files of several GPU models or builds are judged as separate fleets instead of refused"};
@@ -213,8 +223,12 @@ inline constexpr option_spec baseline_format{
     .help = "membench: what --baseline reads (format version, GPUs, centre, spread and band per row); reframe: "
             "ReFrame's reference form, {\"MODEL/BUILD\": {\"ROW\": [value, lower, upper, \"us\"]}}",
     .text = "membench", .choices = {"membench", "reframe"}};
+inline constexpr option_spec fleet_since{
+    .names = "--since",
+    .help = "DATE (YYYY-MM-DD, or with THH:MM[:SS]): each GPU is judged on its runs since DATE, and also against "
+            "its own runs before it (drift: the same chip, so only its run-to-run spread is the null)"};
 inline constexpr option_spec fleet_all{.names = "--all", .kind = k::flag,
-                                       .help = "list every row of every GPU, not only those called slower or faster"};
+                                       .help = "list every scope of every GPU, not only those called slower"};
 inline constexpr option_spec fleet_format{
     .names = "--format", .kind = k::choice,
     .help = "output format (html: with a GPU x family heatmap; json: a record per GPU and per row called, for "
@@ -285,8 +299,8 @@ inline constexpr std::array history_command{
     &clock_tolerance, &run_spread, &run_spread_copy, &run_spread_host, &run_spread_us, &calibration_runs,
     &confidence, &seed, &correction, &export_format};
 inline constexpr std::array fleet_command{
-    &fleet_files, &fleet_threshold, &outlier_share, &one_row_threshold, &confidence, &resolution, &run_spread,
-    &run_spread_copy, &run_spread_host, &run_spread_us, &fleet_calibration_runs, &correction, &allow_mixed, &baseline_in, &baseline_out, &baseline_format, &filter,
+    &fleet_files, &fleet_threshold, &family_threshold, &row_threshold, &host_threshold, &host_row_threshold,
+    &fleet_level, &fail_share, &fleet_since, &allow_mixed, &baseline_in, &baseline_out, &baseline_format, &filter,
     &fleet_all, &fleet_format, &output, &color};
 inline constexpr std::array rows_command{&rows_files, &filter, &output};
 inline constexpr std::array profile_command{&profile_files, &profile_format, &output};
@@ -307,7 +321,8 @@ inline constexpr std::array<command_spec, 12> commands{{
     {"compare", "BASE against NEW: change, interval and verdict per benchmark; exit 1 on a regression",
      options::compare_command},
     {"history", "the same benchmarks over runs in time, changes marked by compare's test", options::history_command},
-    {"fleet", "which GPU of many of one model and build is slow: each against the fleet's centre; exit 1 on an outlier",
+    {"fleet", "which GPU of many of one model is slow, and which host: each alone against its stratum's healthy GPUs; "
+              "exit 1 on a GPU slow or failing, 4 on a host, 3 undecided",
      options::fleet_command},
     {"profile", "each GPU's memory hierarchy on one page: latency ladder, bandwidth against each level's ceiling, the "
                 "lessons' effects", options::profile_command},
