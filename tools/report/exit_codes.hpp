@@ -23,8 +23,9 @@ inline constexpr std::array exit_table{
                 "file (`views`), the table, matrix, trend, export, profile, schema or options written; `--help`"},
     exit_status{exit_regression, "a regression, an outlier or a view that differs",
                 "a finding: `compare` found a benchmark slower beyond the noise (or unsure, with "
-                "`--unsure=fail`); `fleet` found a GPU slow on its own work, or failing (too many rows errored, "
-                "missing, unconverged or throttled); `views --check` found a view that "
+                "`--unsure=fail`); `fleet` found a GPU slow on its own work (against its stratum, or with "
+                "`--since` against its own earlier runs), or failing (too many rows errored, missing, "
+                "unconverged or throttled); `views --check` found a view that "
                 "differs from its file or is missing. `history` never exits 1: it marks changes"},
     exit_status{exit_unusable, "unusable input, a bad option or an output not written",
                 "no verdict: an input missing, unreadable or not Google Benchmark JSON (a value out of "
@@ -42,10 +43,12 @@ inline constexpr std::array exit_table{
                 "replace an input"},
     exit_status{exit_undecided, "undecided",
                 "no verdict to vouch for a GPU or host (`fleet`, and no GPU or host slow or failing): its reference "
-                "has fewer than 3 GPUs, splits into groups no majority decides, or the GPU scored on no scope"},
+                "has fewer than 3 GPUs that are not failing, splits into groups no majority decides, or the GPU "
+                "has no GPU-work row or scored on no scope"},
     exit_status{exit_host, "a host slow",
                 "`fleet`: no GPU slow or failing, but a host slow or failing on host work (host-link copies, driver "
-                "calls): look at the host, not the GPU"},
+                "calls; against its stratum's hosts of its shape, or with `--since` its own earlier runs): look at "
+                "the host, not the GPU"},
 };
 
 /// The table as Markdown between `<!-- exit-codes -->` and `<!-- /exit-codes -->`.

@@ -3,6 +3,7 @@
 // form, which --baseline reads back, or in ReFrame's reference form; and read.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -68,8 +69,10 @@ std::string membench_baseline(const fleet_state& s, const fleet_options& opt) {
   return out.dump(1) + "\n";
 }
 
-// {"MODEL/BUILD": {"ROW": [centre, lower, upper, "us"]}}: the band of one run of a new GPU
-// that the row's scope would not call, as fractions of the centre.
+// {"MODEL/BUILD": {"ROW": [centre, lower, upper, "us"]}}: as fractions of the centre, the
+// band one run of a healthy GPU keeps to on the row alone: the GPU-work threshold (every row a
+// little slower is what a check of each row alone can see) beyond the row's healthy spread at
+// the per-GPU level.
 std::string reframe_baseline(const fleet_state& s, const fleet_options& opt) {
   json out = json::object();
   for (const fleet& f : s.fleets) {
@@ -83,7 +86,7 @@ std::string reframe_baseline(const fleet_state& s, const fleet_options& opt) {
       if (sc.kind != ft::scope_kind::row || sc.gpus == 0) continue;
       const double z = ft::critical_z(opt.test, f.ref.scope_count(sc.p));
       const double sd = std::sqrt(sc.between + sc.within + sc.centre_variance() + sc.floor);
-      const double half = std::max(std::log1p(opt.test.threshold_pct(sc.p, sc.kind) / 100), z * sd);
+      const double half = std::log1p(opt.test.threshold_pct(sc.p, ft::scope_kind::all) / 100) + z * sd;
       const std::size_t r = sc.rows.front();
       refs[sc.name] = json::array({std::exp(f.ref.row_centre[r] + sc.centre), std::expm1(-half), std::expm1(half), "us"});
     }
@@ -140,6 +143,14 @@ double finite_at_least(const nlohmann::json& j, const char* key, double least, c
   return v;
 }
 
+// A count: a whole number from 0 to a million.
+int count_at(const nlohmann::json& j, const char* key, const std::string& what) {
+  const nlohmann::json& v = j.at(key);
+  if (!v.is_number_integer() || v.get<std::int64_t>() < 0 || v.get<std::int64_t>() > 1000000)
+    throw input_error(fmt::format("{}: {} is no count", what, key));
+  return static_cast<int>(v.get<std::int64_t>());
+}
+
 void read_rows(const nlohmann::json& rows, fleet_baseline::group& g) {
   for (const auto& r : rows) {
     const std::string name = r.at("name").get<std::string>();
@@ -175,9 +186,14 @@ void read_scopes(const nlohmann::json& scopes, fleet_baseline::group& g) {
     sc.within = within * within;
     sc.floor = floor * floor;
     sc.typical_runs = finite_at_least(*it, "typical_runs", 1, what);
-    sc.gpus = static_cast<int>(finite_at_least(*it, "gpus", 0, what));
-    sc.majority = static_cast<int>(finite_at_least(*it, "majority", 0, what));
+    sc.gpus = count_at(*it, "gpus", what);
+    sc.majority = count_at(*it, "majority", what);
     sc.split = it->at("split").get<bool>();
+    // A split has no majority; no majority is a split but for host rows, which never split.
+    const bool no_majority = 2 * sc.majority <= sc.gpus && sc.gpus > 0;
+    if (sc.majority > sc.gpus || (sc.split && !no_majority) ||
+        (no_majority && !sc.split && !(sc.p == ft::part::host && sc.kind == ft::scope_kind::row)))
+      throw input_error(what + ": majority, gpus and split disagree");
   }
 }
 
@@ -189,6 +205,9 @@ fleet_baseline::group group_of(const nlohmann::json& f) {
   for (const auto& gpu : f.at("gpus")) g.gpus.push_back(gpu.at("uuid").get<std::string>());
   g.identity = identity_of(f.at("identity"), false);
   read_rows(f.at("rows"), g);
+  // A reference with no GPU work would vouch for every GPU on nothing.
+  if (std::none_of(g.ref.rows.begin(), g.ref.rows.end(), [](const ft::row_meta& r) { return r.p == ft::part::gpu; }))
+    throw input_error("a fleet without GPU-work rows");
   read_scopes(f.at("scopes"), g);
   g.ref.gpus = static_cast<int>(g.gpus.size());
   return g;

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -84,9 +85,10 @@ int run_fleet(fleet_args a, session& s) {
   a.opt.test.fail_share = a.fail_share_pct / 100;
   a.opt.make_baseline = !a.baseline_out.empty();
   std::vector<std::string> paths;  // a file named twice (itself and by its folder) is one run
+  std::unordered_set<std::string> named;
   for (const std::string& arg : a.files) {
     for (std::string& p : files_of(arg, s)) {
-      if (std::find(paths.begin(), paths.end(), p) == paths.end()) paths.push_back(std::move(p));
+      if (named.insert(p).second) paths.push_back(std::move(p));
     }
   }
   const fleet_baseline against = a.baseline.empty() ? fleet_baseline{} : read_baseline(a.baseline, s);

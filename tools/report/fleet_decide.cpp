@@ -187,6 +187,7 @@ std::string stratum_text(const fleet_identity_values& stratum) {
 }
 
 void decide_fleets(fleet_state& s, const fleet_options& opt, const fleet_baseline* against) {
+  s.test = against != nullptr ? with_thresholds(opt.test, against->test) : opt.test;
   for (fleet& f : s.fleets) {
     std::vector<figure> figs;
     ft::settings t = opt.test;

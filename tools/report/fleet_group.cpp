@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <unordered_map>
 #include <set>
 
 #include <fmt/format.h>
@@ -34,12 +35,12 @@ fleet& fleet_for(std::vector<fleet>& fleets, const fleet_key& key, const fleet_i
   return fleets.back();
 }
 
-fleet_gpu& gpu_for(fleet& f, const std::string& uuid, const result_file& file) {
-  for (fleet_gpu& g : f.gpus) {
-    if (g.uuid == uuid) return g;
-  }
-  f.gpus.push_back({uuid, context_of(file, schema::context_key("host_name").key), {}});
-  return f.gpus.back();
+// GPU `uuid` of fleet `fi`, made on its first file; `index` finds it in one step.
+fleet_gpu& gpu_for(fleet& f, std::size_t fi, const std::string& uuid, const result_file& file,
+                   std::map<std::pair<std::size_t, std::string>, std::size_t>& index) {
+  const auto [it, fresh] = index.try_emplace({fi, uuid}, f.gpus.size());
+  if (fresh) f.gpus.push_back({uuid, context_of(file, schema::context_key("host_name").key), {}, {}});
+  return f.gpus[it->second];
 }
 
 }  // namespace
@@ -113,10 +114,11 @@ void refuse_repeated_runs(const fleet_gpu& g) {
 
 std::vector<fleet> group_fleets(const file_refs& files, bool allow_mixed) {
   std::vector<fleet> fleets;
+  std::map<std::pair<std::size_t, std::string>, std::size_t> index;
   for (const result_file& file : files) {
     const std::string uuid = uuid_of(file);
     fleet& f = fleet_for(fleets, key_of(file), stratum_of(file));
-    gpu_for(f, uuid, file).files.push_back(&file);
+    gpu_for(f, static_cast<std::size_t>(&f - fleets.data()), uuid, file, index).files.push_back(&file);
   }
   for (const fleet& f : fleets) {
     for (const fleet_gpu& g : f.gpus) refuse_repeated_runs(g);
@@ -239,13 +241,12 @@ fleet_test::part part_of(const fleet_row& r) {
   return fleet_test::part::gpu;
 }
 
-std::string gpu_label(const fleet& f, std::size_t gpu) {
-  auto short_form = [](const std::string& uuid) { return uuid.substr(0, 12); };
-  const std::string mine = short_form(f.gpus[gpu].uuid);
-  for (std::size_t k = 0; k < f.gpus.size(); ++k) {
-    if (k != gpu && short_form(f.gpus[k].uuid) == mine) return f.gpus[gpu].uuid;
-  }
-  return mine;
+std::vector<std::string> gpu_labels(const fleet& f) {
+  std::unordered_map<std::string, int> seen;
+  for (const fleet_gpu& g : f.gpus) ++seen[g.uuid.substr(0, 12)];
+  std::vector<std::string> out;
+  for (const fleet_gpu& g : f.gpus) out.push_back(seen[g.uuid.substr(0, 12)] > 1 ? g.uuid : g.uuid.substr(0, 12));
+  return out;
 }
 
 }  // namespace membench::report

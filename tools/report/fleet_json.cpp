@@ -108,7 +108,7 @@ json scope_record(const fleet& f, std::size_t gi, std::size_t fi, const ft::find
           {"verdict", k.slower ? "slower" : k.faster ? "faster" : "same"}};
 }
 
-json summary(const std::vector<gpu_summary>& gpus, const fleet_state& s, const fleet_options& opt) {
+json summary(const std::vector<gpu_summary>& gpus, const fleet_state& s) {
   int n[4] = {}, h[4] = {};
   for (const gpu_summary& g : gpus) {
     ++n[static_cast<int>(g.v)];
@@ -116,7 +116,7 @@ json summary(const std::vector<gpu_summary>& gpus, const fleet_state& s, const f
   }
   json multi = json::array();
   for (const std::string& name : s.multi_gpu) multi.push_back(name);
-  const ft::settings& t = opt.test;
+  const ft::settings& t = s.test;
   return {{"gpus", gpus.size()},
           {"fleets", s.fleets.size()},
           {"outlier", n[0]},
@@ -152,7 +152,7 @@ std::string fleet_json(const fleet_state& s, const std::vector<gpu_summary>& gpu
       }
     }
   }
-  json out = {{"format", "membench-fleet"}, {"version", 2},        {"summary", summary(gpus, s, opt)},
+  json out = {{"format", "membench-fleet"}, {"version", 2},        {"summary", summary(gpus, s)},
               {"fleets", fleets},           {"gpus", gpu_records}, {"scopes", scopes}};
   return out.dump(2) + "\n";
 }

@@ -19,6 +19,13 @@ namespace ft = fleet_test;
 constexpr std::size_t listed_gpus = 64;
 constexpr std::size_t family_columns = 32;
 
+// Every fleet's GPU labels, made once (a label looks at every GPU of its fleet).
+std::vector<std::vector<std::string>> labels_of(const fleet_state& s) {
+  std::vector<std::vector<std::string>> out;
+  for (const fleet& f : s.fleets) out.push_back(gpu_labels(f));
+  return out;
+}
+
 std::string pct(double x) { return std::isnan(x) ? "-" : fmt::format("{:+.2f} %", 100 * x); }
 
 tone mood_of(gpu_verdict v) {
@@ -67,10 +74,10 @@ table gpu_table(const fleet_state& s, const std::vector<gpu_summary>& gpus, bool
   return t;
 }
 
-std::vector<cell> scope_line(const fleet& f, std::size_t gi, const ft::finding& k) {
+std::vector<cell> scope_line(const fleet& f, const std::string& label, const ft::finding& k) {
   const ft::scope_ref& sc = f.ref.scopes[k.scope];
   const tone mood = k.slower ? tone::bad : k.faster ? tone::good : tone::plain;
-  return {{gpu_label(f, gi)},
+  return {{label},
           {ft::describe(sc)},
           {pct(k.change()), 100 * k.change(), mood},
           {fmt::format("{:.2f} %", 100 * k.sd), 100 * k.sd},
@@ -87,6 +94,7 @@ table scope_table(const fleet_state& s, const std::vector<gpu_summary>& gpus, co
            "reference's centre; sd: of the deviation under the healthy null (between chips, the GPU's runs, the "
            "centre); z = deviation / sd";
   t.header = {"GPU", "scope", "deviation", "sd", "z", "runs", "verdict"};
+  const auto labels = labels_of(s);
   for (const gpu_summary& g : gpus) {
     const fleet& f = s.fleets[g.fleet];
     std::vector<const ft::finding*> mine;
@@ -96,7 +104,7 @@ table scope_table(const fleet_state& s, const std::vector<gpu_summary>& gpus, co
       }
     }
     std::stable_sort(mine.begin(), mine.end(), [](const ft::finding* a, const ft::finding* b) { return a->z > b->z; });
-    for (const ft::finding* k : mine) t.rows.push_back(scope_line(f, g.gpu, *k));
+    for (const ft::finding* k : mine) t.rows.push_back(scope_line(f, labels[g.fleet][g.gpu], *k));
   }
   return t;
 }
@@ -109,12 +117,13 @@ table family_table(const fleet_state& s, const std::vector<gpu_summary>& gpus, s
   t.unit = "percent, the GPU's family score against the reference's centre; marked where called";
   t.header = {"family"};
   // Shaded red (slower) or blue (faster), full at three times the family threshold.
-  t.heat = heat_scale{"deviation from the reference's centre, %", 3 * opt.test.family_pct, true};
+  t.heat = heat_scale{"deviation from the reference's centre, %", 3 * s.test.family_pct, true};
   std::vector<const gpu_summary*> order;
   for (const gpu_summary& g : gpus) {
     if (g.fleet == fi) order.push_back(&g);
   }
-  for (const gpu_summary* g : order) t.header.push_back(gpu_label(f, g->gpu));
+  const std::vector<std::string> labels = gpu_labels(f);
+  for (const gpu_summary* g : order) t.header.push_back(labels[g->gpu]);
   for (std::size_t i = 0; i < f.ref.scopes.size(); ++i) {
     const ft::scope_ref& sc = f.ref.scopes[i];
     if (sc.kind == ft::scope_kind::row) continue;
@@ -141,6 +150,7 @@ table confirm_table(const fleet_state& s, const std::vector<gpu_summary>& gpus) 
   t.title = "before acting: run these rows again on the GPU, then judge its new runs";
   t.unit = "the rows of the slow part with the largest z; membench --benchmark_filter='FILTER' --benchmark_repetitions=3";
   t.header = {"GPU", "part", "rows", "filter"};
+  const auto labels = labels_of(s);
   for (const gpu_summary& g : gpus) {
     const fleet& f = s.fleets[g.fleet];
     for (const ft::part_result& p : f.results[g.gpu].parts) {
@@ -149,7 +159,7 @@ table confirm_table(const fleet_state& s, const std::vector<gpu_summary>& gpus) 
       for (std::size_t r : ft::rows_to_confirm(p, f.ref)) rows.push_back(f.ref.rows[r].name);
       if (rows.empty()) continue;
       const bool gpu_part = &p == &f.results[g.gpu].of(ft::part::gpu);
-      t.rows.push_back({{gpu_label(f, g.gpu)}, {gpu_part ? "GPU work" : "host work"},
+      t.rows.push_back({{labels[g.fleet][g.gpu]}, {gpu_part ? "GPU work" : "host work"},
                         {fmt::format("{}", fmt::join(rows, ", "))}, {confirm_filter(rows)}});
     }
   }
@@ -200,8 +210,7 @@ std::vector<std::string> summary_notes(const fleet_state& s, const std::vector<g
 
 }  // namespace
 
-std::string rule_note(const fleet_options& opt) {
-  const ft::settings& t = opt.test;
+std::string rule_note(const ft::settings& t) {
   return fmt::format(
       "rule: each GPU alone against its stratum's reference, GPU work (work:kernel rows) and host work (work:host "
       "and work:copy rows: host link, driver calls) apart. A scope (all rows of a part, a family, a row) scores a "
@@ -218,7 +227,7 @@ document fleet_document(const fleet_state& s, const std::vector<gpu_summary>& gp
   document doc;
   doc.title = "membench fleet";
   doc.notes = summary_notes(s, gpus);
-  doc.notes.push_back(rule_note(opt));
+  doc.notes.push_back(rule_note(s.test));
   if (!s.multi_gpu.empty())
     doc.notes.push_back(fmt::format("left out: {} row(s) that involve several GPUs (peer rows: no one GPU's time), "
                                     "such as {}",

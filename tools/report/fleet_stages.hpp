@@ -94,6 +94,7 @@ struct fleet_state {
   std::vector<std::string> multi_gpu;  ///< rows left out: they involve several GPUs
   std::string baseline_path;           ///< "" unless judged against a baseline
   std::string since;                   ///< --since: each GPU also against its runs before this date
+  fleet_test::settings test;           ///< what judged: the options', at a baseline's thresholds against one
   std::vector<std::string> no_recent_run;  ///< with --since: GPUs left out, no run since
 };
 
@@ -139,14 +140,14 @@ bool baseline_identity_key(std::string_view key);
 /// "gpu_board_part (A against B); ...".
 std::string apart_text(const std::vector<apart_field>& fields);
 
-/// A GPU as tables show it: the UUID's first twelve characters, unless two GPUs of the
-/// fleet share those.
-std::string gpu_label(const fleet& f, std::size_t gpu);
+/// GPUs as tables show them: the UUID's first twelve characters, unless two GPUs of the
+/// fleet share those (then the whole UUID); one per GPU of the fleet.
+std::vector<std::string> gpu_labels(const fleet& f);
 /// A --benchmark_filter that selects exactly these rows: ^(a|b)/ with every character a
 /// regular expression treats specially escaped (the names end before /manual_time).
 std::string confirm_filter(const std::vector<std::string>& rows);
 /// The rules as the notes say them.
-std::string rule_note(const fleet_options& opt);
+std::string rule_note(const fleet_test::settings& t);
 
 /// Stage 4: the document, the JSON, a baseline.
 document fleet_document(const fleet_state& s, const std::vector<gpu_summary>& gpus, const fleet_options& opt);

@@ -198,17 +198,29 @@ void join_section(const stratum_set& s, const ft::settings& set) {
 
 // --- synthetic fleets ------------------------------------------------------------------------
 
-// A GPU drawn from the stratum with its runs drawn with replacement.
+// A GPU drawn from the stratum with its runs drawn with replacement, each among its runs of
+// the same kind: runs with GPU rows among those, runs of host rows alone (a phase some sets
+// ran many times more) among those, so that a drawn GPU has the make-up of its original.
 ft::matrix::gpu resampled(const ft::matrix& m, std::mt19937_64& rng) {
   const ft::matrix::gpu& src = m.gpus[std::uniform_int_distribution<std::size_t>(0, m.gpus.size() - 1)(rng)];
+  const std::size_t n = m.rows.size();
+  std::vector<std::size_t> kinds[2];
+  for (std::size_t k = 0; k < src.runs; ++k) {
+    bool gpu_rows = false;
+    for (std::size_t r = 0; r < n && !gpu_rows; ++r) gpu_rows = m.rows[r].p == ft::part::gpu && !std::isnan(src.at(k, r, n));
+    kinds[gpu_rows].push_back(k);
+  }
   ft::matrix::gpu g;
   g.runs = src.runs;
   g.logs.resize(src.logs.size());
-  std::uniform_int_distribution<std::size_t> pick(0, src.runs - 1);
-  const std::size_t n = m.rows.size();
-  for (std::size_t k = 0; k < g.runs; ++k) {
-    const std::size_t from = pick(rng);
-    std::copy_n(src.logs.begin() + static_cast<std::ptrdiff_t>(from * n), n, g.logs.begin() + static_cast<std::ptrdiff_t>(k * n));
+  std::size_t to = 0;
+  for (const std::vector<std::size_t>& runs : kinds) {
+    if (runs.empty()) continue;
+    std::uniform_int_distribution<std::size_t> pick(0, runs.size() - 1);
+    for (std::size_t i = 0; i < runs.size(); ++i, ++to) {
+      const std::size_t from = runs[pick(rng)];
+      std::copy_n(src.logs.begin() + static_cast<std::ptrdiff_t>(from * n), n, g.logs.begin() + static_cast<std::ptrdiff_t>(to * n));
+    }
   }
   return g;
 }
@@ -233,7 +245,7 @@ cell_count synthetic_cell(const stratum_set& s, std::size_t size, std::size_t sl
     if (w == what::family) rows = gpu_rows(s.m, s.families[std::uniform_int_distribution<std::size_t>(0, s.families.size() - 1)(rng)]);
     if (w == what::row) rows = {all_rows[std::uniform_int_distribution<std::size_t>(0, all_rows.size() - 1)(rng)]};
     std::vector<bool> is_slow(size, false);
-    for (std::size_t k = 0; k < slowed && p > 0; ++k) {
+    for (std::size_t k = 0; k < std::min(slowed, size) && p > 0; ++k) {
       is_slow[k] = true;  // the first GPUs: they were drawn at random
       slow_down(m.gpus[k], rows, m.rows.size(), p);
     }
@@ -313,7 +325,8 @@ int evaluate(const std::vector<std::string>& folders, const std::vector<std::siz
     for (const ft::matrix::gpu& g : s.m.gpus) runs += g.runs;
     fmt::print("| {} | {} | {} |\n", s.name, s.m.gpus.size(), runs);
   }
-  auto judged = [](const stratum_set& s) { return s.m.gpus.size() >= 4; };
+  // Four GPUs, and GPU rows in families of two or more to slow.
+  auto judged = [](const stratum_set& s) { return s.m.gpus.size() >= 4 && !s.families.empty(); };
   if (sections.find("real") != std::string::npos) {
     fmt::print("\n## The real strata as they are\n\nGPU-work verdicts called (slow or failing) on the healthy stratum; "
                "each GPU slowed in turn on all its GPU rows by 5 %, on each family by 10 %, on each GPU row by 20 %.\n\n"
@@ -355,7 +368,7 @@ int main(int argc, char** argv) {
   std::uint64_t seed = 1;
   std::string sections = "real,join,synthetic";
   app.add_option("folders", folders, "folders of membench JSON files")->required()->check(CLI::ExistingDirectory);
-  app.add_option("--sizes", sizes, "synthetic fleet sizes")->delimiter(',');
+  app.add_option("--sizes", sizes, "synthetic fleet sizes")->delimiter(',')->check(CLI::Range(std::size_t{2}, std::size_t{1000000}));
   app.add_option("--trials", trials, "trials per cell at 32 GPUs or fewer (fewer for larger fleets)");
   app.add_option("--seed", seed, "random seed");
   app.add_option("--sections", sections, "real, join, synthetic (comma-separated)");

@@ -63,6 +63,19 @@ score score_of(const matrix::gpu& g, const scope_ref& sc, const std::vector<doub
   return out;
 }
 
+// How much more a score of n runs varies than their plain mean (sigma^2 / n), for normal runs:
+// the mean below three runs, the median of three (1.35), the mean of the middle two of four
+// (1.19), the 20 % trimmed mean (1.06 asymptotically; more with few runs).
+double estimator_factor(double n) {
+  if (n < 3) return 1;
+  if (n < 4) return 1.346;
+  if (n < 5) return 1.19;
+  return n < 10 ? 1.1 : 1.064;
+}
+
+// The variance of a score of n runs that vary by `within` each.
+double run_variance(double within, double n) { return within * estimator_factor(n) / n; }
+
 // The median of chi-square with df degrees of freedom over df (Wilson-Hilferty): the median of
 // sample variances is this fraction of the variance they estimate.
 double chi2_median_ratio(double df) {
@@ -100,12 +113,14 @@ double floor_of(const scope_ref& sc, const std::vector<row_meta>& rows, double f
 
 // A scope's centre and variance components from the scores of the GPUs that have one.
 void measure_scope(scope_ref& sc, const std::vector<score>& scores, double width) {
-  std::vector<double> means, withins, runs;
+  std::vector<double> means, withins, runs, within_runs;
   for (const score& x : scores) {
     if (x.runs == 0) continue;
     means.push_back(x.mean);
     runs.push_back(x.runs);
-    if (x.runs >= 2) withins.push_back(x.within);
+    if (x.runs < 2) continue;
+    withins.push_back(x.within);
+    within_runs.push_back(x.runs);
   }
   sc.gpus = static_cast<int>(means.size());
   if (means.empty()) return;
@@ -123,8 +138,9 @@ void measure_scope(scope_ref& sc, const std::vector<score>& scores, double width
   const double spread = mad_to_sd * median_of(std::move(dev));
   sc.typical_runs = median_of(runs);
   sc.within = 0;
-  if (!withins.empty()) sc.within = median_of(withins) / chi2_median_ratio(sc.typical_runs - 1);
-  sc.between = std::max(0.0, spread * spread - sc.within / sc.typical_runs);
+  // The median of the GPUs' sample variances, on the degrees of freedom of the GPUs that gave them.
+  if (!withins.empty()) sc.within = median_of(withins) / chi2_median_ratio(median_of(within_runs) - 1);
+  sc.between = std::max(0.0, spread * spread - run_variance(sc.within, sc.typical_runs));
 }
 
 double log_threshold(const settings& s, const scope_ref& sc) { return std::log1p(s.threshold_pct(sc.p, sc.kind) / 100); }
@@ -165,7 +181,9 @@ std::string describe(const scope_ref& s) {
 
 double scope_ref::centre_variance() const {
   if (gpus < 1) return 0;
-  return std::acos(-1.0) / 2 * (between + within / typical_runs) / gpus;
+  // The median of the majority group's scores (all of them where the scope splits).
+  const int n = split || majority < 1 ? gpus : majority;
+  return std::acos(-1.0) / 2 * (between + run_variance(within, typical_runs)) / n;
 }
 
 int reference::scope_count(part p) const {
@@ -219,7 +237,23 @@ int failed_rows(const matrix::gpu& g, const std::vector<row_meta>& rows, part p)
   return failed;
 }
 
-reference reference_of(const matrix& m, const settings& s) {
+namespace {
+
+// Whether a GPU fails more than the settings' share of a part's rows.
+bool failing(const matrix::gpu& g, const std::vector<row_meta>& rows, part p, const settings& s) {
+  const auto n = std::count_if(rows.begin(), rows.end(), [p](const row_meta& r) { return r.p == p; });
+  return n > 0 && failed_rows(g, rows, p) > s.fail_share * static_cast<double>(n);
+}
+
+}  // namespace
+
+reference reference_of(const matrix& all, const settings& s) {
+  // The reference is the healthy GPUs': those failing either part measure nothing of it.
+  matrix m;
+  m.rows = all.rows;
+  for (const matrix::gpu& g : all.gpus) {
+    if (!failing(g, all.rows, part::gpu, s) && !failing(g, all.rows, part::host, s)) m.gpus.push_back(g);
+  }
   reference ref;
   ref.rows = m.rows;
   ref.gpus = static_cast<int>(m.gpus.size());
@@ -260,7 +294,7 @@ finding find(const score& x, const scope_ref& sc, std::size_t index, double z_cr
   f.scope = index;
   f.runs = x.runs;
   f.deviation = x.mean - sc.centre;
-  f.sd = std::sqrt(sc.between + sc.within / x.runs + sc.centre_variance() + sc.floor);
+  f.sd = std::sqrt(sc.between + run_variance(sc.within, x.runs) + sc.centre_variance() + std::max(sc.floor, s.floor_sd * s.floor_sd));
   f.z = f.deviation / f.sd;
   const double t = log_threshold(s, sc);
   f.slower = f.z > z_crit && f.deviation > t;
@@ -322,8 +356,10 @@ part_result judge_part(const matrix::gpu& g, const reference& ref, part p, const
   out.failed = failed_rows(g, ref.rows, p);
   for (const row_meta& r : ref.rows) out.rows += r.p == p;
   if (out.rows == 0) {
-    out.v = verdict::not_judged;
-    out.reason = fmt::format("no {} rows", to_string(p));
+    // A GPU judged on no work of its own is not vouched for; a host without host rows is
+    // simply not judged (a filter of kernel rows).
+    out.v = p == part::gpu ? verdict::undecided : verdict::not_judged;
+    out.reason = fmt::format("no {}-work rows", p == part::gpu ? "GPU" : "host");
     return out;
   }
   if (p == part::host && runs_with(g, ref.rows, p) < s.host_runs) {
@@ -373,7 +409,8 @@ part_result drift_part(const matrix::gpu& then, const matrix::gpu& now, const re
     f.scope = i;
     f.runs = b.runs;
     f.deviation = b.mean - a.mean;
-    f.sd = std::sqrt(sc.within / a.runs + sc.within / b.runs + sc.floor);
+    f.sd = std::sqrt(run_variance(sc.within, a.runs) + run_variance(sc.within, b.runs) +
+                     std::max(sc.floor, s.floor_sd * s.floor_sd));
     f.z = f.deviation / f.sd;
     const double t = log_threshold(s, sc);
     f.slower = f.z > z_crit && f.deviation > t;
