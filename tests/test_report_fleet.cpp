@@ -10,6 +10,7 @@
 #include <random>
 #include <sstream>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include <fmt/format.h>
@@ -259,6 +260,22 @@ TEST(ReportFleet, AGpuIsJudgedAgainstItsOwnEarlierRuns) {
   ASSERT_EQ(rows.size(), 4u);
   for (std::size_t r : rows) EXPECT_EQ(ref.rows[r].family, "f1");
   EXPECT_EQ(confirm_filter({"global/read/type:f32/bytes:1G", "a.b+c"}), "^(global/read/type:f32/bytes:1G|a\\.b\\+c)/");
+}
+
+// One run of a row can jump by a tenth in one process: one run judges every GPU row together,
+// which finds a GPU slower on all of them; families and rows need two runs, and without them a
+// GPU not slow is undecided, never a pass.
+TEST(ReportFleet, OneRunJudgesAllRowsTogetherOnly) {
+  fleet_maker mk;
+  mk.runs = 1;
+  ft::matrix m = mk.make(32);
+  slow(m, 0, 5, range(0, 16));
+  slow(m, 1, 20, range(4, 8));
+  const auto r = judged(m);
+  EXPECT_EQ(gpu_verdict_of(r[0]), ft::verdict::slow);
+  EXPECT_EQ(gpu_verdict_of(r[1]), ft::verdict::slow) << "a family 20 % slower moves all rows 5 %";
+  EXPECT_EQ(gpu_verdict_of(r[2]), ft::verdict::undecided);
+  EXPECT_NE(r[2].of(ft::part::gpu).reason.find("need 2 runs"), std::string::npos) << r[2].of(ft::part::gpu).reason;
 }
 
 TEST(ReportFleet, FewerThanThreeGpusAreUndecided) {
@@ -523,16 +540,27 @@ TEST(ReportFleet, RefusesWhatItCannotJudge) {
 // At a thousand GPUs the document is still a summary and the GPUs not passing: no table with
 // a column a GPU, no line of more than a few hundred characters.
 TEST(ReportFleet, TheDocumentStaysReadableAtAThousandGpus) {
-  auto files = files_of(1000, 1, [](int g, const std::string& row) { return g == 7 && row.find("/b/") != std::string::npos ? 1.2 : 1.0; });
+  auto shape = [](const fleet_outcome& out) {
+    const std::string md = render_markdown(out.doc);
+    std::istringstream lines(md);
+    std::size_t longest = 0, count = 0;
+    for (std::string line; std::getline(lines, line); ++count) longest = std::max(longest, line.size());
+    return std::tuple{md, longest, count};
+  };
+  auto files = files_of(1000, 2, [](int g, const std::string& row) { return g == 7 && row.find("/b/") != std::string::npos ? 1.2 : 1.0; });
   const fleet_outcome out = view_fleet(files, {});
   EXPECT_EQ(out.outliers, 1);
-  const std::string md = render_markdown(out.doc);
-  std::istringstream lines(md);
-  std::size_t longest = 0, count = 0;
-  for (std::string line; std::getline(lines, line); ++count) longest = std::max(longest, line.size());
+  const auto [md, longest, count] = shape(out);
   EXPECT_LT(longest, 2000u);
   EXPECT_LT(count, 200u);
   EXPECT_NE(md.find("GPU-00000007"), std::string::npos);
+  // A thousand GPUs of one run each are all undecided: the table of those lists 200 of them.
+  const fleet_outcome one = view_fleet(files_of(1000, 1, healthy), {});
+  EXPECT_EQ(one.undecided, 1000);
+  EXPECT_EQ(one.exit_code(), 3);
+  const auto [md1, longest1, count1] = shape(one);
+  EXPECT_LT(count1, 400u);
+  EXPECT_NE(md1.find("the first 200 of 1000"), std::string::npos);
 }
 
 }  // namespace

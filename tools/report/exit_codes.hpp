@@ -44,7 +44,8 @@ inline constexpr std::array exit_table{
     exit_status{exit_undecided, "undecided",
                 "no verdict to vouch for a GPU or host (`fleet`, and no GPU or host slow or failing): its reference "
                 "has fewer than 3 GPUs that are not failing, splits into groups no majority decides, or the GPU "
-                "has no GPU-work row or scored on no scope"},
+                "has no GPU-work row, scored on no scope, or has one run (which judges all its rows together "
+                "only)"},
     exit_status{exit_host, "a host slow",
                 "`fleet`: no GPU slow or failing, but a host slow or failing on host work (host-link copies, driver "
                 "calls; against its stratum's hosts of its shape, or with `--since` its own earlier runs): look at "

@@ -36,6 +36,7 @@ json scopes_record(const ft::reference& ref) {
   for (const ft::scope_ref& sc : ref.scopes) {
     out.push_back({{"kind", ft::to_string(sc.kind)}, {"part", ft::to_string(sc.p)}, {"name", sc.name},
                    {"centre", sc.centre}, {"between_sd", std::sqrt(sc.between)}, {"within_sd", std::sqrt(sc.within)},
+                   {"within_tail_sd", std::sqrt(sc.within_tail)},
                    {"typical_runs", sc.typical_runs}, {"floor_sd", std::sqrt(sc.floor)}, {"gpus", sc.gpus},
                    {"majority", sc.majority}, {"split", sc.split}});
   }
@@ -85,7 +86,7 @@ std::string reframe_baseline(const fleet_state& s, const fleet_options& opt) {
     for (const ft::scope_ref& sc : f.ref.scopes) {
       if (sc.kind != ft::scope_kind::row || sc.gpus == 0) continue;
       const double z = ft::critical_z(opt.test, f.ref.scope_count(sc.p));
-      const double sd = std::sqrt(sc.between + sc.within + sc.centre_variance() + sc.floor);
+      const double sd = std::sqrt(sc.between + sc.run_variance(1) + sc.centre_variance() + sc.floor);
       const double half = std::log1p(opt.test.threshold_pct(sc.p, ft::scope_kind::all) / 100) + z * sd;
       const std::size_t r = sc.rows.front();
       refs[sc.name] = json::array({std::exp(f.ref.row_centre[r] + sc.centre), std::expm1(-half), std::expm1(half), "us"});
@@ -180,10 +181,12 @@ void read_scopes(const nlohmann::json& scopes, fleet_baseline::group& g) {
     const std::string what = fmt::format("scope {} {}", ft::to_string(sc.kind), sc.name);
     const double between = finite_at_least(*it, "between_sd", 0, what), within = finite_at_least(*it, "within_sd", 0, what);
     const double floor = finite_at_least(*it, "floor_sd", 0, what);
+    const double tail = finite_at_least(*it, "within_tail_sd", 0, what);
     sc.centre = it->at("centre").get<double>();
     if (!std::isfinite(sc.centre)) throw input_error(what + ": centre out of range");
     sc.between = between * between;
     sc.within = within * within;
+    sc.within_tail = std::max(sc.within, tail * tail);
     sc.floor = floor * floor;
     sc.typical_runs = finite_at_least(*it, "typical_runs", 1, what);
     sc.gpus = count_at(*it, "gpus", what);

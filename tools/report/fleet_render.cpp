@@ -15,8 +15,10 @@ namespace {
 
 namespace ft = fleet_test;
 
-// GPUs listed by default in the table of every GPU, and as columns of the family table.
+// GPUs listed by default in the table of every GPU and in the table of those not passing,
+// and as columns of the family table.
 constexpr std::size_t listed_gpus = 64;
+constexpr std::size_t listed_flagged = 200;
 constexpr std::size_t family_columns = 32;
 
 // Every fleet's GPU labels, made once (a label looks at every GPU of its fleet).
@@ -243,7 +245,16 @@ document fleet_document(const fleet_state& s, const std::vector<gpu_summary>& gp
                                         ? std::string()
                                         : fmt::format("; {} GPU(s) without a run since left out, such as {}",
                                                       s.no_recent_run.size(), s.no_recent_run.front())));
-  doc.tables.push_back(gpu_table(s, gpus, true, gpus.size()));
+  const std::size_t flagged = static_cast<std::size_t>(std::count_if(gpus.begin(), gpus.end(), [](const gpu_summary& g) {
+    return g.v != gpu_verdict::within || g.host_v != gpu_verdict::within || g.drift_v == gpu_verdict::outlier ||
+           g.host_drift_v == gpu_verdict::outlier;
+  }));
+  const std::size_t most_flagged = opt.show_all ? flagged : listed_flagged;
+  if (flagged > most_flagged)
+    doc.notes.push_back(fmt::format("GPUs or hosts not passing: the first {} of {}, worst first (--all or --format json "
+                                    "lists every one)",
+                                    most_flagged, flagged));
+  doc.tables.push_back(gpu_table(s, gpus, true, most_flagged));
   doc.tables.push_back(gpu_table(s, gpus, false, most));
   if (table confirm = confirm_table(s, gpus); !confirm.rows.empty()) doc.tables.push_back(std::move(confirm));
   doc.tables.push_back(scope_table(s, gpus, opt));

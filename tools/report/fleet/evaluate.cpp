@@ -199,8 +199,8 @@ void join_section(const stratum_set& s, const ft::settings& set) {
 // --- synthetic fleets ------------------------------------------------------------------------
 
 // A GPU drawn from the stratum with its runs drawn with replacement, each among its runs of
-// the same kind: runs with GPU rows among those, runs of host rows alone (a phase some sets
-// ran many times more) among those, so that a drawn GPU has the make-up of its original.
+// the same kind (runs with GPU rows among those, runs of host rows alone among those, so that
+// a drawn GPU has the make-up of its original), where it has five runs of the kind or more.
 ft::matrix::gpu resampled(const ft::matrix& m, std::mt19937_64& rng) {
   const ft::matrix::gpu& src = m.gpus[std::uniform_int_distribution<std::size_t>(0, m.gpus.size() - 1)(rng)];
   const std::size_t n = m.rows.size();
@@ -216,9 +216,11 @@ ft::matrix::gpu resampled(const ft::matrix& m, std::mt19937_64& rng) {
   std::size_t to = 0;
   for (const std::vector<std::size_t>& runs : kinds) {
     if (runs.empty()) continue;
+    // A bootstrap of fewer than five runs draws one run twice often enough to make a GPU's
+    // runs look alike: those are taken as measured.
     std::uniform_int_distribution<std::size_t> pick(0, runs.size() - 1);
     for (std::size_t i = 0; i < runs.size(); ++i, ++to) {
-      const std::size_t from = runs[pick(rng)];
+      const std::size_t from = runs.size() < 5 ? runs[i] : runs[pick(rng)];
       std::copy_n(src.logs.begin() + static_cast<std::ptrdiff_t>(from * n), n, g.logs.begin() + static_cast<std::ptrdiff_t>(to * n));
     }
   }

@@ -73,9 +73,6 @@ double estimator_factor(double n) {
   return n < 10 ? 1.1 : 1.064;
 }
 
-// The variance of a score of n runs that vary by `within` each.
-double run_variance(double within, double n) { return within * estimator_factor(n) / n; }
-
 // The median of chi-square with df degrees of freedom over df (Wilson-Hilferty): the median of
 // sample variances is this fraction of the variance they estimate.
 double chi2_median_ratio(double df) {
@@ -114,6 +111,7 @@ double floor_of(const scope_ref& sc, const std::vector<row_meta>& rows, double f
 // A scope's centre and variance components from the scores of the GPUs that have one.
 void measure_scope(scope_ref& sc, const std::vector<score>& scores, double width) {
   std::vector<double> means, withins, runs, within_runs;
+  double sum_sq = 0, sum_df = 0;
   for (const score& x : scores) {
     if (x.runs == 0) continue;
     means.push_back(x.mean);
@@ -121,6 +119,8 @@ void measure_scope(scope_ref& sc, const std::vector<score>& scores, double width
     if (x.runs < 2) continue;
     withins.push_back(x.within);
     within_runs.push_back(x.runs);
+    sum_sq += x.within * (x.runs - 1);
+    sum_df += x.runs - 1;
   }
   sc.gpus = static_cast<int>(means.size());
   if (means.empty()) return;
@@ -140,7 +140,8 @@ void measure_scope(scope_ref& sc, const std::vector<score>& scores, double width
   sc.within = 0;
   // The median of the GPUs' sample variances, on the degrees of freedom of the GPUs that gave them.
   if (!withins.empty()) sc.within = median_of(withins) / chi2_median_ratio(median_of(within_runs) - 1);
-  sc.between = std::max(0.0, spread * spread - run_variance(sc.within, sc.typical_runs));
+  sc.within_tail = std::max(sc.within, sum_df > 0 ? sum_sq / sum_df : 0.0);
+  sc.between = std::max(0.0, spread * spread - sc.run_variance(sc.typical_runs));
 }
 
 double log_threshold(const settings& s, const scope_ref& sc) { return std::log1p(s.threshold_pct(sc.p, sc.kind) / 100); }
@@ -183,7 +184,11 @@ double scope_ref::centre_variance() const {
   if (gpus < 1) return 0;
   // The median of the majority group's scores (all of them where the scope splits).
   const int n = split || majority < 1 ? gpus : majority;
-  return std::acos(-1.0) / 2 * (between + run_variance(within, typical_runs)) / n;
+  return std::acos(-1.0) / 2 * (between + run_variance(typical_runs)) / n;
+}
+
+double scope_ref::run_variance(double n) const {
+  return (n < 3 ? std::max(within, within_tail) : within) * estimator_factor(n) / n;
 }
 
 int reference::scope_count(part p) const {
@@ -294,7 +299,7 @@ finding find(const score& x, const scope_ref& sc, std::size_t index, double z_cr
   f.scope = index;
   f.runs = x.runs;
   f.deviation = x.mean - sc.centre;
-  f.sd = std::sqrt(sc.between + run_variance(sc.within, x.runs) + sc.centre_variance() + std::max(sc.floor, s.floor_sd * s.floor_sd));
+  f.sd = std::sqrt(sc.between + sc.run_variance(x.runs) + sc.centre_variance() + std::max(sc.floor, s.floor_sd * s.floor_sd));
   f.z = f.deviation / f.sd;
   const double t = log_threshold(s, sc);
   f.slower = f.z > z_crit && f.deviation > t;
@@ -317,7 +322,7 @@ std::string notable(const part_result& out, const reference& ref, const settings
   return fmt::format("; beyond the healthy spread but under its threshold: {}", finding_text(*most, ref.scopes[most->scope]));
 }
 
-void set_verdict(part_result& out, const reference& ref, const settings& s) {
+void set_verdict(part_result& out, const reference& ref, part p, const settings& s) {
   const bool failing = out.rows > 0 && out.failed > s.fail_share * out.rows;
   const std::string failed_text =
       fmt::format("{} of {} rows failed (errored, missing, unconverged or throttled in every run)", out.failed, out.rows);
@@ -346,6 +351,12 @@ void set_verdict(part_result& out, const reference& ref, const settings& s) {
                                describe(sc), sc.gpus, s.threshold_pct(sc.p, sc.kind), sc.majority);
       return;
     }
+    if (p == part::gpu && out.runs < s.scope_runs) {
+      out.v = verdict::undecided;
+      out.reason = fmt::format("{} run judges all its GPU rows together only (families and rows need {} runs)",
+                               out.runs, s.scope_runs);
+      return;
+    }
     out.v = verdict::pass;
     out.reason = "within the reference" + notable(out, ref, s);
   }
@@ -370,17 +381,22 @@ part_result judge_part(const matrix::gpu& g, const reference& ref, part p, const
     return out;
   }
   const double z_crit = critical_z(s, ref.scope_count(p));
+  out.runs = runs_with(g, ref.rows, p);
   for (std::size_t i = 0; i < ref.scopes.size(); ++i) {
     const scope_ref& sc = ref.scopes[i];
     if (sc.p != p || sc.gpus == 0) continue;
     const score x = score_of(g, sc, ref.row_centre, ref.rows.size());
     if (x.runs == 0) continue;
+    if (sc.kind != scope_kind::all && x.runs < s.scope_runs) {
+      ++out.unjudged;
+      continue;
+    }
     out.findings.push_back(find(x, sc, i, z_crit, s));
     if (out.findings.back().slower) out.called.push_back(out.findings.size() - 1);
   }
   std::stable_sort(out.called.begin(), out.called.end(),
                    [&](std::size_t a, std::size_t b) { return out.findings[a].z > out.findings[b].z; });
-  set_verdict(out, ref, s);
+  set_verdict(out, ref, p, s);
   return out;
 }
 
@@ -409,8 +425,7 @@ part_result drift_part(const matrix::gpu& then, const matrix::gpu& now, const re
     f.scope = i;
     f.runs = b.runs;
     f.deviation = b.mean - a.mean;
-    f.sd = std::sqrt(run_variance(sc.within, a.runs) + run_variance(sc.within, b.runs) +
-                     std::max(sc.floor, s.floor_sd * s.floor_sd));
+    f.sd = std::sqrt(sc.run_variance(a.runs) + sc.run_variance(b.runs) + std::max(sc.floor, s.floor_sd * s.floor_sd));
     f.z = f.deviation / f.sd;
     const double t = log_threshold(s, sc);
     f.slower = f.z > z_crit && f.deviation > t;

@@ -58,6 +58,11 @@ struct settings {
   /// Runs of host work a GPU needs for its host to be judged: their median sets aside one run
   /// that took three times as long, which a single run cannot.
   int host_runs = 3;
+  /// Runs a GPU needs for its families and rows to be judged: one run of a row can jump 8-12 %
+  /// in one process (a local-memory row on an H100, twice in 52 runs), which a second run
+  /// halves; with fewer, only all its GPU rows together are, and a GPU not slow on them is
+  /// undecided.
+  int scope_runs = 2;
   double floor_sd = 0.002;  ///< the least spread a scope's null has (log sd): numerics at ties
   double threshold_pct(part p, scope_kind k) const;
 };
@@ -70,7 +75,11 @@ struct scope_ref {
   std::vector<std::size_t> rows;  ///< the matrix rows it averages (indices of reference::rows)
   double centre = 0;      ///< log: the median score of the majority group
   double between = 0;     ///< variance between healthy chips (log), run noise taken out
-  double within = 0;      ///< a run's variance about its GPU's mean (log), pooled; 0 unknown
+  double within = 0;      ///< a run's variance about its GPU's mean (log), pooled robustly; 0 unknown
+  /// The same pooled as a mean over the GPUs' runs: it keeps the rare run that jumped (one
+  /// process in tens: a local-memory row 12 % slower), which a GPU's one or two runs cannot
+  /// set aside as the median of three can. At least `within`.
+  double within_tail = 0;
   double typical_runs = 1;  ///< runs behind the GPUs' scores the spread was measured on (median)
   double floor = 0;       ///< variance no score is judged with less than (timer step, numerics)
   int gpus = 0;           ///< GPUs behind it
@@ -78,6 +87,9 @@ struct scope_ref {
   int majority = 0;       ///< GPUs in the largest group that agrees within the threshold
   /// The variance of the centre: the median of n values spreading as s varies pi/2 s^2 / n.
   double centre_variance() const;
+  /// The variance of a score of n runs: a run's (the tail's below three runs) over n, times how
+  /// much more a median or trimmed mean varies than the mean.
+  double run_variance(double n) const;
 };
 
 /// "all GPU-work rows", "all host-work rows", "family global/read", "row global/read/...".
@@ -119,6 +131,8 @@ struct part_result {
   verdict v = verdict::pass;
   std::string reason;
   int rows = 0, failed = 0;        ///< rows the reference has in this part, and those the GPU failed
+  int unjudged = 0;                ///< scopes not judged: too few runs of their rows (settings::scope_runs)
+  int runs = 0;                    ///< the GPU's runs with a time of any row of the part
   std::vector<finding> findings;   ///< every scope of the part the GPU has a score on, in scope order
   std::vector<std::size_t> called; ///< indices into findings called slower, worst (largest z) first
 };

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# reports/fleet/judge_newcomers.sh REPORT [OUT]: each committed GPU of a single- or two-GPU
+# host judged against the committed baseline of its model and board part (made from GPUs of
+# 2- and 4-GPU hosts: another host shape), the verdict tables as Markdown into OUT (default
+# reports/fleet/newcomers.md). Extracts the archives into a temporary folder.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+report=$(realpath "${1:?usage: judge_newcomers.sh REPORT [OUT]}")
+out=${2:-$here/newcomers.md}
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# archive baseline: the newcomers and what judges them
+pairs=(
+  "h200/newcomers/2026-11-28_dd39d85_1gpu_80f518e5.tar.xz h200/baseline_board000.json"
+  "h200/newcomers/2026-11-28_dd39d85_1gpu_8e0b628c.tar.xz h200/baseline_board001.json"
+  "h200/newcomers/2026-11-28_dd39d85_1gpu_f8a8bfb5.tar.xz h200/baseline_board001.json"
+  "h100/2026-11-27_931553e_1gpu_3a58cae0.tar.xz h100/baseline_board695-000.json"
+  "h100/2026-11-27_931553e_1gpu_c5dba753.tar.xz h100/baseline_board695-000.json"
+  "h100/2026-11-27_88f9977_2gpu.tar.xz h100/baseline_board695-000.json"
+)
+{
+  echo "# Newcomers judged against the committed baselines"
+  echo
+  echo "Made by \`reports/fleet/judge_newcomers.sh\`: each archive's GPUs against the baseline of their"
+  echo "model and board part, written from GPUs of 2- and 4-GPU hosts (another host shape than theirs)."
+  for pair in "${pairs[@]}"; do
+    read -r archive baseline <<<"$pair"
+    dir="$work/$(basename "$archive" .tar.xz)"
+    mkdir -p "$dir"
+    tar xJf "$here/$archive" -C "$dir"
+    echo
+    echo "## \`$archive\` against \`$baseline\`"
+    echo
+    rc=0
+    (cd "$here" && "$report" fleet --baseline "$baseline" "$dir" --format md >"$dir.md" 2>/dev/null) || rc=$?
+    # The GPUs' table, with the folder's temporary path taken out.
+    sed -n '/^### GPUs, worst first/,/^### /p' "$dir.md" | sed '1d;$d' | sed "s|$work/||g"
+    echo "exit $rc"
+  done
+} >"$out"
+echo "judge_newcomers.sh: $out"
