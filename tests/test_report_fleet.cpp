@@ -210,6 +210,23 @@ TEST(ReportFleet, ARowFailedCountsAgainstItsGpu) {
   EXPECT_EQ(r[0].of(ft::part::host).v, ft::verdict::pass);
 }
 
+// A GPU failing its host rows still measures its GPU work: the GPU reference keeps it.
+TEST(ReportFleet, AGpuFailingItsHostRowsStaysInTheGpuReference) {
+  fleet_maker mk;
+  mk.host = 4;
+  ft::matrix m = mk.make(4);
+  for (std::size_t g : {0, 1}) {
+    for (std::size_t k = 0; k < m.gpus[g].runs; ++k) m.gpus[g].logs[k * m.rows.size() + 16] = NAN;
+  }
+  const ft::reference ref = ft::reference_of(m, {});
+  EXPECT_EQ(ref.part_gpus[0], 4);
+  EXPECT_EQ(ref.part_gpus[1], 2);
+  const auto r = ft::judge(m, ref, {});
+  EXPECT_EQ(gpu_verdict_of(r[0]), ft::verdict::pass);
+  EXPECT_EQ(r[0].of(ft::part::host).v, ft::verdict::failing);
+  EXPECT_EQ(r[2].of(ft::part::host).v, ft::verdict::undecided) << "two GPUs behind the host reference";
+}
+
 // Host work judges the host: a GPU whose host rows are slow has a slow host and a GPU within.
 TEST(ReportFleet, HostWorkJudgesTheHostAndGpuWorkTheGpu) {
   fleet_maker mk;

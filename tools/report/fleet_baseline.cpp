@@ -213,6 +213,7 @@ fleet_baseline::group group_of(const nlohmann::json& f) {
     throw input_error("a fleet without GPU-work rows");
   read_scopes(f.at("scopes"), g);
   g.ref.gpus = static_cast<int>(g.gpus.size());
+  for (int& n : g.ref.part_gpus) n = g.ref.gpus;
   return g;
 }
 

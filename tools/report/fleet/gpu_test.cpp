@@ -244,33 +244,39 @@ int failed_rows(const matrix::gpu& g, const std::vector<row_meta>& rows, part p)
 
 namespace {
 
-// Whether a GPU fails more than the settings' share of a part's rows.
+// Whether a GPU fails more than the settings' share of a part's rows; host rows only where
+// the host is judged (a row of host work unconverged in both of two runs is common).
 bool failing(const matrix::gpu& g, const std::vector<row_meta>& rows, part p, const settings& s) {
   const auto n = std::count_if(rows.begin(), rows.end(), [p](const row_meta& r) { return r.p == p; });
+  if (p == part::host && runs_with(g, rows, p) < s.host_runs) return false;
   return n > 0 && failed_rows(g, rows, p) > s.fail_share * static_cast<double>(n);
 }
 
 }  // namespace
 
-reference reference_of(const matrix& all, const settings& s) {
-  // The reference is the healthy GPUs': those failing either part measure nothing of it.
-  matrix m;
-  m.rows = all.rows;
-  for (const matrix::gpu& g : all.gpus) {
-    if (!failing(g, all.rows, part::gpu, s) && !failing(g, all.rows, part::host, s)) m.gpus.push_back(g);
+reference reference_of(const matrix& m, const settings& s) {
+  // Each part's reference is the GPUs' that do not fail it: a GPU failing its host rows still
+  // measures its GPU work.
+  std::vector<bool> ok[part_count];
+  for (part p : {part::gpu, part::host}) {
+    for (const matrix::gpu& g : m.gpus) ok[static_cast<int>(p)].push_back(!failing(g, m.rows, p, s));
   }
   reference ref;
   ref.rows = m.rows;
-  ref.gpus = static_cast<int>(m.gpus.size());
+  for (int p = 0; p < part_count; ++p)
+    ref.part_gpus[p] = static_cast<int>(std::count(ok[p].begin(), ok[p].end(), true));
+  ref.gpus = ref.part_gpus[static_cast<int>(part::gpu)];
   const std::size_t rows = m.rows.size();
   ref.row_centre.assign(rows, 0);
   for (std::size_t r = 0; r < rows; ++r) {
+    const std::vector<bool>& mine = ok[static_cast<int>(m.rows[r].p)];
     std::vector<double> means;
-    for (const matrix::gpu& g : m.gpus) {
+    for (std::size_t gi = 0; gi < m.gpus.size(); ++gi) {
+      if (!mine[gi]) continue;
       double sum = 0;
       int n = 0;
-      for (std::size_t k = 0; k < g.runs; ++k) {
-        const double v = g.at(k, r, rows);
+      for (std::size_t k = 0; k < m.gpus[gi].runs; ++k) {
+        const double v = m.gpus[gi].at(k, r, rows);
         if (!std::isnan(v)) sum += v, ++n;
       }
       if (n > 0) means.push_back(sum / n);
@@ -279,9 +285,11 @@ reference reference_of(const matrix& all, const settings& s) {
   }
   ref.scopes = scopes_of(m.rows);
   for (scope_ref& sc : ref.scopes) {
+    const std::vector<bool>& mine = ok[static_cast<int>(sc.p)];
     std::vector<score> scores;
-    scores.reserve(m.gpus.size());
-    for (const matrix::gpu& g : m.gpus) scores.push_back(score_of(g, sc, ref.row_centre, rows));
+    for (std::size_t gi = 0; gi < m.gpus.size(); ++gi) {
+      if (mine[gi]) scores.push_back(score_of(m.gpus[gi], sc, ref.row_centre, rows));
+    }
     measure_scope(sc, scores, log_threshold(s, sc));
     sc.floor = floor_of(sc, m.rows, s.floor_sd);
   }
@@ -335,9 +343,10 @@ void set_verdict(part_result& out, const reference& ref, part p, const settings&
   } else if (failing) {
     out.v = verdict::failing;
     out.reason = failed_text;
-  } else if (ref.gpus < s.robust_gpus) {
+  } else if (ref.part_gpus[static_cast<int>(p)] < s.robust_gpus) {
     out.v = verdict::undecided;
-    out.reason = fmt::format("a reference of {} GPU(s) is not robust ({} or more needed)", ref.gpus, s.robust_gpus);
+    out.reason = fmt::format("a reference of {} GPU(s) is not robust ({} or more needed)",
+                             ref.part_gpus[static_cast<int>(p)], s.robust_gpus);
   } else if (out.findings.empty()) {
     out.v = verdict::undecided;
     out.reason = "no scope scored (too few rows in any run)";

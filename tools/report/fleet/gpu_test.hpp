@@ -100,7 +100,8 @@ struct reference {
   std::vector<row_meta> rows;
   std::vector<double> row_centre;  ///< log
   std::vector<scope_ref> scopes;
-  int gpus = 0;
+  int gpus = 0;                       ///< GPUs behind its GPU-work scopes
+  int part_gpus[part_count] = {};     ///< per part, the GPUs behind it (those not failing it)
   int scope_count(part p) const;
 };
 
