@@ -14,6 +14,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "common/stats.hpp"
@@ -423,9 +424,11 @@ TEST(ReportFleet, ABaselineJudgesANewcomerAtItsOwnThresholds) {
   fleet_options make;
   make.make_baseline = true;
   make.test.row_pct = 15;
+  make.test.family_pct = 20;
   const std::string text = baseline_text(decided(files_of(8, 3, healthy), make), make);
   const fleet_baseline b = parse_baseline(text, "base.json");
   EXPECT_DOUBLE_EQ(b.test.row_pct, 15);
+  EXPECT_DOUBLE_EQ(b.test.family_pct, 20);
   ASSERT_EQ(b.groups.size(), 1u);
   EXPECT_EQ(b.groups[0].ref.rows.size(), 9u);
   auto newcomer = [](double factor) {
@@ -435,7 +438,7 @@ TEST(ReportFleet, ABaselineJudgesANewcomerAtItsOwnThresholds) {
   };
   EXPECT_EQ(view_fleet(newcomer(1.0), {}, &b).exit_code(), 0);
   EXPECT_EQ(view_fleet(newcomer(1.3), {}, &b).exit_code(), 1);
-  EXPECT_EQ(view_fleet(newcomer(1.12), {}, &b).exit_code(), 0) << "12 % is within the baseline's 15 %";
+  EXPECT_EQ(view_fleet(newcomer(1.12), {}, &b).exit_code(), 0) << "12 % is within the baseline's 15 % and 20 %";
   // A newcomer of another board part has no reference.
   auto other = newcomer(1.0);
   for (result_file& x : other) x.context["gpu_board_part"] = "692-2G520-0282-001";

@@ -212,6 +212,7 @@ fleet_baseline::group group_of(const nlohmann::json& f) {
   if (std::none_of(g.ref.rows.begin(), g.ref.rows.end(), [](const ft::row_meta& r) { return r.p == ft::part::gpu; }))
     throw input_error("a fleet without GPU-work rows");
   read_scopes(f.at("scopes"), g);
+  ft::weigh_scopes(g.ref);
   g.ref.gpus = static_cast<int>(g.gpus.size());
   for (int& n : g.ref.part_gpus) n = g.ref.gpus;
   return g;

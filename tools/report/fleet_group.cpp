@@ -152,6 +152,9 @@ left_out add_result(side& s, const result& r, const result_file& f) {
   add_to_side(one, r, f);
   s.ci_level = one.ci_level;
   if (std::isnan(s.reference_clock_mhz)) s.reference_clock_mhz = one.reference_clock_mhz;
+  // The coarsest timer step of the GPU's files, as add_to_side keeps it.
+  if (std::isnan(s.timer_resolution_us) || one.timer_resolution_us > s.timer_resolution_us)
+    s.timer_resolution_us = one.timer_resolution_us;
   if (r.runs.empty()) {
     if (s.runs.empty() && std::isnan(s.aggregate_us)) {
       s.aggregate_us = one.aggregate_us;

@@ -24,15 +24,18 @@ struct score {
 // A run's mean deviation over a scope's rows, where it has at least half of them.
 double run_score(const matrix::gpu& g, std::size_t run, const scope_ref& sc, const std::vector<double>& centre,
                  std::size_t rows) {
-  double sum = 0;
+  double sum = 0, weight = 0;
   std::size_t n = 0;
-  for (std::size_t r : sc.rows) {
+  for (std::size_t i = 0; i < sc.rows.size(); ++i) {
+    const std::size_t r = sc.rows[i];
     const double v = g.at(run, r, rows);
     if (std::isnan(v)) continue;
-    sum += v - centre[r];
+    const double w = sc.weights.empty() ? 1.0 : sc.weights[i];
+    sum += w * (v - centre[r]);
+    weight += w;
     ++n;
   }
-  return n > 0 && 2 * n >= sc.rows.size() ? sum / static_cast<double>(n) : NAN;
+  return n > 0 && 2 * n >= sc.rows.size() && weight > 0 ? sum / weight : NAN;
 }
 
 // The runs' scores in one: their mean, their median from three runs, their 20 % trimmed mean
@@ -101,11 +104,16 @@ std::pair<std::size_t, std::size_t> largest_group(const std::vector<double>& sor
 }
 
 // The variance no score of the scope is judged with less than: the timer's step over its
-// rows (a uniform step's variance, step^2 / 12, averaged over the rows) and the numerics floor.
+// rows (a uniform step's variance, step^2 / 12, through the rows' weights) and the numerics floor.
 double floor_of(const scope_ref& sc, const std::vector<row_meta>& rows, double floor_sd) {
-  double sq = 0;
-  for (std::size_t r : sc.rows) sq += rows[r].step * rows[r].step / 12;
-  return floor_sd * floor_sd + (sc.rows.empty() ? 0 : sq / static_cast<double>(sc.rows.size() * sc.rows.size()));
+  double sq = 0, total = 0;
+  for (std::size_t i = 0; i < sc.rows.size(); ++i) {
+    const double w = sc.weights.empty() ? 1.0 : sc.weights[i];
+    const double step = rows[sc.rows[i]].step;
+    sq += w * w * step * step / 12;
+    total += w;
+  }
+  return floor_sd * floor_sd + (total > 0 ? sq / (total * total) : 0);
 }
 
 // A scope's centre and variance components from the scores of the GPUs that have one.
@@ -197,6 +205,21 @@ int reference::scope_count(part p) const {
 
 double finding::change() const { return std::expm1(deviation); }
 
+void weigh_scopes(reference& ref) {
+  std::vector<double> variance(ref.rows.size(), NAN);
+  for (const scope_ref& sc : ref.scopes) {
+    if (sc.kind == scope_kind::row && sc.gpus > 0)
+      variance[sc.rows.front()] = sc.between + sc.run_variance(sc.typical_runs) + sc.floor;
+  }
+  for (scope_ref& sc : ref.scopes) {
+    sc.weights.clear();
+    if (sc.kind == scope_kind::row) continue;
+    for (std::size_t r : sc.rows) sc.weights.push_back(variance[r] > 0 ? 1 / variance[r] : 0.0);
+    // A row without a measured spread (no GPU has it) weighs nothing; none measured: equal.
+    if (std::none_of(sc.weights.begin(), sc.weights.end(), [](double w) { return w > 0; })) sc.weights.clear();
+  }
+}
+
 std::vector<scope_ref> scopes_of(const std::vector<row_meta>& rows) {
   std::vector<scope_ref> out;
   for (part p : {part::gpu, part::host}) {
@@ -284,7 +307,7 @@ reference reference_of(const matrix& m, const settings& s) {
     if (!means.empty()) ref.row_centre[r] = median_of(std::move(means));
   }
   ref.scopes = scopes_of(m.rows);
-  for (scope_ref& sc : ref.scopes) {
+  auto measure = [&](scope_ref& sc) {
     const std::vector<bool>& mine = ok[static_cast<int>(sc.p)];
     std::vector<score> scores;
     for (std::size_t gi = 0; gi < m.gpus.size(); ++gi) {
@@ -292,6 +315,14 @@ reference reference_of(const matrix& m, const settings& s) {
     }
     measure_scope(sc, scores, log_threshold(s, sc));
     sc.floor = floor_of(sc, m.rows, s.floor_sd);
+  };
+  // The rows first: their spreads weigh the rows of the scopes that average several.
+  for (scope_ref& sc : ref.scopes) {
+    if (sc.kind == scope_kind::row) measure(sc);
+  }
+  weigh_scopes(ref);
+  for (scope_ref& sc : ref.scopes) {
+    if (sc.kind != scope_kind::row) measure(sc);
   }
   return ref;
 }

@@ -73,6 +73,10 @@ struct scope_ref {
   part p = part::gpu;
   std::string name;               ///< "all", the family, or the row's name
   std::vector<std::size_t> rows;  ///< the matrix rows it averages (indices of reference::rows)
+  /// Per row, its weight in the average: the inverse of the row's healthy variance (a GPU's
+  /// row score between chips and runs), so that a few-microsecond row whose healthy chips
+  /// spread by 5 % does not drown a family's steady rows; empty: equal weights (a row scope).
+  std::vector<double> weights;
   double centre = 0;      ///< log: the median score of the majority group
   double between = 0;     ///< variance between healthy chips (log), run noise taken out
   double within = 0;      ///< a run's variance about its GPU's mean (log), pooled robustly; 0 unknown
@@ -105,12 +109,17 @@ struct reference {
   int scope_count(part p) const;
 };
 
+/// Sets every scope's row weights from its rows' scopes (a reference read from a baseline
+/// gets them so too).
+void weigh_scopes(reference& ref);
+
 /// The scopes of a set of rows: all rows of each part, each family of the GPU part with two
 /// rows or more, each row; in that order.
 std::vector<scope_ref> scopes_of(const std::vector<row_meta>& rows);
 
 /// The reference a fleet is its own: row centres (median of the GPUs' mean logs), then each
-/// scope's majority centre and variance components over the GPUs not failing.
+/// row scope's majority centre and variance components over the GPUs not failing its part,
+/// the rows' weights from those (weigh_scopes), and the other scopes' with them.
 reference reference_of(const matrix& m, const settings& s);
 
 /// One GPU's score on one scope against the reference.
