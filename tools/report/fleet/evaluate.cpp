@@ -235,6 +235,10 @@ struct cell_count {
   double seconds = 0;
 };
 
+// Every healthy GPU called in a stratum's synthetic fleets, by reason: what a false alarm is made of.
+std::map<std::string, std::size_t> alarm_reasons;
+std::size_t healthy_verdicts = 0, healthy_called = 0;
+
 cell_count synthetic_cell(const stratum_set& s, std::size_t size, std::size_t slowed, double p, what w,
                           std::size_t trials, const ft::settings& set, std::mt19937_64& rng) {
   cell_count c;
@@ -266,6 +270,9 @@ cell_count synthetic_cell(const stratum_set& s, std::size_t size, std::size_t sl
         ++c.healthy;
         c.alarms += hit;
         c.undecided += undecided;
+        ++healthy_verdicts;
+        healthy_called += hit;
+        if (hit) ++alarm_reasons[r[g].of(ft::part::gpu).reason];
       }
     }
     ++c.fleets;
@@ -280,6 +287,8 @@ std::size_t trials_for(std::size_t size, std::size_t base) {
 
 void synthetic_section(const stratum_set& s, const std::vector<std::size_t>& sizes, std::size_t trials,
                        const ft::settings& set, std::mt19937_64& rng) {
+  alarm_reasons.clear();
+  healthy_verdicts = healthy_called = 0;
   fmt::print("\n#### {} ({} real GPUs)\n\nHealthy fleets (no GPU slowed):\n\n", s.name, s.m.gpus.size());
   fmt::print("| GPUs | fleets | healthy verdicts | called | undecided | exit 0 | seconds per fleet |\n|---:|---:|---:|---:|---:|---:|---:|\n");
   for (std::size_t size : sizes) {
@@ -354,7 +363,11 @@ int evaluate(const std::vector<std::string>& folders, const std::vector<std::siz
   if (sections.find("synthetic") != std::string::npos) {
     fmt::print("\n## Synthetic fleets resampled from each stratum\n");
     for (const stratum_set& s : strata) {
-      if (judged(s)) synthetic_section(s, sizes, trials, set, rng);
+      if (!judged(s)) continue;
+      synthetic_section(s, sizes, trials, set, rng);
+      fmt::print("\nHealthy GPU verdicts in every synthetic fleet of {}: {}, called {}.\n", s.name, healthy_verdicts,
+                 healthy_called);
+      for (const auto& [reason, n] : alarm_reasons) fmt::print("- {} x: {}\n", n, reason);
     }
   }
   return 0;
