@@ -13,6 +13,7 @@
 #include <cuda_runtime_api.h>
 #include <fmt/format.h>
 
+#include "common/output_file.hpp"
 #include "common/schema.hpp"
 #include "common/version.hpp"
 #include "harness/core/check.hpp"
@@ -27,7 +28,9 @@
 #include "harness/process/cpu_affinity.hpp"
 #include "harness/process/devices.hpp"
 #include "harness/process/interrupt.hpp"
+#include "harness/process/driver.hpp"
 #include "harness/process/json_out.hpp"
+#include "harness/process/results_file.hpp"
 #include "harness/process/rerun.hpp"
 #include "harness/session/session.hpp"
 
@@ -45,9 +48,11 @@ void print_help() {
   benchmark::PrintDefaultHelp();
 }
 
-// Runs the benchmarks a poisoned context left undone in a fresh process, merging its JSON;
-// or, where that cannot work, says which did not run and how to run them.
-int continue_after_fault(const session& s, const std::vector<std::string>& user_args) {
+// Runs the benchmarks a poisoned context left undone in a fresh process, merging its JSON
+// into `results` (the file's text to be); or, where that cannot work, says which did not run
+// and how to run them.
+int continue_after_fault(const session& s, const std::vector<std::string>& user_args, const output_request& out,
+                         std::string& results) {
   const std::vector<std::string>& names = s.not_run();
   const std::string& culprit = s.poisoned_by();
   const char* depth_env = std::getenv("MEMBENCH_FRESH_DEPTH");
@@ -64,14 +69,14 @@ int continue_after_fault(const session& s, const std::vector<std::string>& user_
   // device itself) while the child runs.
   MEMBENCH_CUDA_LOG(cudaDeviceReset());
   setenv("MEMBENCH_FRESH_DEPTH", std::to_string(depth + 1).c_str(), 1);
-  const std::string main_out = output_path(user_args);
-  const std::string part_out = main_out.empty() ? std::string() : main_out + ".fresh.json";
+  // Not *.json: a file left after a failed merge is not taken for a run by the report tool.
+  const std::string part_out = out.path.empty() ? std::string() : out.path + ".fresh.part";
   std::fprintf(stderr, "membench: running the %zu benchmark(s) left after %s in a fresh process\n", names.size(),
                culprit.c_str());
   const int rc = run_fresh_process(rerun_args(user_args, names, part_out));
   if (!part_out.empty()) {
     try {
-      merge_rerun(main_out, part_out, names, culprit);
+      results = merged_rerun(results, out.path, part_out, names, culprit);
       std::remove(part_out.c_str());
     } catch (const std::exception& e) {
       std::fprintf(stderr, "membench: could not merge the fresh process's results: %s (left in %s)\n", e.what(),
@@ -80,27 +85,6 @@ int continue_after_fault(const session& s, const std::vector<std::string>& user_
     }
   }
   return rc;
-}
-
-// The device the run uses, or the exit code that says why there is none.
-int select_device(int device, int& count) {
-  if (const cudaError_t err = cudaGetDeviceCount(&count); err != cudaSuccess || count == 0) {
-    int driver = 0;
-    // A driver that is there but supports an older CUDA than this build: say which.
-    if (err == cudaErrorInsufficientDriver && cudaDriverGetVersion(&driver) == cudaSuccess && driver > 0) {
-      std::fprintf(stderr, "membench: no CUDA device: %s\n",
-                   check_cuda_major(CUDART_VERSION, driver).value_or("the driver is too old for this build").c_str());
-      return exit_build_mismatch;
-    }
-    std::fprintf(stderr, "membench: no CUDA device: %s\n",
-                 err != cudaSuccess ? cudaGetErrorString(err) : "the driver reports 0 devices");
-    return exit_no_device;
-  }
-  if (device >= count) {
-    std::fprintf(stderr, "membench: invalid --device %d: %d CUDA device(s) present (0..%d)\n", device, count, count - 1);
-    return exit_bad_device;
-  }
-  return exit_ok;
 }
 
 // The pairs --peers names among the GPUs this process may use, counted without CUDA
@@ -131,78 +115,95 @@ std::string peer_gpu_uuids(const std::vector<std::string>& selected, int count) 
   return out;
 }
 
-// After the per-GPU processes, the peer rows among the same GPUs in one process, alone.
-int run_peer_matrix(const std::vector<std::string>& user_args, const std::vector<peer_pair>& pairs,
-                    std::string_view progress) {
-  const std::string out = output_path(user_args);
-  return run_peer_process(peer_process_args(user_args, peer_devices(pairs).front(), format_peers(pairs),
-                                            out.empty() ? out : peers_output_path(out), progress));
+// Replaces the results file with `results`; false (and says so) where it cannot.
+bool write_results(const output_request& out, const std::string& results) {
+  if (out.path.empty()) return true;
+  try {
+    write_output_file(out.path, results);
+    return true;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "membench: the results were not written: %s\n", e.what());
+    return false;
+  }
 }
 
-// --devices: the GPUs asked for, their UUIDs, one process each (process/devices.hpp), then
-// the peer rows among them.
-int run_devices(const std::vector<std::string>& user_args, const run_options& opt) {
-  const auto request = parse_devices(opt.devices);
-  if (const auto* problem = std::get_if<std::string>(&request)) {
+// After the run: what only its end knows (the closing calibration, the kept samples), the
+// rows a poisoned context left to a fresh process, then the file, once; the exit code.
+int finish_run(session& s, const std::vector<std::string>& user_args, const output_request& out,
+               const results_reporter& reporter) {
+  std::string results = reporter.text();
+  if (!out.path.empty() && out.json()) {
+    try {
+      results = annotated(results, out.path, s.closing_context(), s.kept_samples(), s.kept_batch_samples());
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "membench: the results were not written: %s\n", e.what());
+      return exit_usage;
+    }
+  }
+  benchmark::Shutdown();
+  const session_counts result = s.counts();
+  if (result.skipped > 0) std::fprintf(stderr, "membench: %d benchmark(s) skipped (see their error rows)\n", result.skipped);
+  if (const int sig = interrupted_by()) {
+    std::fprintf(stderr, "membench: stopped by signal %d; the JSON holds the rows completed before it\n", sig);
+    write_results(out, results);
+    return exit_code_for_signal(sig);
+  }
+  int rc = result.failed > 0 ? exit_benchmark_failed : exit_ok;
+  if (!s.not_run().empty()) {
+    const int fresh = continue_after_fault(s, user_args, out, results);
+    if (!write_results(out, results)) return exit_usage;
+    if (const int sig = interrupted_by()) return exit_code_for_signal(sig);  // forwarded to it
+    if (fresh > 128) return fresh;  // the fresh process was stopped by a signal
+    if (fresh != exit_ok) rc = exit_benchmark_failed;
+  } else if (!write_results(out, results)) {
+    return exit_usage;
+  }
+  // Rows left by a poisoned context ran again in the fresh process; count only real failures here.
+  const int failed = result.failed - static_cast<int>(s.not_run().size());
+  if (failed > 0) std::fprintf(stderr, "membench: %d benchmark(s) failed\n", failed);
+  return rc;
+}
+
+// One process's run on one GPU (or its listing): registration, the checks, the rows.
+int run_here(const std::vector<std::string>& user_args, const run_options& opt, const output_request& out,
+             bool list_only) {
+  session s(opt);
+  const std::vector<std::string> names = register_cases(s, opt, list_only);
+  if (names.empty()) {
+    std::fprintf(stderr, "membench: no benchmark to %s (--peers-only and no pair of GPUs)\n", list_only ? "list" : "run");
+    return list_only ? exit_ok : exit_usage;
+  }
+  // A listing answers a bad filter as a run does: a script that lists first learns it there.
+  if (const auto problem = check_filter(user_args, names, to_string(opt.suite))) {
     std::fprintf(stderr, "membench: %s\n", problem->c_str());
     return exit_usage;
+  }
+  results_reporter reporter(*benchmark::CreateDefaultDisplayReporter(), out.format);
+  if (list_only) {
+    benchmark::RunSpecifiedBenchmarks(&reporter);  // the results file is not touched
+    return exit_ok;
   }
   int count = 0;
-  if (const int rc = select_device(0, count); rc != exit_ok) return rc;
-  const auto resolved = resolve_devices(std::get<device_request>(request), count);
-  if (const auto* problem = std::get_if<std::string>(&resolved)) {
-    std::fprintf(stderr, "membench: %s\n", problem->c_str());
-    return exit_bad_device;
+  if (const int rc = select_device(opt.device, count); rc != exit_ok) return rc;
+  MEMBENCH_CUDA_CHECK(cudaSetDevice(opt.device));
+  const device_info info = query_device(opt.device);
+  const build_info build = this_build();
+  const probe_attributes probe = build_probe_attributes();
+  if (auto problem = check_build(build.cache_mode, build.cuda_architectures, probe)) {
+    std::fprintf(stderr, "membench: build check failed: %s\n", problem->c_str());
+    return exit_build_mismatch;
   }
-  const auto& indices = std::get<std::vector<int>>(resolved);
-  const auto peers = resolve_peers(std::get<peer_spec>(parse_peers(opt.peers)), indices, true);
-  if (const auto* problem = std::get_if<std::string>(&peers)) {
-    std::fprintf(stderr, "membench: %s\n", problem->c_str());
-    return exit_usage;
-  }
-  const auto& pairs = std::get<std::vector<peer_pair>>(peers);
-  // With --host-link=alone the host-bound rows run apart, one GPU at a time.
-  const bool apart = opt.host_link == host_link_mode::alone && indices.size() > 1;
-  const host_link_mode together = apart ? host_link_mode::skip : opt.host_link;
-  auto selects = [&](host_link_mode link) {
-    return !opt.peers_only && !selected_names(user_args, case_names({opt.suite, opt.fault_demo, {}, false, link})).empty();
-  };
-  const bool each = selects(together);
-  const bool link = apart && selects(host_link_mode::only);
-  const bool matrix = !selected_names(user_args, case_names({opt.suite, false, pairs, true})).empty();
-  if (indices.size() == 1)
-    std::fprintf(stderr, "membench: --devices=%s is one GPU here: no peer rows (they need two)\n", opt.devices.c_str());
-  if (opt.peers_only && !matrix) {
-    std::fprintf(stderr, "membench: --peers-only: no peer row selected among --devices=%s (--peers=%s)\n",
-                 opt.devices.c_str(), opt.peers.c_str());
-    return exit_usage;
-  }
-  std::vector<std::string> uuids;
-  std::vector<std::vector<int>> local;
-  for (int index : indices) {
-    const device_info info = query_device(index);
-    uuids.push_back(info.uuid);
-    std::string why_not;
-    const auto nvml = nvml_device::open(info.pci_bus_id, why_not);
-    local.push_back(nvml ? nvml->local_cpus() : std::vector<int>{});
-  }
-  std::vector<std::string> cpus;
-  for (const auto& share : share_cpus(local, allowed_cpus())) cpus.push_back(format_cpu_list(share));
-  // Each process's progress lines go through ours, marked with its GPU.
-  const bool shown = opt.progress == progress_mode::always ||
-                     (opt.progress == progress_mode::automatic && isatty(STDERR_FILENO) != 0);
-  const char* progress = shown ? "always" : "never";
-  // Without a row for any, the per-GPU processes say what is wrong with the filter.
-  int rc = each || (!link && !matrix) ? run_on_devices(user_args, indices, uuids, cpus, progress, to_string(together))
-                                      : exit_ok;
-  if (link && rc <= 128 && interrupted_by() == 0) {
-    std::vector<std::string> own;  // alone, each GPU has every CPU local to it
-    for (const auto& l : local) own.push_back(format_cpu_list(share_cpus({l}, allowed_cpus()).front()));
-    const auto order = case_names({opt.suite, opt.fault_demo, {}, false, host_link_mode::together});
-    rc = combined_exit_code({rc, run_host_link_alone(user_args, indices, uuids, own, progress, order)});
-  }
-  if (!matrix || rc > 128 || interrupted_by() != 0) return rc;
-  return combined_exit_code({rc, run_peer_matrix(user_args, pairs, progress)});
+  install_interrupt_handlers();
+  s.open(info);
+  for (const auto& [k, v] : context_entries(info, "", build)) benchmark::AddCustomContext(k, v);
+  for (const auto& [k, v] : probe_context(probe)) benchmark::AddCustomContext(k, v);
+  for (const auto& [k, v] : s.context()) benchmark::AddCustomContext(k, v);
+  if (const std::string uuids = peer_gpu_uuids(selected_names(user_args, names), count); !uuids.empty())
+    benchmark::AddCustomContext(std::string(schema::context_key("peer_gpu_uuids").key), uuids);
+  s.expect_rows(selected_count(user_args, names), build.cache_mode);
+  benchmark::RunSpecifiedBenchmarks(&reporter);
+  s.close();
+  return finish_run(s, user_args, out, reporter);
 }
 
 int run(int argc, char** argv) {
@@ -223,6 +224,11 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "membench: %s\n", problem->c_str());
     return exit_usage;
   }
+  const output_request out = output_request_of(user_args);
+  args = without_output_flags(std::move(args));
+  // NO_COLOR (no-color.org) where the colour is not asked for by flag.
+  if (std::getenv("NO_COLOR") != nullptr && *std::getenv("NO_COLOR") != '\0' && !has_arg_prefix(args, "--benchmark_color"))
+    args.push_back("--benchmark_color=false");
   args.push_back(single_iteration_arg(MEMBENCH_BENCHMARK_VERSION));
   std::vector<char*> cargv;
   for (auto& a : args) cargv.push_back(a.data());
@@ -251,77 +257,14 @@ int run(int argc, char** argv) {
     return exit_usage;
   }
   if (!opt.devices.empty() && !list_only && !opt.list_devices) return run_devices(user_args, opt);
-  int count = 0;
   if (opt.list_devices) {
+    int count = 0;
     if (const int rc = select_device(0, count); rc != exit_ok) return rc;
     std::fputs(format_device_list(list_devices(), opt.device).c_str(), stdout);
     return opt.device < count ? exit_ok : exit_bad_device;
   }
 
-  session s(opt);
-  const std::vector<std::string> names = register_cases(s, opt, list_only);
-  if (names.empty()) {
-    std::fprintf(stderr, "membench: no benchmark to %s (--peers-only and no pair of GPUs)\n", list_only ? "list" : "run");
-    return list_only ? exit_ok : exit_usage;
-  }
-  // A listing answers a bad filter as a run does: a script that lists first learns it there.
-  if (const auto problem = check_filter(user_args, names, to_string(opt.suite))) {
-    std::fprintf(stderr, "membench: %s\n", problem->c_str());
-    return exit_usage;
-  }
-  if (list_only) {
-    benchmark::RunSpecifiedBenchmarks();
-    return exit_ok;
-  }
-  if (const int rc = select_device(opt.device, count); rc != exit_ok) return rc;
-  MEMBENCH_CUDA_CHECK(cudaSetDevice(opt.device));
-  const device_info info = query_device(opt.device);
-  const build_info build = this_build();
-  const probe_attributes probe = build_probe_attributes();
-  if (auto problem = check_build(build.cache_mode, build.cuda_architectures, probe)) {
-    std::fprintf(stderr, "membench: build check failed: %s\n", problem->c_str());
-    return exit_build_mismatch;
-  }
-  install_interrupt_handlers();
-  s.open(info);
-  for (const auto& [k, v] : context_entries(info, "", build)) benchmark::AddCustomContext(k, v);
-  for (const auto& [k, v] : probe_context(probe)) benchmark::AddCustomContext(k, v);
-  for (const auto& [k, v] : s.context()) benchmark::AddCustomContext(k, v);
-  if (const std::string uuids = peer_gpu_uuids(selected_names(user_args, names), count); !uuids.empty())
-    benchmark::AddCustomContext(std::string(schema::context_key("peer_gpu_uuids").key), uuids);
-  s.expect_rows(selected_count(user_args, names), build.cache_mode);
-  benchmark::RunSpecifiedBenchmarks();
-  s.close();
-  // What only the end of the run knows: the closing calibration, the kept samples.
-  bool output_lost = false;
-  if (const std::string out = output_path(user_args); !out.empty() && !fresh_process_obstacle(user_args)) {
-    try {
-      annotate_output(out, s.closing_context(), s.kept_samples(), s.kept_batch_samples());
-    } catch (const std::exception& e) {
-      std::fprintf(stderr, "membench: the results were not written: %s\n", e.what());
-      output_lost = true;
-    }
-  }
-  benchmark::Shutdown();
-  if (output_lost) return exit_usage;
-
-  const session_counts result = s.counts();
-  if (result.skipped > 0) std::fprintf(stderr, "membench: %d benchmark(s) skipped (see their error rows)\n", result.skipped);
-  if (const int sig = interrupted_by()) {
-    std::fprintf(stderr, "membench: stopped by signal %d; the JSON holds the rows completed before it\n", sig);
-    return exit_code_for_signal(sig);
-  }
-  int rc = result.failed > 0 ? exit_benchmark_failed : exit_ok;
-  if (!s.not_run().empty()) {
-    const int fresh = continue_after_fault(s, user_args);
-    if (const int sig = interrupted_by()) return exit_code_for_signal(sig);  // forwarded to it
-    if (fresh > 128) return fresh;  // the fresh process was stopped by a signal
-    if (fresh != exit_ok) rc = exit_benchmark_failed;
-  }
-  // Rows left by a poisoned context ran again in the fresh process; count only real failures here.
-  const int failed = result.failed - static_cast<int>(s.not_run().size());
-  if (failed > 0) std::fprintf(stderr, "membench: %d benchmark(s) failed\n", failed);
-  return rc;
+  return run_here(user_args, opt, out, list_only);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 #include "json_out.hpp"
 
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 
 #include <nlohmann/json.hpp>
@@ -28,18 +29,17 @@ void attach(nlohmann::json& row, const char* key, const kept_lists& lists) {
 
 }  // namespace
 
-void annotate_output(const std::string& path, const std::vector<std::pair<std::string, std::string>>& context,
-                     const kept_lists& samples, const kept_lists& batch_samples) {
+std::string annotated(const std::string& text, const std::string& name,
+                      const std::vector<std::pair<std::string, std::string>>& context, const kept_lists& samples,
+                      const kept_lists& batch_samples) {
   nlohmann::json j;
   try {
-    std::ifstream in(path);
-    if (!in) throw std::runtime_error(path + ": cannot open");
-    j = nlohmann::json::parse(in);
+    j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
-    throw std::runtime_error(path + ": not valid JSON: " + e.what());
+    throw std::runtime_error(name + ": not valid JSON: " + e.what());
   }
   if (!j.is_object() || !j.contains("benchmarks") || !j["benchmarks"].is_array())
-    throw std::runtime_error(path + ": not a Google Benchmark JSON file");
+    throw std::runtime_error(name + ": not a Google Benchmark JSON file");
   for (const auto& [k, v] : context) j["context"][k] = v;
   if (!samples.empty() || !batch_samples.empty()) {
     for (auto& row : j["benchmarks"]) {
@@ -48,7 +48,16 @@ void annotate_output(const std::string& path, const std::vector<std::pair<std::s
       attach(row, "batch_samples_us", batch_samples);
     }
   }
-  write_output_file(path, j.dump(2) + '\n');
+  return j.dump(2) + '\n';
+}
+
+void annotate_output(const std::string& path, const std::vector<std::pair<std::string, std::string>>& context,
+                     const kept_lists& samples, const kept_lists& batch_samples) {
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error(path + ": cannot open");
+  std::stringstream text;
+  text << in.rdbuf();
+  write_output_file(path, annotated(text.str(), path, context, samples, batch_samples));
 }
 
 }  // namespace membench

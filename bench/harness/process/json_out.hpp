@@ -12,6 +12,13 @@ namespace membench {
 /// Samples kept per registered name, one list per repetition.
 using kept_lists = std::map<std::string, std::vector<std::vector<double>>>;
 
+/// `text` (Google Benchmark JSON) with `context` added to its context and the kept samples to
+/// its rows, as annotate_output says; `name` names the text in errors.
+/// throws std::runtime_error naming it
+std::string annotated(const std::string& text, const std::string& name,
+                      const std::vector<std::pair<std::string, std::string>>& context, const kept_lists& samples,
+                      const kept_lists& batch_samples = {});
+
 /// Adds `context` to the file's context and, to every iteration row whose name has kept
 /// samples, `samples_us`: the samples in microseconds (the repetition's own list when there
 /// are several); `batch_samples_us` likewise from `batch_samples` (an empty list: none).

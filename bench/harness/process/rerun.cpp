@@ -10,6 +10,7 @@
 #include <fstream>
 #include <map>
 #include <set>
+#include <sstream>
 #include <stdexcept>
 #include <string_view>
 
@@ -124,7 +125,21 @@ std::optional<std::string> fresh_process_obstacle(const std::vector<std::string>
 
 void merge_rerun(const std::string& main_path, const std::string& part_path, const std::vector<std::string>& names,
                  const std::string& culprit) {
-  nlohmann::json main = read_json(main_path);
+  std::ifstream in(main_path);
+  if (!in) throw std::runtime_error(fmt::format("{}: cannot open", main_path));
+  std::stringstream text;
+  text << in.rdbuf();
+  write_output_file(main_path, merged_rerun(text.str(), main_path, part_path, names, culprit));
+}
+
+std::string merged_rerun(const std::string& main_text, const std::string& main_path, const std::string& part_path,
+                         const std::vector<std::string>& names, const std::string& culprit) {
+  nlohmann::json main;
+  try {
+    main = nlohmann::json::parse(main_text);
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(fmt::format("{}: not valid JSON: {}", main_path, e.what()));
+  }
   const nlohmann::json part = read_json(part_path);
   const nlohmann::json& fresh = benchmarks_of(part, part_path);
   const std::set<std::string> replaced(names.begin(), names.end());
@@ -158,7 +173,7 @@ void merge_rerun(const std::string& main_path, const std::string& part_path, con
   context["membench_fresh_processes"] = std::to_string(culprits.size());
   for (std::size_t k = 0; k < culprits.size(); ++k)
     context[fmt::format("membench_fresh_process_{}_after", k + 1)] = culprits[k];
-  write_output_file(main_path, main.dump(2) + '\n');
+  return main.dump(2) + '\n';
 }
 
 void merge_host_link_rows(const std::string& main_path, const std::string& part_path,

@@ -34,6 +34,9 @@ inline constexpr int max_fresh_depth = 8;
 /// process in the context. throws std::runtime_error naming the file that is unusable.
 void merge_rerun(const std::string& main_path, const std::string& part_path, const std::vector<std::string>& names,
                  const std::string& culprit);
+/// The same on the main JSON's text (`main_name` names it in errors): the merged text.
+std::string merged_rerun(const std::string& main_text, const std::string& main_name, const std::string& part_path,
+                         const std::vector<std::string>& names, const std::string& culprit);
 
 /// Adds the rows of the JSON at `part_path` (the host-bound rows of one GPU, run alone after
 /// its other rows: devices.hpp) to the JSON at `main_path`, ordered as `order` (the names as
