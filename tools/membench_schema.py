@@ -6,9 +6,11 @@
     ctx.get(S.context.gpu_name, "?")
     S.counter.unit("gb_per_s")            # "GB/s"
     S.label.values(row[S.row.label], S.label.throttle)   # ["sw_power_cap"]
+    list(S.default_metric)                # --metrics' default list, in its order
 
 Tables: name_key, counter, label, context (membench's), gbench_context, file, row (Google
-Benchmark's keys membench's readers use). A key is looked up when the script runs, so a
+Benchmark's keys membench's readers use), default_metric (the CUPTI metrics `--metrics`
+profiles unless `--metric-list` names others). A key is looked up when the script runs, so a
 misspelt or removed key fails at once with its table named, never reads as absent.
 
 Scripts outside tools/ put tools/ on sys.path first (each does it in one line).
@@ -48,6 +50,10 @@ class Table:
     def meaning(self, key):
         return self._entries[self[key]]["meaning"]
 
+    def entry(self, key):
+        """Every field the schema gives the key (key, unit, meaning and the table's own)."""
+        return dict(self._entries[self[key]])
+
     def values(self, label, token):
         """The values of `token:value` tokens of a label (tokens are space-separated)."""
         prefix = self[token] + ":"
@@ -62,5 +68,6 @@ context = Table("context", _doc["context"])
 gbench_context = Table("gbench_context", _doc["gbench_context"])
 file = Table("file_keys", _doc["file_keys"])
 row = Table("row_keys", _doc["row_keys"])
+default_metric = Table("default_metrics", _doc["default_metrics"])
 options = _doc["options"]
 exit_codes = _doc["exit_codes"]

@@ -25,16 +25,10 @@ import membench_schema as S  # noqa: E402
 
 C, R = S.counter, S.row
 
-METRICS = [
-    "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
-    "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct",
-    "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-    "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-    "l1tex__t_sector_hit_rate.pct",
-    "lts__t_sector_hit_rate.pct",
-    "dram__throughput.avg.pct_of_peak_sustained_elapsed",
-]
-SHORT = ["ld_eff_%", "st_eff_%", "ld_sectors", "ld_requests", "l1_hit_%", "l2_hit_%", "dram_%"]
+# membench's default --metrics list, the schema's (common/default_metrics.hpp), headed by the
+# nvprof metric each replaces.
+METRICS = list(S.default_metric)
+SHORT = [S.default_metric.entry(m)["nvprof"] for m in METRICS]
 
 OFFSETS = [f"global/read_offset/type:f32/offset:{o}/l2:cold/bytes:4M" for o in (0, 1, 2, 32)]
 CONFIGS = {

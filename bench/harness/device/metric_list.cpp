@@ -4,20 +4,17 @@
 
 #include <fmt/format.h>
 
+#include "common/default_metrics.hpp"
 #include "harness/device/metrics.hpp"
 
 namespace membench {
 
 const std::vector<std::string>& default_metrics() {
-  static const std::vector<std::string> list{
-      "smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct",
-      "smsp__sass_average_data_bytes_per_sector_mem_global_op_st.pct",
-      "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum",
-      "l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum",
-      "l1tex__t_sector_hit_rate.pct",
-      "lts__t_sector_hit_rate.pct",
-      "dram__throughput.avg.pct_of_peak_sustained_elapsed",
-  };
+  static const std::vector<std::string> list = [] {
+    std::vector<std::string> names;
+    for (const auto& m : schema::default_metric_table) names.emplace_back(m.name);
+    return names;
+  }();
   return list;
 }
 
