@@ -6,7 +6,9 @@ by hand, and none is quoted that its row cannot carry.
   python3 reports/make_findings.py [--report PATH] reports/findings.md.in > reports/FINDINGS.md
 
 Template syntax: {{EXPR|FORMAT|FLAG|...}}, FORMAT and FLAGs optional, in any order.
-  <!-- alias NAME = <path under reports/> -->        a JSON file, named once
+  <!-- alias NAME = <path under reports/> -->        a JSON file, named once; a packed one,
+                                                      `X.tar.xz` holding `X.json`, is read
+                                                      from a temporary copy unpacked
   {{NAME#<benchmark run_name>@<counter>|<format>}}    one value (counter `time` = the median, us)
   {{A#row@counter / B#row@counter|<format>}}          the ratio of two values
   {{NAME$<context key>|<format>}}                     a value of the file's context
@@ -98,10 +100,13 @@ parses the template, asks, and formats the answers.
 The rendered file ends with the list of files, their context and their unusable rows.
 """
 import json
+import lzma
 import os
 import re
 import subprocess
 import sys
+import tarfile
+import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
@@ -279,19 +284,40 @@ def varying(names):
     return "/".join(p for i, p in enumerate(split[0]) if len({s[i] for s in split}) > 1) or names[0]
 
 
+def unpacked(path, into):
+    """PATH, or for a packed result (`X.tar.xz` holding `X.json`, reports/README.md) its JSON
+    written into the folder INTO: membench-report reads plain JSON only."""
+    if not path.name.endswith(".tar.xz"):
+        return path
+    member = path.name.removesuffix(".tar.xz") + ".json"
+    try:
+        with tarfile.open(path, "r:xz") as tar:
+            f = tar.extractfile(member)  # None when the member is not a regular file
+            data = f.read() if f else None
+    except (tarfile.TarError, lzma.LZMAError, EOFError, KeyError) as e:
+        raise Bad(f"{path}: cannot read {member} from it ({e})") from None
+    if data is None:
+        raise Bad(f"{path}: {member} in it is not a regular file")
+    out = Path(tempfile.mkdtemp(dir=into)) / member
+    out.write_bytes(data)
+    return out
+
+
 class Findings:
     def __init__(self, root, aliases, report):
-        self.root, self.report, self.files, self.rows = root, report, {}, {}
+        self.report, self.files, self.rows = report, {}, {}
         self.asked, self.answers = {}, None
-        answer = ask(report, ["rows", *[str(root / p) for p in aliases.values()]])
+        self.unpacked = tempfile.TemporaryDirectory(prefix="make_findings.")
+        self.paths = {name: str(unpacked(root / p, self.unpacked.name)) for name, p in aliases.items()}
+        answer = ask(report, ["rows", *self.paths.values()])
         for (name, path), f in zip(aliases.items(), answer["files"]):
             self.files[name] = (path, f["context"])
             self.rows[name] = {r["name"]: Row(path, r, f["context"]) for r in f["rows"]}
 
     def decide_all(self):
         """Asks membench-report for every comparison the first pass collected."""
-        pairs = [{"base": {"file": str(self.root / self.files[b][0]), "row": br, "scale": bs},
-                  "new": {"file": str(self.root / self.files[n][0]), "row": nr, "scale": ns},
+        pairs = [{"base": {"file": self.paths[b], "row": br, "scale": bs},
+                  "new": {"file": self.paths[n], "row": nr, "scale": ns},
                   "threshold": m, "margin": m} for (n, nr, ns, bs, b, br, m) in self.asked]
         self.answers = {}
         if pairs:

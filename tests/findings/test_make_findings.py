@@ -9,6 +9,7 @@ import math
 import os
 import subprocess
 import sys
+import tarfile
 import tempfile
 import unittest
 from pathlib import Path
@@ -229,6 +230,30 @@ class Findings(unittest.TestCase):
         err = self.refused("{{A#k/unconverged@time}} {{A#k/no_such_row@time}}", "'k/unconverged'",
                            "has no row 'k/no_such_row'")
         self.assertEqual(err.count("make_findings:"), 2)
+
+    # packed files
+    def test_a_packed_file_reads_as_its_json_and_is_listed_as_the_archive(self):
+        body = ("{{B#sweep/w:1@gb_per_s|.1f}} {{cmp B#sweep/w:2@time vs A#sweep/w:2@time}} "
+                "{{best A#sweep/.*@gb_per_s confirm B}}")
+        with tempfile.TemporaryDirectory() as d:
+            packed = Path(d) / "run_b.tar.xz"
+            with tarfile.open(packed, "w:xz") as tar:
+                tar.add(HERE / "run_b.json", arcname="run_b.json")
+            empty = Path(d) / "run_c.tar.xz"
+            with tarfile.open(empty, "w:xz") as tar:
+                tar.add(HERE / "run_a.json", arcname="other.json")
+            outs = []
+            for b in (HERE / "run_b.json", packed, empty):
+                template = Path(d) / "t.md.in"
+                template.write_text(f"<!-- alias A = {HERE / 'run_a.json'} -->\n<!-- alias B = {b} -->\n{body}\n")
+                outs.append(subprocess.run([sys.executable, str(SCRIPT), "--report", REPORT, str(template)],
+                                           capture_output=True, text=True))
+        plain, unpacked, refused = outs
+        self.assertEqual((plain.returncode, unpacked.returncode), (0, 0), plain.stderr + unpacked.stderr)
+        self.assertEqual(unpacked.stdout, plain.stdout.replace(f"`reports/{HERE / 'run_b.json'}`", f"`reports/{packed}`"))
+        self.assertIn(f"| B | `reports/{packed}` |", unpacked.stdout)
+        self.assertEqual(refused.returncode, 1)
+        self.assertIn("run_c.tar.xz: cannot read run_c.json from it", refused.stderr)
 
 
 if __name__ == "__main__":
