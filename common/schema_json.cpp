@@ -1,6 +1,6 @@
 // membench-schema: the schema of schema_tables.hpp as JSON on stdout, for readers that are
-// not C++ (tools/membench_schema.py loads it). The committed common/schema.json is this
-// output; the ctest schema.json_current fails when they differ.
+// not C++ (the Python package's membench/schema.py loads it). The committed
+// python/membench/schema.json is this output; the ctest schema.json_current fails when they differ.
 //
 // A plain keys document, not a JSON Schema: a membench file is Google Benchmark's, whose
 // rows take any counter, so a validator would check little, while the scripts need what a

@@ -109,8 +109,7 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-import membench_schema as S  # noqa: E402
+from membench import schema as S
 
 C, R, X = S.counter, S.row, S.context
 
@@ -266,7 +265,7 @@ def known(counter):
     rows carry CUPTI's names, which have a dot). A misspelt counter fails here, never reads
     as a row without it."""
     if counter not in ("time", "cycles") and "." not in counter and counter not in C and counter not in R:
-        raise Bad(f"'{counter}' is not a counter of the schema (common/schema.json)")
+        raise Bad(f"'{counter}' is not a counter of the schema (membench.schema)")
     if counter in RATIO_COUNTERS:
         raise Bad(f"'{counter}' is a ratio of two rows, quoted without its interval: write the rows' quotient with |ci")
 
@@ -355,7 +354,7 @@ class Findings:
         name, key = CTX.match(expr).groups()
         self.file(name)
         if key not in X and key not in S.gbench_context:
-            raise Bad(f"'{key}' is not a context key of the schema (common/schema.json)")
+            raise Bad(f"'{key}' is not a context key of the schema (membench.schema)")
         if key not in self.files[name][1]:
             raise Bad(f"{self.files[name][0]} has no context key '{key}'")
         return self.files[name][1][key]

@@ -4,8 +4,7 @@ membench-report's views: python3 reports/make_tables.py DIR > DIR/tables.md"""
 import json, statistics, sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-import membench_schema as S  # noqa: E402
+from membench import schema as S
 
 C, R, X = S.counter, S.row, S.context
 

@@ -5,8 +5,7 @@ import json, statistics, sys
 from datetime import datetime
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-import membench_schema as S  # noqa: E402
+from membench import schema as S
 
 C, R = S.counter, S.row
 

@@ -7,10 +7,8 @@ work:host or work:copy are exactly the listed rows that RUN.json has. Exit 1 oth
 """
 import json
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tools"))
-import membench_schema as S  # noqa: E402
+from membench import schema as S
 
 
 def main():

@@ -21,8 +21,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "tools"))
-import membench_schema as S  # noqa: E402  (membench's key names)
+from membench import schema as S  # membench's key names
 
 C = S.context
 SLURM = {C.job_slurm_job_id: "job", C.job_slurm_array_task_id: "array task", C.job_slurm_node: "node"}

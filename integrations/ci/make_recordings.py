@@ -17,8 +17,7 @@ import uuid
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent.parent
-sys.path.insert(0, str(REPO / "tools"))
-import membench_schema as S  # noqa: E402  (membench's key names)
+from membench import schema as S  # membench's key names
 
 C, F, R = S.context, S.file, S.row
 SOURCES = [REPO / "reports/h200/2026-11-27_a56f772/devices_alone" / f"membench.gpu{i}.json" for i in (0, 1)]

@@ -17,6 +17,9 @@ set -uo pipefail
 export PYTHONDONTWRITEBYTECODE=1  # no __pycache__ in the tree
 cd "$(dirname "$0")/../.." || exit 2
 repo=$PWD
+# The membench package (python/) for every script here and what the engines run: the checks,
+# the stand-in, ReFrame's test and configuration (Slurm jobs and the replayed pods inherit it).
+export PYTHONPATH="$repo/python${PYTHONPATH:+:$PYTHONPATH}"
 report='' work=build/engines
 for arg in "$@"; do
   case $arg in

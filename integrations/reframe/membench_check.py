@@ -20,15 +20,13 @@ import json
 import math
 import os
 import shlex
-import sys
 
 import reframe as rfm
 import reframe.utility.sanity as sn
 from reframe.core.builtins import parameter, run_after, run_before, sanity_function, variable
 from reframe.core.exceptions import SanityError
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'tools'))
-import membench_schema as S  # noqa: E402  (membench's key names)
+from membench import schema as S  # membench's key names
 
 C, F, R = S.context, S.file, S.row
 MAX_GPUS = int(os.getenv('MEMBENCH_RFM_MAX_GPUS', '8'))

@@ -19,10 +19,10 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import membench_schema as S  # noqa: E402
-import run_sets  # noqa: E402
-from run_sets import bare, folders_of  # noqa: E402
+from membench import schema as S
+
+import run_sets  # tools/gate/run_sets.py, beside this script
+from run_sets import bare, folders_of
 
 
 def fail(message):

@@ -17,6 +17,7 @@ set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: R=membench-report tools/gate/gate_evaluate.sh SET WORK [COMPARE OPTIONS]" >&2; exit 2; }
 R=$(realpath "${R:?the membench-report binary}"); here=$(cd "$1" && pwd); work=$2; shift 2
 tools=$(cd "$(dirname "$0")/.." && pwd)  # the tools folder
+export PYTHONPATH="$tools/../python${PYTHONPATH:+:$PYTHONPATH}"  # the membench package the scripts import
 total=$(ls "$here"/host*.json | wc -l)
 if [ -n "${PAIRS:-}" ]; then
   IFS='|' read -r -a pairs <<< "$PAIRS"

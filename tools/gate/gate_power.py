@@ -19,11 +19,9 @@ import json
 import subprocess
 import sys
 from collections import defaultdict
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import membench_schema as S  # noqa: E402
-from inject_slowdown import INJECTED_PCT, INJECTED_ROWS  # noqa: E402
+from membench import schema as S
+from membench.slowdown import INJECTED_PCT, INJECTED_ROWS
 
 BANDS = [("< 5 us", 0, 5), ("5-20 us", 5, 20), ("20-100 us", 20, 100), ("100 us-1 ms", 100, 1000), ("> 1 ms", 1000, float("inf"))]
 

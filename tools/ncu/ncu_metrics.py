@@ -18,10 +18,8 @@ import os
 import subprocess
 import sys
 import tempfile
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import membench_schema as S  # noqa: E402
+from membench import schema as S
 
 C, R = S.counter, S.row
 

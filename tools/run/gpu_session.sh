@@ -21,6 +21,7 @@ shift 2
 bin=$bundle/bin checks=$bundle/libexec/membench
 [ -x "$bin/membench" ] || bin=$bundle checks=$bundle
 here=$(cd "$(dirname "$0")" && pwd)
+export PYTHONPATH="$here/../../python${PYTHONPATH:+:$PYTHONPATH}"  # the membench package the scripts import
 # The CUDA toolkit's own libraries (cuBLAS, CUPTI, nvperf) do not travel in the bundle:
 # use this machine's (the same CUDA major version).
 for lib in libcublas.so.13 libcupti.so.13 libnvperf_host.so; do

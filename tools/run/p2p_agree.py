@@ -18,8 +18,7 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import membench_schema as S  # noqa: E402
+from membench import schema as S
 
 C, R, N = S.counter, S.row, S.name_key
 

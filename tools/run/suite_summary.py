@@ -10,10 +10,8 @@ import collections
 import json
 import statistics
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-import membench_schema as S  # noqa: E402
+from membench import schema as S
 
 C, R, X = S.counter, S.row, S.context
 

@@ -5,10 +5,7 @@
 # The Slurm partition's name is CI's slurm.conf's (MEMBENCH_CI_PARTITION, default ci).
 import os
 
-import sys
-
-sys.path.insert(0, os.path.dirname(__file__))
-from membench_logging import logging  # noqa: E402
+from membench.reframe_logging import logging  # the membench package (python/): PYTHONPATH or pip install
 
 GPUS = {'type': 'gpu', 'num_devices': 4}
 

@@ -1,11 +1,8 @@
 # ReFrame configuration for a site running membench's test (membench_check.py): a GPU
 # partition under Slurm and the machine ReFrame runs on. Edit the lines marked SITE.
-import os
 import subprocess
-import sys
 
-sys.path.insert(0, os.path.dirname(__file__))
-from membench_logging import logging  # noqa: E402
+from membench.reframe_logging import logging  # the membench package (python/): PYTHONPATH or pip install
 
 GPUS_PER_NODE = 4                                   # SITE: GPUs per node of the partition
 

@@ -22,8 +22,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-TIME_KEYS = ("real_time", "cpu_time", "ci_low_us", "ci_high_us", "t_min_us", "batch_us", "batch_ci_low_us",
-             "batch_ci_high_us")
+from membench import schema as S
+
+C, F, G, R, X = S.counter, S.file, S.gbench_context, S.row, S.context
+TIME_KEYS = (R.real_time, R.cpu_time, C.ci_low_us, C.ci_high_us, C.t_min_us, C.batch_us, C.batch_ci_low_us,
+             C.batch_ci_high_us)
 
 
 def sources(folders):
@@ -31,7 +34,7 @@ def sources(folders):
     docs = []
     for p in paths:
         doc = json.loads(p.read_text())
-        if "gpu_uuid" in doc.get("context", {}) and len(doc.get("benchmarks", [])) > 50:
+        if X.gpu_uuid in doc.get(F.context, {}) and len(doc.get(F.benchmarks, [])) > 50:
             docs.append(doc)
     if not docs:
         sys.exit("scale_benchmark: no run of the whole quick tier (more than 50 rows with a gpu_uuid) below the sources")
@@ -41,11 +44,11 @@ def sources(folders):
 def synthetic(doc, index, rng):
     """A copy of DOC as GPU INDEX's one run: its own uuid, host and date, times scaled per row."""
     out = json.loads(json.dumps(doc))
-    context = out["context"]
-    context["gpu_uuid"] = f"GPU-{index:08x}-0000-4000-8000-{index:012x}"
-    context["host_name"] = f"node{index // 8}"
-    context["date"] = f"2026-12-07T00:{index // 60 % 60:02d}:{index % 60:02d}+00:00"
-    for row in out["benchmarks"]:
+    context = out[F.context]
+    context[X.gpu_uuid] = f"GPU-{index:08x}-0000-4000-8000-{index:012x}"
+    context[G.host_name] = f"node{index // 8}"
+    context[G.date] = f"2026-12-07T00:{index // 60 % 60:02d}:{index % 60:02d}+00:00"
+    for row in out[F.benchmarks]:
         factor = math.exp(rng.gauss(0, 0.002))
         for key in TIME_KEYS:
             if isinstance(row.get(key), (int, float)):
@@ -85,7 +88,7 @@ def main():
     if not Path("/usr/bin/time").exists():
         sys.exit("scale_benchmark: needs GNU time (/usr/bin/time, Debian package time)")
     docs = sources(args.source)
-    rows = len(docs[0]["benchmarks"])
+    rows = len(docs[0][F.benchmarks])
     work = Path(args.work) if args.work else Path(tempfile.mkdtemp())
     print(f"fleet at scale: {len(docs)} source runs of {rows} rows; {os.cpu_count()} CPUs; "
           f"load average {os.getloadavg()[0]:.2f}\n")

@@ -10,22 +10,20 @@ among them) and to the keys membench-report reads:
   gpuC_*: GPU 0's, every row's times x (1 +- 0.3 %), a jitter fixed by the row's name; its
           cache/constant_latency 64K row an error row;
   gpuD_*: GPU 1's, jittered the same way, then global/read and global/write 8 % slower
-          (tools/gate/inject_slowdown.py): the outlier.
+          (membench.slowdown, as tools/gate/inject_slowdown.py): the outlier.
 fleet_other/h100.json: GPU A's first run as another model (a mixed fleet).
 """
 import copy
 import hashlib
 import json
 import re
-import sys
 from pathlib import Path
+
+from membench import schema as S
+from membench.slowdown import inject, scale_row
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[3]
-sys.path.insert(0, str(ROOT / "tools"))
-sys.path.insert(0, str(ROOT / "tools" / "gate"))
-import membench_schema as S  # noqa: E402
-from inject_slowdown import inject, scale_row  # noqa: E402
 
 RUNS = ROOT / "reports" / "h200" / "2026-11-27_a56f772"
 ROWS = re.compile(r"^(global/(read|write|read_stride|copy)/|shared/bank_conflict/|cache/l1_split/|"

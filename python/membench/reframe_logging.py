@@ -1,5 +1,10 @@
-# The logging both configurations share: progress on stdout, and a perflog line per GPU and
-# row with the GPU's UUID and host as the JSON gave them (perflogs/<system>/<partition>/).
+"""ReFrame logging for membench's test (integrations/reframe): what its site configuration
+(config/generic.py) and CI's (config/ci.py) share. Progress on stdout, and a perflog line per
+GPU and row with the GPU's UUID and host as the JSON gave them (perflogs/<system>/<partition>/).
+
+    from membench.reframe_logging import logging
+    site_configuration = {..., 'logging': logging}
+"""
 logging = [{
     'handlers': [
         {'type': 'stream', 'name': 'stdout', 'level': 'info', 'format': '%(message)s'},

@@ -1,7 +1,8 @@
-"""membench's JSON schema for Python: the key names scripts read, from common/schema.json
-(generated from common/schema_tables.hpp by membench-schema, and checked by a ctest).
+"""membench's JSON schema: the key names scripts read, from schema.json beside this module
+(generated from common/schema_tables.hpp by membench-schema; the ctest schema.json_current
+fails when the two differ).
 
-    import membench_schema as S
+    from membench import schema as S
     row[S.counter.t_median_us]            # "t_median_us"; a key the schema lacks raises
     ctx.get(S.context.gpu_name, "?")
     S.counter.unit("gb_per_s")            # "GB/s"
@@ -12,13 +13,11 @@ Tables: name_key, counter, label, context (membench's), gbench_context, file, ro
 Benchmark's keys membench's readers use), default_metric (the CUPTI metrics `--metrics`
 profiles unless `--metric-list` names others). A key is looked up when the script runs, so a
 misspelt or removed key fails at once with its table named, never reads as absent.
-
-Scripts outside tools/ put tools/ on sys.path first (each does it in one line).
 """
 import json
-from pathlib import Path
+from importlib import resources
 
-PATH = Path(__file__).resolve().parent.parent / "common" / "schema.json"
+PATH = resources.files(__package__).joinpath("schema.json")
 
 
 class Table:
@@ -44,6 +43,9 @@ class Table:
     def __iter__(self):
         return iter(self._entries)
 
+    def __len__(self):
+        return len(self._entries)
+
     def unit(self, key):
         return self._entries[self[key]]["unit"]
 
@@ -60,7 +62,7 @@ class Table:
         return [t[len(prefix):] for t in label.split() if t.startswith(prefix)]
 
 
-_doc = json.loads(PATH.read_text())
+_doc = json.loads(PATH.read_text(encoding="utf-8"))
 name_key = Table("name_keys", _doc["name_keys"])
 counter = Table("counters", _doc["counters"])
 label = Table("labels", _doc["labels"])
@@ -71,3 +73,5 @@ row = Table("row_keys", _doc["row_keys"])
 default_metric = Table("default_metrics", _doc["default_metrics"])
 options = _doc["options"]
 exit_codes = _doc["exit_codes"]
+ceilings = _doc["ceilings"]
+headlines = _doc["headlines"]

@@ -1,0 +1,117 @@
+"""A membench (or any Google Benchmark) JSON results file, read into rows.
+
+    from membench import load
+    run = load("membench.json")
+    run.context["gpu_name"]                 # the file's context, as written
+    for r in run:
+        r.family, r.keys["bytes"]           # "global/read_offset", "64M"
+        r.time, r.time_unit, r.time_us      # Google Benchmark's real_time, its unit, in us
+        r.ci_low_us, r.ci_high_us           # the median's interval (None where the file has none)
+        r.error                             # why the row has no time, or None
+
+Every key is the schema's (membench.schema); the row's whole JSON object stays in `r.json`.
+"""
+import json
+from pathlib import Path
+
+from . import schema as S
+from .names import parse_name, strip_framework_suffix
+
+C, F, R = S.counter, S.file, S.row
+_TO_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+
+
+def _number(value):
+    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+
+
+class Row:
+    """One row of a results file.
+
+    name, run_name      Google Benchmark's names (run_name without repetition and aggregate suffixes)
+    family, keys        the parsed name: `<space>/<experiment>` and {key: value} in name order
+    run_type, aggregate `iteration` or `aggregate`; the aggregate's statistic (`median`, ...) or None
+    time, time_unit     real_time in its unit (membench: the median sample); time_us in microseconds
+    ci_low_us, ci_high_us, ci_pct, ci_target_pct, converged
+                        the interval of the median membench writes (None where absent)
+    samples_us          the kept samples (`--keep-samples`), or None
+    label, error        the label; error_message when error_occurred, else None
+    context             the file's context dict (shared by its rows); json: the row's object
+    """
+
+    def __init__(self, obj, context):
+        self.json = obj
+        self.context = context
+        self.name = obj.get(R.name, "")
+        self.run_name = obj.get(R.run_name, self.name)
+        self.family, self.keys = parse_name(self.run_name)
+        self.run_type = obj.get(R.run_type, "iteration")
+        self.aggregate = obj.get(R.aggregate_name)
+        self.time = _number(obj.get(R.real_time))
+        self.time_unit = obj.get(R.time_unit, "ns")
+        self.ci_low_us = _number(obj.get(C.ci_low_us))
+        self.ci_high_us = _number(obj.get(C.ci_high_us))
+        self.ci_pct = _number(obj.get(C.ci_pct))
+        self.ci_target_pct = _number(obj.get(C.ci_target_pct))
+        converged = _number(obj.get(C.converged))
+        self.converged = None if converged is None else converged == 1
+        samples = obj.get(R.samples_us)
+        self.samples_us = list(samples) if isinstance(samples, list) else None
+        self.label = obj.get(R.label, "")
+        self.error = obj.get(R.error_message, "") if obj.get(R.error_occurred) else None
+
+    @property
+    def time_us(self):
+        """The row's time in microseconds; None without a time or with an unknown unit
+        (an aggregate in `percentage`, such as `cv`, has none)."""
+        if self.time is None or self.time_unit not in _TO_US or self.get(R.aggregate_unit) == "percentage":
+            return None
+        return self.time * _TO_US[self.time_unit]
+
+    @property
+    def skipped(self):
+        """A row membench could not run on this machine (`skipped: why`), which is no failure."""
+        return self.error is not None and self.error.startswith("skipped:")
+
+    @property
+    def report_name(self):
+        """The name as membench-report shows and joins it: run_name without the time type."""
+        return strip_framework_suffix(self.run_name, settings=False)
+
+    def get(self, key, default=None):
+        """Any key of the row's JSON object (a counter, a `--metrics` metric, ...)."""
+        return self.json.get(key, default)
+
+    def __repr__(self):
+        return f"Row({self.name!r}, time={self.time} {self.time_unit})"
+
+
+class Results:
+    """A loaded results file: `context` (dict), `rows` (list of Row), iterable and indexable."""
+
+    def __init__(self, doc, path=None):
+        if not isinstance(doc, dict) or not isinstance(doc.get(F.benchmarks), list):
+            raise ValueError(f"{path or 'document'}: not a Google Benchmark JSON file (no '{F.benchmarks}' array)")
+        self.path = path
+        self.context = doc.get(F.context, {})
+        self.rows = [Row(obj, self.context) for obj in doc[F.benchmarks]]
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def __len__(self):
+        return len(self.rows)
+
+    def __getitem__(self, index):
+        return self.rows[index]
+
+    def named(self, name):
+        """The iteration rows whose report name (or name) is `name`, in file order."""
+        return [r for r in self.rows if r.run_type == "iteration" and name in (r.report_name, r.name)]
+
+
+def load(path):
+    """The rows and context of a results file (a path). Raises OSError, ValueError (not JSON,
+    or no `benchmarks` array)."""
+    path = Path(path)
+    return Results(json.loads(path.read_text(encoding="utf-8")), path)

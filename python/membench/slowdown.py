@@ -1,0 +1,81 @@
+"""Chosen rows of a loaded results file made slower, to measure what `membench-report
+compare` detects (tools/gate/inject_slowdown.py is its command line, gate_power.py reads
+what it notes; tests/data/report/fleet/make_fleet.py slows a fixture GPU with it).
+
+How, with s = 1 + PCT / 100, in each chosen row:
+  - multiplied by s: real_time, cpu_time, every element of samples_us, every counter whose
+    name starts with t_ and ends with _us (t_min_us, t_median_us, t_mean_us, t_max_us),
+    ci_low_us, ci_high_us, batch_us, batch_ci_low_us, batch_ci_high_us, us_per_call, every
+    element of batch_samples_us;
+  - divided by s: gb_per_s, bytes_per_second, pct_peak;
+  - unchanged: everything else (ci_pct and noise_pct are relative, clocks and state stay
+    as measured).
+"""
+import re
+
+from . import schema as S
+
+C, R = S.counter, S.row
+SCALED = (R.real_time, R.cpu_time, C.ci_low_us, C.ci_high_us, C.batch_us, C.batch_ci_low_us, C.batch_ci_high_us,
+          C.us_per_call)
+# The batch figure's kept batches, an array like samples_us.
+SAMPLE_ARRAYS = (R.samples_us, R.batch_samples_us)
+DIVIDED = (C.gb_per_s, C.bytes_per_second, C.pct_peak)
+# The sample-time counters t_min_us ... t_max_us, by the schema's unit.
+SAMPLE_TIMES = tuple(k for k in C if k.startswith("t_") and C.unit(k) == "us")
+# The context keys inject() writes (gate_power.py reads them).
+INJECTED_PCT, INJECTED_ROWS = "membench_injected_slowdown_pct", "membench_injected_rows"
+
+
+def report_name(name):
+    """The name as membench-report shows it: without Google Benchmark's time suffix."""
+    return re.sub(r"/(manual_time|real_time|process_time)$", "", name)
+
+
+def scale_row(row, s):
+    """A row's JSON object `s` times slower in place (see above)."""
+    for key in list(row):
+        if key in SCALED or key in SAMPLE_TIMES:
+            if isinstance(row[key], (int, float)):
+                row[key] *= s
+        elif key in DIVIDED and isinstance(row[key], (int, float)):
+            row[key] /= s
+    for key in SAMPLE_ARRAYS:
+        if isinstance(row.get(key), list):
+            row[key] = [x * s for x in row[key]]
+
+
+def inject(doc, slowdown, pattern="", every=1, phase=0):
+    """Makes the chosen rows of a loaded file `slowdown` % slower in place and notes it in the
+    context; returns the changed benchmarks as membench-report names them. Which rows: every
+    timed iteration row whose name the regular expression `pattern` finds, and of those every
+    `every`-th in file order, starting at the `phase`-th. Error rows and aggregate rows are
+    never changed (an aggregates-only file gets its mean, median and stddev rows scaled instead)."""
+    rows = doc.get(S.file.benchmarks)
+    if not isinstance(rows, list):
+        raise ValueError("no benchmarks array")
+    pattern = re.compile(pattern)
+    s = 1 + slowdown / 100
+    aggregates_only = not any(r.get(R.run_type, "iteration") == "iteration" for r in rows)
+    chosen, decided = [], {}
+    for row in rows:
+        name = row.get(R.run_name, row.get(R.name, ""))
+        if row.get(R.error_occurred) or not pattern.search(name):
+            continue
+        kind = row.get(R.run_type, "iteration")
+        if aggregates_only:
+            if kind != "aggregate" or row.get(R.aggregate_name) not in ("mean", "median", "stddev"):
+                continue
+        elif kind != "iteration":
+            continue
+        # The repetition rows of one benchmark are chosen together.
+        if name not in decided:
+            decided[name] = len(decided) % every == phase
+            if decided[name]:
+                chosen.append(report_name(name))
+        if decided[name]:
+            scale_row(row, s)
+    ctx = doc.setdefault(S.file.context, {})
+    ctx[INJECTED_PCT] = f"{slowdown:g}"
+    ctx[INJECTED_ROWS] = ",".join(chosen)
+    return chosen
