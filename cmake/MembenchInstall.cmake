@@ -1,5 +1,6 @@
 # `cmake --install <dir>` (component runtime): the three builds and membench-report in bin/,
-# the docs, schema.json and the Slurm, ReFrame and Kubernetes integrations in share/membench/,
+# the docs, schema.json, the Python package (python/) and the Slurm, ReFrame and Kubernetes
+# integrations in share/membench/,
 # README, LICENSE and CHANGELOG in share/doc/membench/; the libraries come from the system.
 # Component bundle: the same tree, plus every non-system shared library they need in
 # lib/membench/ and the GPU checks (peer copy check, GPU tests, SASS check) in
@@ -44,8 +45,13 @@ function(membench_install_tree component)
   endif()
   install(TARGETS ${membench_bin_targets} ${deps}
           RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT ${component} ${ARGN})
-  install(FILES ${PROJECT_SOURCE_DIR}/common/schema.json DESTINATION ${MEMBENCH_INSTALL_DATADIR}
+  install(FILES ${PROJECT_SOURCE_DIR}/python/membench/schema.json DESTINATION ${MEMBENCH_INSTALL_DATADIR}
           COMPONENT ${component} ${ARGN})
+  # The Python package as it is in the source tree: share/membench/python goes on PYTHONPATH,
+  # or `pip install share/membench/python` installs it.
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/ DESTINATION ${MEMBENCH_INSTALL_DATADIR}/python
+          COMPONENT ${component} ${ARGN} FILES_MATCHING PATTERN "*.py" PATTERN "*.json" PATTERN "pyproject.toml"
+          PATTERN "__pycache__" EXCLUDE PATTERN "build" EXCLUDE PATTERN "*.egg-info" EXCLUDE)
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${MEMBENCH_INSTALL_DATADIR}/docs
           COMPONENT ${component} ${ARGN} FILES_MATCHING PATTERN "*.md")
   # What users copy and adapt; integrations/ci is membench's own CI of them.

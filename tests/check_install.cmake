@@ -45,7 +45,8 @@ tree_files(bundle_files bundle)
 if(NOT plain_files STREQUAL runtime_files)
   problem("a plain cmake --install is not the runtime component:\n    ${plain_files}\n    ${runtime_files}")
 endif()
-set(expected ${DATADIR}/schema.json ${DATADIR}/docs/guide.md ${DATADIR}/docs/schema.md
+set(expected ${DATADIR}/schema.json ${DATADIR}/python/pyproject.toml ${DATADIR}/python/membench/__init__.py
+    ${DATADIR}/python/membench/schema.json ${DATADIR}/docs/guide.md ${DATADIR}/docs/schema.md
     ${DATADIR}/integrations/README.md ${DATADIR}/integrations/slurm/submit.sh
     ${DATADIR}/integrations/reframe/membench_check.py ${DATADIR}/integrations/kubernetes/membench-job.yaml
     ${DOCDIR}/README.md ${DOCDIR}/LICENSE ${DOCDIR}/CHANGELOG.md)
@@ -82,11 +83,13 @@ foreach(program IN LISTS programs checks ITEMS ${DATADIR}/integrations/slurm/sub
     endif()
   endif()
 endforeach()
-file(SHA256 ${SOURCE_DIR}/common/schema.json source_schema)
-file(SHA256 ${WORK}/runtime/${DATADIR}/schema.json installed_schema)
-if(NOT source_schema STREQUAL installed_schema)
-  problem("${DATADIR}/schema.json is not common/schema.json")
-endif()
+file(SHA256 ${SOURCE_DIR}/python/membench/schema.json source_schema)
+foreach(installed IN ITEMS schema.json python/membench/schema.json)
+  file(SHA256 ${WORK}/runtime/${DATADIR}/${installed} installed_schema)
+  if(NOT source_schema STREQUAL installed_schema)
+    problem("${DATADIR}/${installed} is not python/membench/schema.json")
+  endif()
+endforeach()
 
 # One version, the build tree's, from every installed tree. --version makes no CUDA call.
 function(version_of out)
