@@ -3,7 +3,8 @@
 # memory on files of ROWS (100000) benchmark rows, every command unfiltered, measured with
 # /usr/bin/time -v, RUNS (3) times each (once, if that run passes REPORT_PERF_LIMIT, 60 s).
 #   REPORT   the membench-report binary (build/dev/bin/membench-report)
-#   SOURCE   a committed suite whose rows are the templates (reports/h200/2026-11-21_4f1f839/membench.json)
+#   SOURCE   a committed suite whose rows are the templates (reports/h200/2026-11-21_4f1f839/membench.tar.xz;
+#            a packed X.tar.xz is read from the X.json it holds)
 #   LAYOUTS  which of these (default all three, comma-separated):
 #            suite    the suite's rows replicated under new experiment names, as tools/run/gpu_session.sh's
 #                     reportperf phase does: many families of the suite's sizes
@@ -23,7 +24,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")/../.." && pwd)
 report=${1:-$here/build/dev/bin/membench-report}
-source=${2:-$here/reports/h200/2026-11-21_4f1f839/membench.json}
+source=${2:-$here/reports/h200/2026-11-21_4f1f839/membench.tar.xz}
 rows=${3:-100000}
 runs=${4:-3}
 layouts=${5:-suite,family,families}
@@ -34,6 +35,11 @@ source=$(realpath "$source")
 [ -x /usr/bin/time ] || { echo "report_perf: needs GNU time (/usr/bin/time, Debian package time)" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+if [[ $source == *.tar.xz ]]; then  # packed (reports/README.md): X.tar.xz holds X.json
+  member=$(basename "$source" .tar.xz).json
+  tar -xJf "$source" -C "$work" "$member"
+  packed=$source source=$work/$member
+fi
 
 # LAYOUT's base.json, new.json and cg.json in the current folder.
 make_files() {
@@ -81,7 +87,7 @@ JSON
 }
 
 echo "membench-report: $report"
-echo "rows: $rows a file, templates from $source; $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "rows: $rows a file, templates from ${packed:-$source}; $(nproc) cores; load average $(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-9s %-8s %-28s %7s %7s %7s %8s %7s %6s  %s\n' layout command arguments "best s" "med s" "cpu s" "peak MB" "x file" \
   "cpu/$(nproc)" target
 failed=0
