@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 """The GPU's test double against what membench does (ctest engines.standin): which GPU a
 CUDA_VISIBLE_DEVICES and --device pick, --devices' file names, the context of a replay, the
-refusals and their exit codes, and recordings that are the same on every run."""
+refusals and their exit codes, a sweep a signal stops, and recordings that are the same on every run."""
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 from pathlib import Path
 
@@ -92,6 +94,23 @@ class StandIn(unittest.TestCase):
         for args, env, code in cases:
             with self.subTest(args=args, env=env):
                 self.assertEqual(self.run_standin(*args, **env).returncode, code)
+
+    def test_a_signal_ends_a_sweep_as_membench_s_handler_does(self):
+        out, log = self.dir / "stopped.json", self.dir / "starts.log"
+        environ = {k: v for k, v in os.environ.items() if k != "CUDA_VISIBLE_DEVICES" and not k.startswith("SLURM")}
+        environ.update(MEMBENCH_STANDIN_DELAY="30", MEMBENCH_STANDIN_LOG=str(log))
+        started = time.monotonic()
+        proc = subprocess.Popen([str(self.dir / "membench"), "--suite=quick", f"--benchmark_out={out}"], env=environ,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        while not (log.exists() and log.read_text()) and time.monotonic() - started < 10:
+            time.sleep(0.02)
+        proc.send_signal(signal.SIGINT)
+        self.assertEqual(proc.wait(timeout=10), 130)
+        self.assertLess(time.monotonic() - started, 10)
+        pid, argv = log.read_text().split(" ", 1)
+        self.assertEqual((int(pid), json.loads(argv)[1:]), (proc.pid, ["--suite=quick", f"--benchmark_out={out}"]))
+        rows = json.loads(out.read_text())["benchmarks"]
+        self.assertTrue(rows and all(r["error_message"] == "not run: interrupted by signal 2" for r in rows))
 
     def test_recordings_are_deterministic_and_one_is_slow(self):
         again = self.dir / "again"
