@@ -9,8 +9,8 @@
 //     in turn slowed on all its GPU rows, on each family, on each GPU row; the failed-row
 //     shares of healthy GPUs with their first run and with every run;
 //   - join: each GPU judged alone against the reference of the others (a node fit to join);
-//   - synthetic: fleets of each size whose GPUs are the stratum's drawn with replacement, each
-//     with its runs drawn with replacement; one, two or a quarter of them slowed 3, 5, 10
+//   - synthetic: fleets of each size drawn from the stratum's GPUs (--draw: distinct chips
+//     before any repeats, or the bootstrap; fleet/draw.hpp); one, two or a quarter slowed 3, 5, 10
 //     and 20 % on all GPU rows, one family or one row (drawn per trial): how often a slowed
 //     GPU is called, how often a healthy one is, how often a fleet exits 0.
 // Exit 0; 2 on unusable input.
@@ -27,6 +27,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "fleet/draw.hpp"
 #include "fleet_stages.hpp"
 
 namespace membench::report {
@@ -198,35 +199,6 @@ void join_section(const stratum_set& s, const ft::settings& set) {
 
 // --- synthetic fleets ------------------------------------------------------------------------
 
-// A GPU drawn from the stratum with its runs drawn with replacement, each among its runs of
-// the same kind (runs with GPU rows among those, runs of host rows alone among those, so that
-// a drawn GPU has the make-up of its original), where it has five runs of the kind or more.
-ft::matrix::gpu resampled(const ft::matrix& m, std::mt19937_64& rng) {
-  const ft::matrix::gpu& src = m.gpus[std::uniform_int_distribution<std::size_t>(0, m.gpus.size() - 1)(rng)];
-  const std::size_t n = m.rows.size();
-  std::vector<std::size_t> kinds[2];
-  for (std::size_t k = 0; k < src.runs; ++k) {
-    bool gpu_rows = false;
-    for (std::size_t r = 0; r < n && !gpu_rows; ++r) gpu_rows = m.rows[r].p == ft::part::gpu && !std::isnan(src.at(k, r, n));
-    kinds[gpu_rows].push_back(k);
-  }
-  ft::matrix::gpu g;
-  g.runs = src.runs;
-  g.logs.resize(src.logs.size());
-  std::size_t to = 0;
-  for (const std::vector<std::size_t>& runs : kinds) {
-    if (runs.empty()) continue;
-    // A bootstrap of fewer than five runs draws one run twice often enough to make a GPU's
-    // runs look alike: those are taken as measured.
-    std::uniform_int_distribution<std::size_t> pick(0, runs.size() - 1);
-    for (std::size_t i = 0; i < runs.size(); ++i, ++to) {
-      const std::size_t from = runs.size() < 5 ? runs[i] : runs[pick(rng)];
-      std::copy_n(src.logs.begin() + static_cast<std::ptrdiff_t>(from * n), n, g.logs.begin() + static_cast<std::ptrdiff_t>(to * n));
-    }
-  }
-  return g;
-}
-
 enum class what { all, family, row };
 const char* to_string(what w) { return w == what::all ? "all GPU rows" : w == what::family ? "one family" : "one row"; }
 
@@ -239,14 +211,15 @@ struct cell_count {
 std::map<std::string, std::size_t> alarm_reasons;
 std::size_t healthy_verdicts = 0, healthy_called = 0;
 
+// The draw of every synthetic fleet (--draw).
+ft::draw_mode draw = ft::draw_mode::distinct;
+
 cell_count synthetic_cell(const stratum_set& s, std::size_t size, std::size_t slowed, double p, what w,
                           std::size_t trials, const ft::settings& set, std::mt19937_64& rng) {
   cell_count c;
   const std::vector<std::size_t> all_rows = gpu_rows(s.m, "");
   for (std::size_t t = 0; t < trials; ++t) {
-    ft::matrix m;
-    m.rows = s.m.rows;
-    for (std::size_t g = 0; g < size; ++g) m.gpus.push_back(resampled(s.m, rng));
+    ft::matrix m = ft::draw_fleet(s.m, size, draw, rng);
     std::vector<std::size_t> rows = all_rows;
     if (w == what::family) rows = gpu_rows(s.m, s.families[std::uniform_int_distribution<std::size_t>(0, s.families.size() - 1)(rng)]);
     if (w == what::row) rows = {all_rows[std::uniform_int_distribution<std::size_t>(0, all_rows.size() - 1)(rng)]};
@@ -361,7 +334,9 @@ int evaluate(const std::vector<std::string>& folders, const std::vector<std::siz
     }
   }
   if (sections.find("synthetic") != std::string::npos) {
-    fmt::print("\n## Synthetic fleets resampled from each stratum\n");
+    fmt::print("\n## Synthetic fleets drawn from each stratum ({})\n",
+               draw == ft::draw_mode::distinct ? "each real GPU once before any twice; runs as measured, or n - 1 of five or more"
+                                               : "the bootstrap: GPUs, and five runs or more, drawn with replacement");
     for (const stratum_set& s : strata) {
       if (!judged(s)) continue;
       synthetic_section(s, sizes, trials, set, rng);
@@ -381,13 +356,16 @@ int main(int argc, char** argv) {
   std::vector<std::size_t> sizes{4, 32, 256, 1024, 10000};
   std::size_t trials = 100;
   std::uint64_t seed = 1;
-  std::string sections = "real,join,synthetic";
+  std::string sections = "real,join,synthetic", draw = "distinct";
   app.add_option("folders", folders, "folders of membench JSON files")->required()->check(CLI::ExistingDirectory);
   app.add_option("--sizes", sizes, "synthetic fleet sizes")->delimiter(',')->check(CLI::Range(std::size_t{2}, std::size_t{1000000}));
   app.add_option("--trials", trials, "trials per cell at 32 GPUs or fewer (fewer for larger fleets)");
   app.add_option("--seed", seed, "random seed");
   app.add_option("--sections", sections, "real, join, synthetic (comma-separated)");
+  app.add_option("--draw", draw, "how synthetic fleets are drawn: distinct (each real GPU once before any twice, "
+                 "no run counted twice) or bootstrap")->check(CLI::IsMember({"distinct", "bootstrap"}));
   CLI11_PARSE(app, argc, argv);
+  membench::report::draw = membench::report::fleet_test::parse_draw_mode(draw);
   try {
     return membench::report::evaluate(folders, sizes, trials, seed, sections);
   } catch (const membench::report::input_error& e) {
