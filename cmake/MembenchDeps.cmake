@@ -26,8 +26,9 @@ macro(membench_require pkg debian floor)
   endif()
 endmacro()
 
-# Google Benchmark 1.6.2 or newer: the code uses its 1.6.2 counters and custom context.
-membench_require(benchmark libbenchmark-dev 1.6.2)
+# Google Benchmark 1.7.0 or newer: membench hands it the filter as RunSpecifiedBenchmarks's
+# argument (1.7.0), having selected the rows itself.
+membench_require(benchmark libbenchmark-dev 1.7.0)
 membench_require(fmt libfmt-dev 8.0)
 membench_require(CLI11 libcli11-dev 2.1)
 membench_require(nlohmann_json nlohmann-json3-dev 3.10)
@@ -49,6 +50,30 @@ elseif(MEMBENCH_RAPIDJSON_INCLUDE_DIR)
   set_target_properties(membench_rapidjson PROPERTIES INTERFACE_INCLUDE_DIRECTORIES ${MEMBENCH_RAPIDJSON_INCLUDE_DIR})
 else()
   list(APPEND membench_missing "  RapidJSON 1.1 or newer (Debian/Ubuntu: apt-get install rapidjson-dev)")
+endif()
+# RE2: filters are matched in linear time, without recursion (std::regex recursed once a
+# character and backtracked: a deeply nested pattern overflowed the stack, `(a*)*b` ran for
+# minutes). Its own CMake file where it has one; Debian's package has none: then its header
+# and library (static where there is one, so that a library carried to a machine without the
+# package need not be found at run time).
+find_package(re2 CONFIG QUIET)
+if(TARGET re2::re2)
+  add_library(membench_re2 INTERFACE IMPORTED)
+  set_target_properties(membench_re2 PROPERTIES INTERFACE_LINK_LIBRARIES re2::re2)
+  set(MEMBENCH_RE2_INCLUDE_TARGET re2::re2)  # for the fuzz target, built by hand
+  set(MEMBENCH_RE2_LINK $<TARGET_LINKER_FILE:re2::re2>)
+else()
+  find_path(MEMBENCH_RE2_INCLUDE_DIR re2/re2.h)
+  find_library(MEMBENCH_RE2_LIBRARY NAMES libre2.a re2)
+  if(MEMBENCH_RE2_INCLUDE_DIR AND MEMBENCH_RE2_LIBRARY)
+    add_library(membench_re2 UNKNOWN IMPORTED)
+    set_target_properties(membench_re2 PROPERTIES IMPORTED_LOCATION ${MEMBENCH_RE2_LIBRARY}
+                          INTERFACE_INCLUDE_DIRECTORIES ${MEMBENCH_RE2_INCLUDE_DIR} INTERFACE_LINK_LIBRARIES Threads::Threads)
+    set(MEMBENCH_RE2_INCLUDE_TARGET membench_re2)
+    set(MEMBENCH_RE2_LINK ${MEMBENCH_RE2_LIBRARY})
+  else()
+    list(APPEND membench_missing "  RE2 (Debian/Ubuntu: apt-get install libre2-dev)")
+  endif()
 endif()
 if(membench_missing)
   list(JOIN membench_missing "\n" missing_text)

@@ -5,7 +5,7 @@
 #include <cmath>
 #include <map>
 #include <optional>
-#include <regex>
+#include <re2/re2.h>
 #include <set>
 #include <unordered_map>
 
@@ -17,25 +17,36 @@
 
 namespace membench::report {
 
-name_filter::name_filter(const std::string& expression, std::string_view what) : what_(what) {
+namespace {
+
+re2::RE2::Options quiet_regex_options() {
+  re2::RE2::Options o;
+  o.set_log_errors(false);  // the error goes to the user once, in our message
+  return o;
+}
+
+}  // namespace
+
+std::string regex_error(const std::string& expression) {
+  const re2::RE2 re(expression, quiet_regex_options());
+  return re.ok() ? "" : re.error();
+}
+
+name_filter::name_filter(const std::string& expression, std::string_view what) {
   // Most filters are a plain part of a name: no regular expression needed to find those.
   if (expression.find_first_of(".^$|()[]{}*+?\\") == std::string::npos) {
     literal_ = expression;
     return;
   }
-  try {
-    regex_ = std::make_shared<const std::regex>(expression, std::regex::ECMAScript | std::regex::optimize);
-  } catch (const std::regex_error& e) {
-    throw input_error(fmt::format("{} '{}': not a valid regular expression ({})", what, expression, e.what()));
-  }
+  auto re = std::make_shared<const re2::RE2>(expression, quiet_regex_options());
+  if (!re->ok())
+    throw input_error(fmt::format("{} '{}': not a valid regular expression ({})", what, expression, re->error()));
+  regex_ = std::move(re);
 }
 
 bool name_filter::operator()(const std::string& name) const {
-  if (literal_.empty() && !regex_) return true;
-  if (name.size() > max_filtered_name)
-    throw input_error(fmt::format("benchmark '{}...': a name of {} characters, longer than the {} that {} matches",
-                                  name.substr(0, 40), name.size(), max_filtered_name, what_));
-  return regex_ ? std::regex_search(name, *regex_) : name.find(literal_) != std::string::npos;
+  if (regex_) return re2::RE2::PartialMatch(name, *regex_);
+  return name.find(literal_) != std::string::npos;
 }
 
 read_options reads_for(const common_options& opt, bool evidence) {

@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <regex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -13,6 +12,10 @@
 #include "model.hpp"
 #include "family.hpp"
 #include "options.hpp"
+
+namespace re2 {
+class RE2;
+}
 
 namespace membench::report {
 
@@ -162,23 +165,20 @@ std::string unit_over(const std::string& value, const std::vector<const result*>
 /// True when smaller is better (times), false for rates and efficiencies.
 bool lower_is_better(const std::string& value);
 
-/// The longest benchmark name a filter matches. std::regex_search recurses once or more a
-/// character: a name of 30 000 characters overflowed the stack; at this length even a
-/// pattern of nested groups needs a fraction of it, and real names are under 100.
-inline constexpr std::size_t max_filtered_name = 1024;
+/// Why `expression` is not a valid regular expression (RE2's syntax), or "" when it is.
+std::string regex_error(const std::string& expression);
 
 /// Results whose name matches a --filter (a plain substring unless the filter has regex
-/// syntax). throws input_error for an invalid expression (`what` names the option)
+/// syntax; RE2's syntax, matched in time linear in the name, without recursion).
+/// throws input_error for an invalid expression (`what` names the option)
 class name_filter {
  public:
   explicit name_filter(const std::string& expression, std::string_view what = "--filter");
-  /// throws input_error for a name longer than max_filtered_name (a filter that is not empty)
   bool operator()(const std::string& name) const;
 
  private:
-  std::string what_;
   std::string literal_;
-  std::shared_ptr<const std::regex> regex_;
+  std::shared_ptr<const re2::RE2> regex_;
 };
 
 }  // namespace membench::report

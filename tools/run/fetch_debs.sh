@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tools/run/fetch_debs.sh [DIR [PACKAGE...]]: for a GPU machine without package access,
-# the header-only Debian packages its build lacks (by default rapidjson-dev, which
-# membench-report reads JSON with), downloaded on a machine that has apt (apt-get download,
+# the Debian packages its build lacks (by default rapidjson-dev, which membench-report reads
+# JSON with, and libre2-dev, whose static library matches filters), downloaded on a machine that has apt (apt-get download,
 # no root needed) and unpacked into DIR (default .deps/prefix). Carry DIR to that machine:
 # tools/run/suite.sh finds .deps/prefix by itself; a plain cmake takes
 # -DCMAKE_PREFIX_PATH=DIR/usr.
@@ -10,7 +10,7 @@ cd "$(dirname "$0")/../.."
 prefix=${1:-.deps/prefix}
 shift $(( $# > 0 ? 1 : 0 ))
 packages=("$@")
-[ ${#packages[@]} -gt 0 ] || packages=(rapidjson-dev)
+[ ${#packages[@]} -gt 0 ] || packages=(rapidjson-dev libre2-dev)
 command -v apt-get >/dev/null || { echo "fetch_debs.sh: needs apt-get (Debian or Ubuntu)" >&2; exit 2; }
 debs=$(mktemp -d)
 chmod 755 "$debs"  # apt-get download fetches as its own user

@@ -1,6 +1,7 @@
 #include "family.hpp"
 
 #include <map>
+#include <set>
 #include <stdexcept>
 
 #include "harness/session/session.hpp"
@@ -84,9 +85,12 @@ std::vector<std::string> case_names(const case_selection& selection) {
   return names;
 }
 
-std::vector<std::string> register_all(session& s, const case_selection& selection) {
+std::vector<std::string> register_all(session& s, const case_selection& selection,
+                                      const std::vector<std::string>& only) {
+  const std::set<std::string> kept(only.begin(), only.end());
   std::vector<std::string> names;
   for (auto& c : all_cases(selection)) {
+    if (kept.count(c.name) == 0) continue;
     auto run = [&s, name = c.name, body = std::move(c.body)](benchmark::State& state) { s.run(state, name, body); };
     benchmark::RegisterBenchmark(c.name.c_str(), run)->UseManualTime()->Unit(benchmark::kMicrosecond);
     names.push_back(std::move(c.name));

@@ -89,8 +89,9 @@ std::vector<bench_case> all_cases(const case_selection& selection);
 /// The names of those cases.
 std::vector<std::string> case_names(const case_selection& selection);
 
-/// Registers the cases `selection` selects with Google Benchmark, each running in `s`'s error
-/// boundary; returns their names in order.
-std::vector<std::string> register_all(session& s, const case_selection& selection);
+/// Registers the cases `selection` selects and `only` names with Google Benchmark, each
+/// running in `s`'s error boundary; returns their names in order.
+std::vector<std::string> register_all(session& s, const case_selection& selection,
+                                      const std::vector<std::string>& only);
 
 }  // namespace membench
