@@ -7,7 +7,8 @@
 # MEMBENCH_REPORT).
 # Output: the folder, $MEMBENCH_RESULTS_ROOT/membench-local-<date>_<time>/.
 # Exit: the fleet report's (0 no outlier, 1 an outlier, 2 unusable input), or the worst
-# task's when a task failed.
+# task's when a task failed; 130 or 143 when a signal (Ctrl-C, SIGTERM) stopped it: no
+# further GPU is run and no fleet report is made.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -23,14 +24,21 @@ fi
 export CUDA_DEVICE_ORDER=PCI_BUS_ID  # indices as nvidia-smi numbers them
 MEMBENCH_RUN_ID="local-$(date +%Y%m%d_%H%M%S)"
 export MEMBENCH_RUN_ID
+# A task stopped by a signal exits 130 or 143 itself, which bash alone takes as one task's
+# exit code and goes on to the next GPU: the traps and the codes end the run.
+stop() { echo "run_local.sh: stopped by a signal (exit $1); nothing further is run" >&2; exit "$1"; }
+trap 'stop 130' INT
+trap 'stop 143' TERM
 rc=0
 for gpu in "${gpus[@]}"; do
   CUDA_VISIBLE_DEVICES=$gpu MEMBENCH_TASK=$gpu bash "$here/membench_array.sbatch"
   code=$?
+  case $code in 130 | 143) stop "$code" ;; esac
   [ "$code" -gt "$rc" ] && rc=$code
 done
 MEMBENCH_RESULTS="$MEMBENCH_RESULTS_ROOT/membench-$MEMBENCH_RUN_ID" bash "$here/membench_fleet.sbatch"
 fleet=$?
+case $fleet in 130 | 143) stop "$fleet" ;; esac
 echo "run_local.sh: results in $MEMBENCH_RESULTS_ROOT/membench-$MEMBENCH_RUN_ID (tasks: worst exit $rc; fleet: exit $fleet)"
 [ "$rc" -ne 0 ] && exit "$rc"
 exit "$fleet"

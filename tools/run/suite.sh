@@ -9,8 +9,10 @@
 # and with several GPUs the GPUs side by side, the peer matrix and the fleet's verdict.
 # Libraries installed elsewhere are found through CMAKE_PREFIX_PATH, and a .deps/prefix
 # that tools/run/fetch_debs.sh made on a machine with apt (for one without package access)
-# is used as it is.
-# Exit: 0 every row verified; 1 a row failed; 2 something to install or a bad option.
+# is used as it is. membench writes <build>.gpu<N>-<UUID>.partial, renamed to .json when it
+# ran to its end: a run stopped half-way never replaces a whole one in the same --out.
+# Exit: 0 every row verified; 1 a row failed; 2 something to install or a bad option;
+# 130 or 143 a signal (Ctrl-C, SIGTERM) stopped it: no further build runs.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 2
 tier=quick devices=all out="results/$(date +%Y%m%d_%H%M%S)" build=build/suite
@@ -20,13 +22,18 @@ for arg in "$@"; do
     --devices=*) devices=${arg#*=} ;;
     --out=*) out=${arg#*=} ;;
     --build=*) build=${arg#*=} ;;
-    -h|--help) sed -n '2,12p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "suite.sh: unknown option $arg (see --help)"; exit 2 ;;
   esac
 done
 case $tier in quick|default|full) ;; *) echo "suite.sh: --tier must be quick, default or full"; exit 2 ;; esac
 say() { printf 'suite.sh: %s\n' "$*" >&2; }
 stop() { say "$*"; exit 2; }
+# membench stops at a signal and exits 130 or 143 itself, which bash alone takes as one
+# build's exit code and goes on to the next build: the traps and the codes end the suite.
+interrupted() { say "stopped by a signal (exit $1); nothing further is run"; exit "$1"; }
+trap 'interrupted 130' INT
+trap 'interrupted 143' TERM
 
 [ "$(uname -s)" = Linux ] || stop "membench runs on Linux only."
 command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
@@ -85,12 +92,15 @@ cmake --build "$build" --target membench membench_ca membench_cg membench-report
 rc=0 part=0
 for exe in membench membench_ca membench_cg; do
   part=$((part + 1))
-  # One process per GPU, all at once; each writes $exe.gpu<N>-<UUID>.json. The log gets
-  # everything; the terminal the progress lines and membench's own messages.
+  # One process per GPU, all at once; each writes $exe.gpu<N>-<UUID>.partial, made .json once
+  # membench ran to its end. The log gets everything; the terminal the progress lines and
+  # membench's own messages.
   MEMBENCH_SUITE_PART="$part/3" "$build/bin/$exe" --devices="$devices" --suite="$tier" --progress=always \
-    --keep-samples=100 --benchmark_out="$out/$exe.json" --benchmark_out_format=json >"$out/$exe.log" \
+    --keep-samples=100 --benchmark_out="$out/$exe.partial" --benchmark_out_format=json >"$out/$exe.log" \
     2> >(tee -a "$out/$exe.log" | grep --line-buffered -E '^(\[gpu[0-9]+\] )?(\[[0-9]+/[0-9]+\]|membench:)' >&2)
   code=$?
+  case $code in 130 | 143) interrupted "$code" ;; esac
+  for f in "$out/$exe.partial" "$out/$exe".*.partial; do [ -e "$f" ] && mv -f "$f" "${f%.partial}.json"; done
   say "$exe: exit $code"
   [ $code -ne 0 ] && rc=1
 done
