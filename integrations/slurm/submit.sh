@@ -25,7 +25,7 @@ repo=$(cd "$here/../.." && pwd)
 : "${MEMBENCH_REPORT:=$MEMBENCH_BIN/membench-report}"
 : "${MEMBENCH_RESULTS_ROOT:=$repo/results}"          # on a file system every node sees
 : "${MEMBENCH_BASELINE:=}"                           # judge against a stored fleet-baseline.json
-: "${MEMBENCH_SBATCH_ARGS:=}"                        # more sbatch options (--qos=..., --constraint=...)
+: "${MEMBENCH_SBATCH_ARGS:=}"                        # more sbatch options (--qos=..., --constraint=...), blank-separated
 # ---- end of site options -------------------------------------------------------------------
 
 mode=${1:-array}
@@ -45,8 +45,9 @@ mkdir -p "$logs"
 site=(--parsable -t "$MEMBENCH_TIME")
 [ -n "$MEMBENCH_PARTITION" ] && site+=(-p "$MEMBENCH_PARTITION")
 [ -n "$MEMBENCH_ACCOUNT" ] && site+=(-A "$MEMBENCH_ACCOUNT")
-# shellcheck disable=SC2206  # a list of sbatch options
-site+=($MEMBENCH_SBATCH_ARGS)
+# More sbatch options word by word, never expanded as file names (read reaches the end: 1).
+read -r -d '' -a more <<<"$MEMBENCH_SBATCH_ARGS" || true
+site+=("${more[@]}")
 
 out="$logs/%x-%A_%a.out"
 [ "$mode" = srun ] && out="$logs/%x-%j.out"
