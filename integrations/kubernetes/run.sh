@@ -1,33 +1,58 @@
 #!/usr/bin/env bash
 # run.sh [RUN_ID]: one membench run on Kubernetes with kubectl's current context and namespace.
 # Creates the results volume if missing, starts the Indexed Job (one pod per GPU) with
-# MEMBENCH_RUN_ID=RUN_ID (default k8s-<date>-<time>), waits for it to finish, then starts the
-# fleet report Job over the run's folder and prints its report. The Jobs of an earlier run
-# are deleted first (their results stay on the volume).
-# Exit: the fleet report's (0 no outlier, 1 an outlier, 2 unusable input); 3 a Job did not finish.
+# MEMBENCH_RUN_ID=RUN_ID (default k8s-<date>-<time>), waits for it to complete, then starts
+# the fleet report Job over the run's folder and prints its report. The Jobs of an earlier run
+# are deleted first (their results stay on the volume). A membench Job that failed (a pod
+# exited non-zero) or did not finish within MEMBENCH_K8S_TIMEOUT gets no fleet report: its
+# results are not those of every GPU, or not yet written.
+# Exit: the fleet report's (0 no outlier, 1 an outlier, 2 unusable input); 3 a Job failed or
+# did not finish.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 run=${1:-k8s-$(date +%Y%m%d-%H%M%S)}
 : "${MEMBENCH_K8S_TIMEOUT:=2h}"          # how long to wait for the GPUs' pods
 
 with_run() { kubectl set env --local -o yaml -f "$1" MEMBENCH_RUN_ID="$run"; }
-finished() {  # waits for a Job to complete or fail
+finished() {  # finished JOB TIMEOUT: 0 the Job completed, 1 it failed, 2 neither in the time
   kubectl wait --for=condition=complete --timeout="$2" "job/$1" >/dev/null 2>&1 &
-  local ok=$!
+  local ok=$! state
   kubectl wait --for=condition=failed --timeout="$2" "job/$1" >/dev/null 2>&1 &
   local failed=$!
   wait -n "$ok" "$failed"
   kill "$ok" "$failed" 2>/dev/null
+  wait "$ok" "$failed" 2>/dev/null
+  # The Job's conditions decide, not which wait returned first: a wait also returns when
+  # its time is up or kubectl fails (no such Job, the API server unreachable).
+  state=$(kubectl get "job/$1" -o 'jsonpath={range .status.conditions[?(@.status=="True")]}{.type}{" "}{end}')
   kubectl get "job/$1" -o 'jsonpath={.status.succeeded} succeeded, {.status.failed} failed{"\n"}'
+  case " $state " in
+    *" Failed "*) return 1 ;;
+    *" Complete "*) return 0 ;;
+    *) return 2 ;;
+  esac
 }
+fleet_by_hand="kubectl set env --local -o yaml -f $here/membench-fleet-job.yaml MEMBENCH_RUN_ID=$run | kubectl apply -f -"
 
 kubectl apply -f "$here/membench-pvc.yaml" || exit 3
 kubectl delete job membench membench-fleet --ignore-not-found
 with_run "$here/membench-job.yaml" | kubectl apply -f - || exit 3
 echo "run.sh: run $run: waiting for the GPUs' pods (up to $MEMBENCH_K8S_TIMEOUT)"
-finished membench "$MEMBENCH_K8S_TIMEOUT" || exit 3
+finished membench "$MEMBENCH_K8S_TIMEOUT"
+case $? in
+  0) ;;
+  1) echo "run.sh: run $run: the membench Job failed (indexes $(kubectl get job/membench \
+       -o 'jsonpath={.status.failedIndexes}')): no fleet report; see kubectl describe job/membench." >&2
+     echo "run.sh: to judge the GPUs whose pods completed anyway: $fleet_by_hand" >&2
+     exit 3 ;;
+  *) echo "run.sh: run $run: the membench Job did not finish within $MEMBENCH_K8S_TIMEOUT: no fleet report" \
+       "over results still being written (it goes on: kubectl get job/membench)." >&2
+     exit 3 ;;
+esac
 with_run "$here/membench-fleet-job.yaml" | kubectl apply -f - || exit 3
-finished membench-fleet 30m || exit 3
+# The fleet Job fails when its report finds an outlier (exit 1): finished, either way.
+finished membench-fleet 30m
+[ $? -le 1 ] || { echo "run.sh: the fleet report Job did not finish within 30m" >&2; exit 3; }
 kubectl logs job/membench-fleet
 code=$(kubectl get pods -l job-name=membench-fleet \
   -o 'jsonpath={.items[0].status.containerStatuses[0].state.terminated.exitCode}')
