@@ -160,19 +160,31 @@ reframe_install() {
   "$work/venv/bin/pip" show -q jsonschema >/dev/null 2>&1 || venv_with "${reframe_packages[@]:1}"
 }
 
+reframe_quoted() {  # reframe_quoted DIR WORD FILE: every job script under DIR has WORD; FILE was never made
+  local script n=0
+  while IFS= read -r script; do
+    n=$((n + 1))
+    grep -qF -- "$2" "$script" || { say "$script: no $2"; return 1; }
+  done < <(find "$1" -name rfm_job.sh)
+  [ "$n" -gt 0 ] && [ ! -e "$3" ] || { say "no job script, or extra_args ran as a command ($3)"; return 1; }
+  say "reframe: extra_args with blanks and ';' one quoted word in $n job scripts, nothing run"
+}
+
 run_reframe() {  # run_reframe NAME REFRAME-OPTIONS...: membench_check.py over the stand-in
-  local name=$1 code refs=()
+  local name=$1 code refs=() injected="$work/reframe/INJECTED"
   shift
   [ -s "$work/references.json" ] && refs=(-S references="$work/references.json")
   mkdir -p "$work/reframe/$name"
+  # extra_args with blanks and ';', which must reach membench as one option and run nothing.
   (cd "$work/reframe/$name" && HOME="$work/reframe/home" RFM_COLORIZE=n "$work/venv/bin/reframe" \
     -C "$repo/integrations/reframe/config/ci.py" -c "$repo/integrations/reframe/membench_check.py" "$@" \
-    -S membench_dir="$standin" "${refs[@]}" -r --prefix="$work/reframe/$name" \
-    --report-file="$work/reframe/$name/report.json" >"$work/reframe/$name.log" 2>&1)
+    -S membench_dir="$standin" -S "extra_args=--benchmark_context='note=a b; touch $injected'" "${refs[@]}" \
+    -r --prefix="$work/reframe/$name" --report-file="$work/reframe/$name/report.json" >"$work/reframe/$name.log" 2>&1)
   code=$?
   grep -E '^\[ *(OK|FAIL|SKIP) *\]|^\[ *(PASSED|FAILED) *\]' "$work/reframe/$name.log" | sed 's/^/  /'
   say "reframe on $name: exit $code (1: a test failed); log $work/reframe/$name.log"
-  $check reframe "$work/reframe/$name/report.json" "$standin/recordings"
+  $check reframe "$work/reframe/$name/report.json" "$standin/recordings" &&
+    reframe_quoted "$work/reframe/$name" "'--benchmark_context=note=a b; touch $injected'" "$injected"
 }
 
 reframe_part() {

@@ -14,7 +14,8 @@
 #
 # Variables (-S NAME=VALUE): membench (the executable; the build's name picks the reference),
 # tier, benchmark_filter (a regex: only these rows; default the tier's every row), references
-# (the reference file; empty: performance is logged, not judged), extra_args. Several builds:
+# (the reference file; empty: performance is logged, not judged), extra_args (more options,
+# split as a shell splits them: quote one that holds blanks). Several builds:
 # -P build=membench,membench_ca,membench_cg with membench_dir set to their folder.
 import json
 import math
@@ -55,6 +56,16 @@ def perf_name(row_name):
     return row_key(row_name).replace(':', '=')
 
 
+def membench_options(gpu, tier, benchmark_filter, extra_args):
+    """membench's command-line options, each quoted for the shell: ReFrame writes them into the
+    job script as they are. extra_args is split as a shell splits it (an option with blanks in
+    quotes stays one option); nothing in any of them runs as a command."""
+    opts = [f'--device={gpu}', f'--suite={tier}', f'--benchmark_out={OUTPUT}', '--benchmark_out_format=json']
+    if benchmark_filter:
+        opts.append(f'--benchmark_filter={benchmark_filter}')
+    return [shlex.quote(o) for o in opts + shlex.split(extra_args)]
+
+
 def reference_key(context):
     """The reference file's key for a run: GPU model and build, as membench-report fleet writes it."""
     return f"{context.get(C.gpu_name, '?')}/{context.get(C.membench_cache_mode, 'default')}"
@@ -90,12 +101,8 @@ class membench_gpu_check(rfm.RunOnlyRegressionTest):
         self.skip_if(self.gpu >= gpus, f'GPU {self.gpu}: the partition declares {gpus} per node')
         # The job holds the node's every GPU (CUDA device N is GPU N) and measures one alone.
         self.num_gpus_per_node = gpus
-        self.executable = os.path.join(self.membench_dir, self.build) if self.membench_dir else self.build
-        self.executable_opts = [f'--device={self.gpu}', f'--suite={self.tier}',
-                                f'--benchmark_out={OUTPUT}', '--benchmark_out_format=json']
-        if self.benchmark_filter:
-            self.executable_opts.append('--benchmark_filter=' + shlex.quote(self.benchmark_filter))
-        self.executable_opts += self.extra_args.split()
+        self.executable = shlex.quote(os.path.join(self.membench_dir, self.build) if self.membench_dir else self.build)
+        self.executable_opts = membench_options(self.gpu, self.tier, self.benchmark_filter, self.extra_args)
 
     def result(self):
         with open(os.path.join(self.stagedir, OUTPUT)) as f:
