@@ -51,6 +51,9 @@ def inject(doc, slowdown, pattern="", every=1, phase=0):
     timed iteration row whose name the regular expression `pattern` finds, and of those every
     `every`-th in file order, starting at the `phase`-th. Error rows and aggregate rows are
     never changed (an aggregates-only file gets its mean, median and stddev rows scaled instead)."""
+    # Above -100 a time stays positive; NaN fails the comparison and is refused with infinities.
+    if not -100 < slowdown < float("inf"):
+        raise ValueError(f"slowdown {slowdown}: a finite percentage above -100")
     rows = doc.get(S.file.benchmarks)
     if not isinstance(rows, list):
         raise ValueError("no benchmarks array")

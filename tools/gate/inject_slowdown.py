@@ -3,6 +3,9 @@
 
 Writes a copy of a membench (or any Google Benchmark) JSON file in which chosen rows are
 PCT % slower, to measure what `membench-report compare` detects (tools/gate/gate_power.py).
+PCT is a finite number above -100 (a time stays positive) and at most 10000; any other is
+refused with exit 2, and a file that would hold NaN or Infinity (which JSON cannot spell)
+is never written (exit 1).
 
 Which rows: every timed iteration row whose name the regular expression --filter finds
 (default: all), and of those every N-th (--every, default 1) in file order, starting at the
@@ -23,11 +26,31 @@ import sys
 from membench.slowdown import inject
 
 
+# Beyond a hundred and one times the time there is no gate question to ask, and every scaled
+# number stays far inside a double's range.
+MAX_SLOWDOWN = 10000.0
+
+
+def slowdown_pct(text):
+    """--slowdown's value: a finite percentage above -100 and at most MAX_SLOWDOWN."""
+    try:
+        pct = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if pct != pct or pct in (float("inf"), float("-inf")):
+        raise argparse.ArgumentTypeError(f"'{text}' is not a finite number")
+    if not -100 < pct <= MAX_SLOWDOWN:
+        raise argparse.ArgumentTypeError(f"{text} is out of range: above -100 (a time stays positive) and at most "
+                                         f"{MAX_SLOWDOWN:g}")
+    return pct
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("input")
     ap.add_argument("output")
-    ap.add_argument("--slowdown", type=float, required=True, help="percent slower (negative: faster)")
+    ap.add_argument("--slowdown", type=slowdown_pct, required=True,
+                    help=f"percent slower (negative: faster), above -100 and at most {MAX_SLOWDOWN:g}")
     ap.add_argument("--filter", default="", help="regular expression searched in row names")
     ap.add_argument("--every", type=int, default=1, help="change every N-th matching row")
     ap.add_argument("--phase", type=int, default=0, help="the first matching row changed (0 to N - 1)")
@@ -41,7 +64,12 @@ def main():
         chosen = inject(doc, args.slowdown, args.filter, args.every, args.phase)
     except ValueError as e:
         sys.exit(f"{args.input}: {e}")
-    json.dump(doc, open(args.output, "w"), indent=2)
+    try:
+        text = json.dumps(doc, indent=2, allow_nan=False)
+    except ValueError as e:  # a NaN or Infinity, read from the input: json.load takes them
+        sys.exit(f"{args.input}: {e}: JSON has no NaN or Infinity; {args.output} not written")
+    with open(args.output, "w") as out:
+        out.write(text)
     print(f"{args.output}: {len(chosen)} benchmark(s) {args.slowdown:+g} %", file=sys.stderr)
 
 
