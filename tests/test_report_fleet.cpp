@@ -399,14 +399,6 @@ TEST(ReportFleet, StrataSplitTheFleetByBoardPart) {
   EXPECT_NE(stratum_text(s.fleets[1].stratum).find("-001"), std::string::npos);
 }
 
-// One run given twice (a copy, or one file by two paths) would count as two: refused.
-TEST(ReportFleet, OneRunGivenTwiceIsRefused) {
-  auto files = files_of(3, 2, healthy);
-  files.push_back(files[0]);
-  files.back().path = "copy/" + files.back().path;
-  EXPECT_THROW(group_fleets(files, false), input_error);
-}
-
 // Runs that did not converge or were throttled are not judged; a row none of whose runs is
 // left fails.
 TEST(ReportFleet, UnconvergedAndThrottledRunsFailTheirRow) {

@@ -5,11 +5,14 @@
 #include <fstream>
 #include <iostream>
 #include <iterator>
+#include <map>
 
 #include <fmt/format.h>
 
 #include "cli_options.hpp"
 #include "common/schema.hpp"
+#include "escape.hpp"
+#include "input_text.hpp"
 
 namespace membench::report {
 namespace {
@@ -175,6 +178,23 @@ void sort_sides(compare_args& a) {
   if (a.base.empty() || a.next.empty()) throw input_error("compare needs BASE and NEW files");
 }
 
+// One side's files, each run once: a copy, or one file by two paths (`dir/./x.json`), would
+// count as a second run and narrow the side's spread. Says on standard error what it dropped.
+std::vector<const result_file*> distinct_runs(std::vector<const result_file*> files, std::vector<std::string>& notes) {
+  std::map<std::string, const result_file*> first;
+  std::vector<const result_file*> out;
+  for (const result_file* f : files) {
+    const auto [it, fresh] = first.try_emplace(f->run_identity(), f);
+    if (fresh) {
+      out.push_back(f);
+    } else {
+      notes.push_back(fmt::format("{}: the same run as {} (host boot, date and times): counted once", f->path,
+                                  it->second->path));
+    }
+  }
+  return out;
+}
+
 // compare's exit code, and on standard error why.
 int compare_exit(const compare_outcome& c, const compare_options& opt) {
   if (c.unusable > 0) {
@@ -197,14 +217,9 @@ int compare_exit(const compare_outcome& c, const compare_options& opt) {
 compare_outcome compare_given_pairs(const compare_args& a, session& s) {
   if (!a.files.empty() || !a.base.empty() || !a.next.empty())
     throw input_error("compare --pairs takes no BASE or NEW files: the pairs name theirs");
-  std::string text;
-  if (a.pairs == "-") {
-    text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
-  } else {
-    std::ifstream in(s.locate(a.pairs), std::ios::binary);
-    if (!in) throw input_error(fmt::format("{}: cannot open", a.pairs));
-    text.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  }
+  // The pairs file is an input: -o never replaces it.
+  if (a.pairs != "-") s.inputs.push_back(s.locate(a.pairs));
+  const std::string text = read_input_text(a.pairs == "-" ? "-" : s.locate(a.pairs), a.pairs);
   const std::vector<row_pair> pairs = parse_row_pairs(text, a.pairs);
   std::vector<std::string> paths;
   for (const row_pair& p : pairs) {
@@ -229,7 +244,13 @@ int run_compare(compare_args a, session& s) {
     both.insert(both.end(), a.next.begin(), a.next.end());
     const file_refs files = s.load(both, compare_reads());  // both sides at once
     const auto split = files.pointers().begin() + static_cast<std::ptrdiff_t>(a.base.size());
-    c = view_compare({files.pointers().begin(), split}, {split, files.pointers().end()}, a.opt);
+    std::vector<std::string> notes;
+    c = view_compare(distinct_runs({files.pointers().begin(), split}, notes),
+                     distinct_runs({split, files.pointers().end()}, notes), a.opt);
+    for (const std::string& n : notes) {
+      std::fprintf(stderr, "membench-report: %s\n", terminal_text(n).c_str());
+      c.doc.notes.push_back(n);
+    }
   }
   s.release();
   const int rc = a.opt.as_json ? write_text(c.json, a.out.output, s) : emit(c.doc, a.out, s);

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "compare_stages.hpp"
+#include "input_text.hpp"
 
 namespace membench::report {
 namespace {
@@ -64,7 +65,7 @@ void add_new(std::vector<const result_file*>& files, const result_file* f) {
 std::vector<row_pair> parse_row_pairs(std::string_view text, const std::string& path) {
   json j;
   try {
-    j = json::parse(text);
+    j = parse_strict_json<json>(text, path);
     if (j.is_object()) j = j.at("pairs");
     if (!j.is_array()) throw input_error(fmt::format("{}: --pairs wants a list of pairs", path));
     std::vector<row_pair> out;

@@ -21,7 +21,8 @@ fleet_test::settings fleet_options::defaults() {
 int fleet_outcome::exit_code() const {
   if (outliers + failing + drifted > 0) return 1;
   if (slow_hosts + drifted_hosts > 0) return 4;
-  return undecided > 0 ? 3 : 0;
+  // A file that could not be read was some GPU's run: the fleet is not all vouched for.
+  return undecided + unreadable > 0 ? 3 : 0;
 }
 
 namespace {
@@ -47,12 +48,15 @@ void count(fleet_outcome& out, const fleet_state& s, const std::vector<gpu_summa
 
 }  // namespace
 
-fleet_outcome view_fleet(const file_refs& files, const fleet_options& opt, const fleet_baseline* against) {
+fleet_outcome view_fleet(const file_refs& files, const fleet_options& opt, const fleet_baseline* against,
+                         const std::vector<std::string>& unreadable) {
   if (files.empty()) throw input_error("fleet: no file to judge");
   if (against != nullptr && opt.make_baseline)
     throw input_error("fleet: --baseline judges against a baseline, --baseline-out makes one from a fleet: not both");
   fleet_state s;
-  s.fleets = group_fleets(files, opt.allow_mixed);
+  s.set_aside = unreadable;
+  s.unreadable = static_cast<int>(unreadable.size());
+  s.fleets = group_fleets(files, opt.allow_mixed, &s.set_aside);
   if (!opt.since.empty()) {
     s.since = opt.since;
     s.no_recent_run = split_by_date(s.fleets, opt.since);
@@ -78,6 +82,8 @@ fleet_outcome view_fleet(const file_refs& files, const fleet_options& opt, const
   }
   if (opt.make_baseline) out.baseline = baseline_text(s, opt);
   count(out, s, gpus);
+  out.unreadable = s.unreadable;
+  for (const std::string& u : unreadable) out.findings.push_back("unreadable " + u);
   return out;
 }
 

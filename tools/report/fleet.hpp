@@ -60,16 +60,19 @@ struct fleet_outcome {
   std::string baseline;  ///< with make_baseline: the baseline in baseline_format
   int gpus = 0, outliers = 0, failing = 0, undecided = 0, slow_hosts = 0;
   int drifted = 0, drifted_hosts = 0;  ///< with --since: slower than their own earlier runs
+  int unreadable = 0;                  ///< files that could not be read (some GPU's runs)
   std::vector<std::string> findings;  ///< "GPU-... (host): reason" of each GPU or host not passing, worst first
   /// 1 a GPU slow (against the fleet or, with --since, itself) or failing, else 4 a host so,
-  /// else 3 a GPU or host undecided, else 0.
+  /// else 3 a GPU or host undecided or a file unreadable, else 0.
   int exit_code() const;
 };
 
-/// Groups the files by model, build and stratum, GPUs by gpu_uuid, and judges every GPU
-/// against its fleet (or against `against`). throws input_error for a file without gpu_uuid,
-/// several models or builds without allow_mixed, one run given twice, a fleet the baseline
+/// Groups the files by model, build and stratum, GPUs by gpu_uuid and host, and judges every
+/// GPU against its fleet (or against `against`); `unreadable` says which files (and why)
+/// could not be read: the outcome is then undecided at best. throws input_error for a file
+/// without gpu_uuid, several models or builds without allow_mixed, a fleet the baseline
 /// lacks, no row to judge.
-fleet_outcome view_fleet(const file_refs& files, const fleet_options& opt, const fleet_baseline* against = nullptr);
+fleet_outcome view_fleet(const file_refs& files, const fleet_options& opt, const fleet_baseline* against = nullptr,
+                         const std::vector<std::string>& unreadable = {});
 
 }  // namespace membench::report

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "fleet_stages.hpp"
+#include "input_text.hpp"
 
 namespace membench::report {
 namespace {
@@ -156,7 +157,8 @@ void read_rows(const nlohmann::json& rows, fleet_baseline::group& g) {
   for (const auto& r : rows) {
     const std::string name = r.at("name").get<std::string>();
     const double centre = finite_at_least(r, "centre_us", 0, "row '" + name + "'");
-    if (!(centre > 0)) throw input_error(fmt::format("row '{}': centre_us out of range", name));
+    // A picosecond to eleven days: any time a row of membench's can take.
+    if (!(centre >= 1e-6 && centre <= 1e12)) throw input_error(fmt::format("row '{}': centre_us out of range", name));
     g.ref.rows.push_back({name, r.at("family").get<std::string>(), part_named(r.at("part").get<std::string>()),
                           finite_at_least(r, "step", 0, "row '" + name + "'")});
     g.ref.row_centre.push_back(std::log(centre));
@@ -183,7 +185,12 @@ void read_scopes(const nlohmann::json& scopes, fleet_baseline::group& g) {
     const double floor = finite_at_least(*it, "floor_sd", 0, what);
     const double tail = finite_at_least(*it, "within_tail_sd", 0, what);
     sc.centre = it->at("centre").get<double>();
-    if (!std::isfinite(sc.centre)) throw input_error(what + ": centre out of range");
+    // A scope's centre and spreads are logs of ratios to the rows' centres: a tenfold one
+    // is no healthy fleet's, and would vouch for a GPU ten times slower.
+    if (!std::isfinite(sc.centre) || std::abs(sc.centre) > std::log(10.0)) throw input_error(what + ": centre out of range");
+    for (double sd : {between, within, floor, tail}) {
+      if (sd > std::log(10.0)) throw input_error(what + ": a spread out of range");
+    }
     sc.between = between * between;
     sc.within = within * within;
     sc.within_tail = std::max(sc.within, tail * tail);
@@ -206,6 +213,9 @@ fleet_baseline::group group_of(const nlohmann::json& f) {
     g.key.push_back(f.at(k).get<std::string>());
   g.stratum = identity_of(f.at("stratum"), true);
   for (const auto& gpu : f.at("gpus")) g.gpus.push_back(gpu.at("uuid").get<std::string>());
+  // As a fleet's own reference needs them: fewer healthy GPUs are no reference.
+  if (g.gpus.size() < static_cast<std::size_t>(ft::settings{}.robust_gpus))
+    throw input_error(fmt::format("a fleet of {} GPU(s): a reference needs {} or more", g.gpus.size(), ft::settings{}.robust_gpus));
   g.identity = identity_of(f.at("identity"), false);
   read_rows(f.at("rows"), g);
   // A reference with no GPU work would vouch for every GPU on nothing.
@@ -234,8 +244,8 @@ ft::settings thresholds_of(const nlohmann::json& t) {
 fleet_baseline parse_baseline(std::string_view text, const std::string& path) {
   fleet_baseline b;
   b.path = path;
+  const nlohmann::json j = parse_strict_json<nlohmann::json>(text, path);
   try {
-    const nlohmann::json j = nlohmann::json::parse(text);
     if (!j.is_object() || j.value("format", "") != baseline_format_name)
       throw input_error(fmt::format("not a fleet baseline (no \"format\": \"{}\"; a ReFrame reference is for ReFrame)",
                                     baseline_format_name));
@@ -245,6 +255,7 @@ fleet_baseline parse_baseline(std::string_view text, const std::string& path) {
                                     j.at("version").dump(), baseline_version));
     b.test = thresholds_of(j.at("thresholds_pct"));
     for (const auto& f : j.at("fleets")) b.groups.push_back(group_of(f));
+    if (b.groups.empty()) throw input_error("no fleet in it");
   } catch (const input_error& e) {
     throw input_error(fmt::format("{}: {}", path, e.what()));
   } catch (const nlohmann::json::exception& e) {

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iterator>
 #include <unordered_set>
 
@@ -12,6 +11,7 @@
 #include "cli_options.hpp"
 #include "commands.hpp"
 #include "escape.hpp"
+#include "input_text.hpp"
 
 namespace membench::report {
 namespace {
@@ -38,9 +38,7 @@ std::vector<std::string> files_of(const std::string& arg, const session& s) {
 
 fleet_baseline read_baseline(const std::string& path, session& s) {
   const std::string where = s.locate(path);
-  std::ifstream in(where, std::ios::binary);
-  if (!in || fs::is_directory(where)) throw input_error(fmt::format("{}: cannot open", path));
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string text = read_input_text(where, path);
   s.inputs.push_back(where);
   return parse_baseline(text, path);
 }
@@ -85,15 +83,24 @@ int run_fleet(fleet_args a, session& s) {
   a.opt.test.fail_share = a.fail_share_pct / 100;
   a.opt.make_baseline = !a.baseline_out.empty();
   std::vector<std::string> paths;  // a file named twice (itself and by its folder) is one run
-  std::unordered_set<std::string> named;
+  std::unordered_set<std::string> named, explicit_files;
   for (const std::string& arg : a.files) {
     for (std::string& p : files_of(arg, s)) {
+      if (p == arg) explicit_files.insert(p);
       if (named.insert(p).second) paths.push_back(std::move(p));
     }
   }
   const fleet_baseline against = a.baseline.empty() ? fleet_baseline{} : read_baseline(a.baseline, s);
-  const file_refs files = s.load(paths, compare_reads());
-  const fleet_outcome f = view_fleet(files, a.opt, a.baseline.empty() ? nullptr : &against);
+  // A file found in a folder that cannot be read (truncated, a leftover) is set aside and
+  // said; one the operator named is a mistake to stop on.
+  std::vector<std::pair<std::string, std::string>> failed;
+  const file_refs files = s.load_readable(paths, compare_reads(), failed);
+  std::vector<std::string> unreadable;
+  for (const auto& [path, why] : failed) {
+    if (explicit_files.count(path) != 0) throw input_error(why);
+    unreadable.push_back(why);
+  }
+  const fleet_outcome f = view_fleet(files, a.opt, a.baseline.empty() ? nullptr : &against, unreadable);
   if (a.opt.make_baseline) {
     if (const int rc = write_text(f.baseline, a.baseline_out, s); rc != exit_ok) return rc;
   }

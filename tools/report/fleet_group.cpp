@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "common/schema.hpp"
+#include "escape.hpp"
 #include "fleet_stages.hpp"
 
 namespace membench::report {
@@ -35,11 +36,14 @@ fleet& fleet_for(std::vector<fleet>& fleets, const fleet_key& key, const fleet_i
   return fleets.back();
 }
 
-// GPU `uuid` of fleet `fi`, made on its first file; `index` finds it in one step.
+// GPU `uuid` on the file's host in fleet `fi`, made on its first file; `index` finds it in
+// one step. One UUID on two hosts is two GPUs until shown otherwise: merged, a slow GPU's
+// runs would hide among another's (a file copied between hosts, a GPU moved).
 fleet_gpu& gpu_for(fleet& f, std::size_t fi, const std::string& uuid, const result_file& file,
                    std::map<std::pair<std::size_t, std::string>, std::size_t>& index) {
-  const auto [it, fresh] = index.try_emplace({fi, uuid}, f.gpus.size());
-  if (fresh) f.gpus.push_back({uuid, context_of(file, schema::context_key("host_name").key), {}, {}});
+  const std::string host = context_of(file, schema::context_key("host_name").key);
+  const auto [it, fresh] = index.try_emplace({fi, uuid + '\n' + host}, f.gpus.size());
+  if (fresh) f.gpus.push_back({uuid, host, {}, {}});
   return f.gpus[it->second];
 }
 
@@ -90,39 +94,48 @@ fleet_identity_values stratum_of(const result_file& f) {
   return out;
 }
 
-// What tells one run of a GPU from another: its host's boot, its date and its rows' times.
-// Two files alike in all of it are one run given twice (a copy, or one file by two paths).
-std::string run_identity(const result_file& f) {
-  std::string out = context_of(f, schema::context_key("host_boot_id").key) + "|" + context_of(f, "date") + "|";
-  for (const result& r : f.results) out += fmt::format("{:.17g},", r.time_us);
-  return out;
+// Keeps each run of a GPU once: a copy, or one file by two paths, would count as two runs
+// and narrow its GPU's spread. Says which it set aside.
+void keep_distinct_runs(fleet_gpu& g, std::vector<std::string>& set_aside) {
+  std::map<std::string, std::string> first;
+  std::vector<const result_file*> kept;
+  for (const result_file* f : g.files) {
+    const auto [it, fresh] = first.try_emplace(f->run_identity(), f->path);
+    if (fresh) {
+      kept.push_back(f);
+    } else {
+      set_aside.push_back(fmt::format("{}: the same run of {} as {} (host boot, date and times): counted once",
+                                      f->path, g.uuid, it->second));
+    }
+  }
+  g.files = std::move(kept);
 }
 
-// Refuses one run given twice: it would count as two and narrow its GPU's spread.
-void refuse_repeated_runs(const fleet_gpu& g) {
-  std::set<std::string> seen;
-  std::map<std::string, std::string> first;
-  for (const result_file* f : g.files) {
-    const std::string id = run_identity(*f);
-    if (auto [it, fresh] = first.try_emplace(id, f->path); !fresh)
-      throw input_error(fmt::format("{} and {}: one run of {} given twice (same host boot, date and times)", it->second,
-                                    f->path, g.uuid));
-  }
+// A file whose rows all involve several GPUs (the peer matrix) is no run of the GPU its
+// context names.
+bool peer_rows_only(const result_file& f) {
+  return !f.results.empty() && std::all_of(f.results.begin(), f.results.end(), multi_gpu_row);
 }
 
 }  // namespace
 
-std::vector<fleet> group_fleets(const file_refs& files, bool allow_mixed) {
+std::vector<fleet> group_fleets(const file_refs& files, bool allow_mixed, std::vector<std::string>* set_aside) {
   std::vector<fleet> fleets;
+  std::vector<std::string> notes;
   std::map<std::pair<std::size_t, std::string>, std::size_t> index;
   for (const result_file& file : files) {
+    if (peer_rows_only(file)) {
+      notes.push_back(fmt::format("{}: rows of several GPUs only (a peer matrix): no run of one GPU", file.path));
+      continue;
+    }
     const std::string uuid = uuid_of(file);
     fleet& f = fleet_for(fleets, key_of(file), stratum_of(file));
     gpu_for(f, static_cast<std::size_t>(&f - fleets.data()), uuid, file, index).files.push_back(&file);
   }
-  for (const fleet& f : fleets) {
-    for (const fleet_gpu& g : f.gpus) refuse_repeated_runs(g);
+  for (fleet& f : fleets) {
+    for (fleet_gpu& g : f.gpus) keep_distinct_runs(g, notes);
   }
+  if (set_aside != nullptr) set_aside->insert(set_aside->end(), notes.begin(), notes.end());
   std::vector<const fleet_key*> keys;
   std::string listed;
   for (const fleet& f : fleets) {
@@ -245,10 +258,16 @@ fleet_test::part part_of(const fleet_row& r) {
 }
 
 std::vector<std::string> gpu_labels(const fleet& f) {
-  std::unordered_map<std::string, int> seen;
-  for (const fleet_gpu& g : f.gpus) ++seen[g.uuid.substr(0, 12)];
+  // Twelve characters, not bytes: a UUID is whatever the file says, and a cut never splits one.
+  const auto head = [](const std::string& uuid) { return std::string(utf8_prefix(uuid, 12)); };
+  std::unordered_map<std::string, int> seen, whole;
+  for (const fleet_gpu& g : f.gpus) ++seen[head(g.uuid)], ++whole[g.uuid];
   std::vector<std::string> out;
-  for (const fleet_gpu& g : f.gpus) out.push_back(seen[g.uuid.substr(0, 12)] > 1 ? g.uuid : g.uuid.substr(0, 12));
+  for (const fleet_gpu& g : f.gpus) {
+    std::string label = seen[head(g.uuid)] > 1 ? g.uuid : head(g.uuid);
+    if (whole[g.uuid] > 1) label += "@" + g.host;  // one UUID on several hosts
+    out.push_back(std::move(label));
+  }
   return out;
 }
 

@@ -134,6 +134,8 @@ json summary(const std::vector<gpu_summary>& gpus, const fleet_state& s) {
           {"baseline", s.baseline_path.empty() ? json(nullptr) : json(s.baseline_path)},
           {"since", s.since.empty() ? json(nullptr) : json(s.since)},
           {"no_run_since", s.no_recent_run},
+          {"files_set_aside", s.set_aside},
+          {"files_unreadable", s.unreadable},
           {"multi_gpu_rows_left_out", multi}};
 }
 

@@ -234,6 +234,10 @@ document fleet_document(const fleet_state& s, const std::vector<gpu_summary>& gp
     doc.notes.push_back(fmt::format("left out: {} row(s) that involve several GPUs (peer rows: no one GPU's time), "
                                     "such as {}",
                                     s.multi_gpu.size(), s.multi_gpu.front()));
+  // Files not counted: each one said, the first few here (the JSON lists every one).
+  for (std::size_t i = 0; i < s.set_aside.size() && i < 8; ++i) doc.notes.push_back("not counted: " + s.set_aside[i]);
+  if (s.set_aside.size() > 8)
+    doc.notes.push_back(fmt::format("not counted: {} more file(s) (--format json lists every one)", s.set_aside.size() - 8));
   const std::size_t most = opt.show_all ? gpus.size() : listed_gpus;
   if (gpus.size() > most)
     doc.notes.push_back(fmt::format("GPUs, worst first: the first {} of {} (--all lists every one)", most, gpus.size()));

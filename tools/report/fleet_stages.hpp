@@ -61,10 +61,12 @@ struct fleet {
   std::size_t host_shapes = 1;       ///< host shapes its host work was judged apart by
 };
 
-/// Stage 1: the files as fleets of one key and stratum each, their GPUs by gpu_uuid. throws
-/// input_error for a file without gpu_uuid, for several keys without allow_mixed, and for one
-/// run given twice (the same GPU and date, or the same file under two paths)
-std::vector<fleet> group_fleets(const file_refs& files, bool allow_mixed);
+/// Stage 1: the files as fleets of one key and stratum each, their GPUs by gpu_uuid and host.
+/// One run given twice (the same host boot, date and times: a copy, or one file under two
+/// paths) counts once, and a file of peer rows alone is no GPU's run: each is said in
+/// `set_aside`. throws input_error for a file without gpu_uuid and for several keys without
+/// allow_mixed
+std::vector<fleet> group_fleets(const file_refs& files, bool allow_mixed, std::vector<std::string>* set_aside = nullptr);
 /// The context keys that split GPUs of one model into strata: board part, VBIOS, memory
 /// clock, power limit.
 const std::vector<std::string_view>& stratum_keys();
@@ -96,6 +98,8 @@ struct fleet_state {
   std::string since;                   ///< --since: each GPU also against its runs before this date
   fleet_test::settings test;           ///< what judged: the options', at a baseline's thresholds against one
   std::vector<std::string> no_recent_run;  ///< with --since: GPUs left out, no run since
+  std::vector<std::string> set_aside;      ///< files not counted as runs, and why
+  int unreadable = 0;                      ///< of them, files that could not be read
 };
 
 /// Stage 2 and 3: every fleet's matrix, its reference (own, or the baseline's: throws

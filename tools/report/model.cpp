@@ -228,6 +228,12 @@ std::string result_file::context_value(const std::string& key) const {
   return it == context.end() ? "?" : it->second;
 }
 
+std::string result_file::run_identity() const {
+  std::string out = context_value(std::string(schema::context_key("host_boot_id").key)) + "|" + context_value("date") + "|";
+  for (const result& r : results) out += fmt::format("{}={:.17g},", r.name, r.time_us);
+  return out;
+}
+
 // An open-addressing table at most half full: a lookup reads a slot or two, where a
 // binary search over 100 000 names missed the cache a dozen times.
 void result_file::build_index() {

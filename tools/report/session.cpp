@@ -39,6 +39,32 @@ file_refs session::load(const std::vector<std::string>& paths, const read_option
   return file_refs(std::move(out));
 }
 
+file_refs session::load_readable(const std::vector<std::string>& paths, const read_options& what,
+                                 std::vector<std::pair<std::string, std::string>>& unreadable) {
+  std::vector<std::pair<std::string, std::future<result_file>>> pending;
+  for (const auto& p : paths) {
+    inputs.push_back(locate(p));
+    if (files_.count(p) != 0) continue;
+    pending.emplace_back(p, std::async(std::launch::async, [path = locate(p), what] { return load_results(path, what); }));
+  }
+  std::vector<std::string> failed;
+  for (auto& [p, f] : pending) {
+    try {
+      result_file read = f.get();
+      read.path = p;
+      files_.emplace(p, std::move(read));
+    } catch (const input_error& e) {
+      unreadable.emplace_back(p, e.what());
+      failed.push_back(p);
+    }
+  }
+  std::vector<const result_file*> out;
+  for (const auto& p : paths) {
+    if (std::find(failed.begin(), failed.end(), p) == failed.end()) out.push_back(&files_.at(p));
+  }
+  return file_refs(std::move(out));
+}
+
 void session::release() {
   if (!in_views) files_.clear();
 }

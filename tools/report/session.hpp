@@ -32,6 +32,10 @@ struct session {
   /// overlap another's parsing). One command reads what `what` asks; the steps of views
   /// share files read whole. throws input_error
   file_refs load(const std::vector<std::string>& paths, const read_options& what);
+  /// load, but a file that cannot be read is left out and said in `unreadable` (its path as
+  /// given, and why), so that one truncated file does not stop a report on every other.
+  file_refs load_readable(const std::vector<std::string>& paths, const read_options& what,
+                          std::vector<std::pair<std::string, std::string>>& unreadable);
   /// Outside views, frees the files read: a command's document or text, once made, holds
   /// all it shows, and the output need not sit on top of its inputs. Their file_refs are
   /// dangling from here on. In views, the files stay for the next step.

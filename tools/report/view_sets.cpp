@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "model.hpp"
+#include "input_text.hpp"
 
 namespace membench::report {
 namespace {
@@ -39,12 +40,7 @@ std::string string_of(const json& o, const char* key, const std::string& where, 
 }  // namespace
 
 std::vector<view_spec> parse_view_specs(std::string_view json_text, const std::string& path) {
-  json doc;
-  try {
-    doc = json::parse(json_text);
-  } catch (const json::exception& e) {
-    throw input_error(fmt::format("{}: not valid JSON: {}", path, e.what()));
-  }
+  const json doc = parse_strict_json<json>(json_text, path);
   if (!doc.is_object() || !doc.contains("views") || !doc["views"].is_array())
     throw input_error(fmt::format("{}: no \"views\" list", path));
   std::vector<view_spec> specs;
@@ -101,12 +97,28 @@ std::string find_views_file(const std::string& dir) {
   return {};
 }
 
+namespace {
+
+// `path` as a glob pattern that matches only itself: the folder is a name, never a pattern
+// (a results folder may be called `run[1]` or `x*`); only the views file's inputs are patterns.
+std::string glob_literal(std::string_view path) {
+  std::string out;
+  for (const char c : path) {
+    if (c == '*' || c == '?' || c == '[' || c == ']' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
 std::vector<std::string> resolve_input(const std::string& dir, const view_input& in) {
   const std::string prefix = dir.empty() || dir.back() == '/' ? dir : dir + "/";
+  const std::string pattern_prefix = glob_literal(prefix);
   for (const auto& alternative : in.any_of) {
     glob_t g{};
     std::vector<std::string> files;
-    if (::glob((prefix + alternative).c_str(), 0, nullptr, &g) == 0) {
+    if (::glob((pattern_prefix + alternative).c_str(), 0, nullptr, &g) == 0) {
       for (std::size_t i = 0; i < g.gl_pathc; ++i) {
         std::string f = g.gl_pathv[i];
         if (std::filesystem::is_regular_file(f)) files.push_back(f.substr(prefix.size()));

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "input_text.hpp"
 #include "common/output_file.hpp"
 #include "view_sets.hpp"
 
@@ -21,29 +22,7 @@ namespace {
 
 using input_files = std::map<std::string, std::vector<std::string>>;
 
-// The most read from a views file that is not a regular file (a pipe, a device): /dev/zero
-// would otherwise fill the memory.
-constexpr std::size_t longest_stream = std::size_t{16} << 20;
-
-std::string read_file(const std::string& path) {
-  // Without blocking: a FIFO nobody writes to would wait in open() for ever (it reads as empty).
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-  if (fd < 0) throw input_error(fmt::format("{}: cannot open", path));
-  struct stat st {};
-  const bool regular = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
-  ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-  std::string text;
-  std::array<char, 1 << 16> chunk{};
-  ssize_t got = 0;
-  while ((regular || text.size() <= longest_stream) && (got = ::read(fd, chunk.data(), chunk.size())) > 0)
-    text.append(chunk.data(), static_cast<std::size_t>(got));
-  ::close(fd);
-  if (got < 0) throw input_error(fmt::format("{}: cannot read", path));
-  if (!regular && text.size() > longest_stream)
-    throw input_error(fmt::format("{}: not a regular file, and longer than the {} MiB read from one", path,
-                                  longest_stream >> 20));
-  return text;
-}
+std::string read_file(const std::string& path) { return read_input_text(path, path, std::size_t{16} << 20); }
 
 // The files of each input of a view; nullopt (and a note) when a required one has none.
 std::optional<input_files> view_inputs(const view_spec& v, const std::string& dir) {
