@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <string>
 
 #include "escape.hpp"
@@ -27,6 +28,64 @@ TEST(ReportEscape, MarkdownCellsStayCells) {
       << "no new line, so no heading; no raw HTML";
   EXPECT_EQ(markdown_text("`code`"), "\\`code\\`");
   EXPECT_EQ(markdown_text("a & b"), "a &amp; b");
+}
+
+TEST(ReportEscape, MarkdownTextMakesNoMarkup) {
+  EXPECT_EQ(markdown_text("<script>alert(1)</script>"), "&lt;script&gt;alert(1)&lt;/script&gt;");
+  EXPECT_EQ(markdown_text("<!-- hidden"), "&lt;\\!-- hidden") << "an unclosed comment would hide the rest of the page";
+  EXPECT_EQ(markdown_text("[x](http://evil)"), "\\[x\\](http://evil)") << "no ] so no link";
+  EXPECT_EQ(markdown_text("![x](http://evil/i.png)"), "\\!\\[x\\](http://evil/i.png)") << "no image";
+  EXPECT_EQ(markdown_text("*bold* ~~gone~~ a\\b"), "\\*bold\\* \\~\\~gone\\~\\~ a\\\\b");
+  EXPECT_EQ(markdown_text("\x1b[31mred\x1b[0m"), "\\\\x1b\\[31mred\\\\x1b\\[0m") << "ESC shown, never sent";
+  EXPECT_EQ(markdown_text("del\x7f nul\0"s), "del\\\\x7f nul\\\\x00");
+  EXPECT_EQ(markdown_text("c1\xc2\x9b"), "c1\\\\u{9b}");
+  // An underscore inside a word can neither open nor close emphasis: names stay legible.
+  EXPECT_EQ(markdown_text("global/read_offset/type:f32"), "global/read_offset/type:f32");
+  EXPECT_EQ(markdown_text("_em_ __x__ a_ _b"), "\\_em\\_ \\_\\_x\\_\\_ a\\_ \\_b");
+  EXPECT_EQ(markdown_text("\xc3\xa9_\xc3\xa9"), "\xc3\xa9\\_\xc3\xa9") << "next to a non-ASCII letter: escaped, to be sure";
+  EXPECT_EQ(markdown_text("NVIDIA H200 \xc2\xb5s 16K"), "NVIDIA H200 \xc2\xb5s 16K") << "plain text and UTF-8 pass";
+  std::string out = "| ";
+  append_markdown_text(out, "a|b");
+  EXPECT_EQ(out, "| a\\|b");
+}
+
+TEST(ReportEscape, MarkdownCodeSpansHoldNamesLiterally) {
+  EXPECT_EQ(markdown_code("global/read_offset/bytes:1G"), "`global/read_offset/bytes:1G`");
+  EXPECT_EQ(markdown_code("<!-- [x](http://evil) *a*"), "`<!-- [x](http://evil) *a*`") << "a code span shows it as text";
+  // What a span cannot hold as it is: escaped text instead.
+  EXPECT_EQ(markdown_code("a`b"), "a\\`b");
+  EXPECT_EQ(markdown_code("a|b"), "a\\|b");
+  EXPECT_EQ(markdown_code("a\\b"), "a\\\\b");
+  EXPECT_EQ(markdown_code("x\x1b[2J"), "x\\\\x1b\\[2J");
+  EXPECT_EQ(markdown_code(""), "");
+}
+
+TEST(ReportEscape, MarkdownLinkTargetsStayOneTarget) {
+  EXPECT_EQ(markdown_link_target("report.profile.gpu0.svg"), "report.profile.gpu0.svg");
+  EXPECT_EQ(markdown_link_target("my page).gpu0.svg"), "my%20page%29.gpu0.svg");
+}
+
+TEST(ReportEscape, CutsFallBetweenCodePoints) {
+  const std::string e = "\xc3\xa9";          // é, two bytes
+  const std::string nihon = "\xe6\x97\xa5\xe6\x9c\xac";  // 日本, three bytes each
+  const std::string grin = "\xf0\x9f\x98\x80";  // U+1F600, four bytes
+  EXPECT_EQ(code_points(e + nihon + grin + "a"), 5u);
+  EXPECT_EQ(utf8_prefix(e + e + e, 2), e + e);
+  EXPECT_EQ(utf8_prefix(nihon + "x", 1), "\xe6\x97\xa5");
+  EXPECT_EQ(utf8_prefix(grin + grin, 1), grin);
+  EXPECT_EQ(utf8_prefix("ab", 5), "ab");
+  EXPECT_EQ(utf8_prefix(grin, 0), "");
+  for (std::size_t n = 0; n <= 6; ++n) {  // every cut of a mixed string is whole code points
+    const std::string cut(utf8_prefix("a" + e + nihon + grin, n));
+    EXPECT_EQ(code_points(cut), std::min<std::size_t>(n, 5));
+    EXPECT_TRUE(cut.empty() || (static_cast<unsigned char>(cut.back()) & 0xC0) != 0xC0) << n;
+  }
+  EXPECT_EQ(ellipsize(nihon + nihon, 3), nihon + "\xe2\x80\xa6") << "two characters and the ellipsis";
+  EXPECT_EQ(ellipsize(nihon, 2), nihon);
+  EXPECT_EQ(ellipsize(grin + grin + grin, 2), grin + "\xe2\x80\xa6");
+  // A byte that starts no complete sequence counts as one character and is cut as one.
+  EXPECT_EQ(code_points("\xe6\x97" "a\x80"), 4u);
+  EXPECT_EQ(utf8_prefix("\xe6\x97" "a", 2), "\xe6\x97");
 }
 
 TEST(ReportEscape, TerminalTextCannotDriveTheTerminal) {

@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "common/schema.hpp"
+#include "escape.hpp"
 #include "view_cells.hpp"
 #include "views.hpp"
 
@@ -45,9 +46,10 @@ std::string run_heading(const result_file& f) {
   const auto slash = f.path.find_last_of('/');
   const std::string file = slash == std::string::npos ? f.path : f.path.substr(slash + 1);
   if (date == "?" && commit == "?") return file;
-  std::string when = date.substr(0, 16);  // 2026-11-21T17:18
+  // Cut between characters: a context's date and commit are whatever the file says.
+  std::string when(utf8_prefix(date, 16));  // 2026-11-21T17:18
   if (when.size() > 10 && when[10] == 'T') when[10] = ' ';
-  return fmt::format("{} {}", date == "?" ? file : when, commit == "?" ? file : commit.substr(0, 7));
+  return fmt::format("{} {}", date == "?" ? file : when, commit == "?" ? file : std::string(utf8_prefix(commit, 7)));
 }
 
 }  // namespace
@@ -220,7 +222,8 @@ void add_history_row(table& t, const std::vector<const result_file*>& runs, cons
     cell x = run_cell(r, r == nullptr || r->error ? nullptr : st.find(i, n), opt.value, mark, changes);
     if (opt.charts) {
       c.xs.push_back(static_cast<double>(i + 1));
-      c.x_ticks.push_back(commit_of(*runs[i]) == "?" ? fmt::format("run {}", i + 1) : commit_of(*runs[i]).substr(0, 7));
+      const std::string commit = commit_of(*runs[i]);
+      c.x_ticks.push_back(commit == "?" ? fmt::format("run {}", i + 1) : std::string(utf8_prefix(commit, 7)));
       c.ys[0].push_back(r == nullptr || r->error ? NAN : r->value(opt.value).value_or(NAN));
       c.marks[0].push_back(mark);
     }

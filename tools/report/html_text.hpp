@@ -7,6 +7,7 @@
 #include <string_view>
 
 #include "document.hpp"
+#include "escape.hpp"
 
 namespace membench::report::html {
 
@@ -16,9 +17,8 @@ using out_it = std::back_insert_iterator<std::string>;
 /// goes through here, in element content and attribute values alike.
 std::string escape(std::string_view s);
 /// Code points, not bytes: legend widths and truncation must not split a UTF-8 sequence.
-std::size_t code_points(std::string_view s);
-/// At most `max_points` code points, the last an ellipsis when it was cut.
-std::string ellipsize(std::string_view s, std::size_t max_points);
+using report::code_points;
+using report::ellipsize;
 /// The CSS class of a tone ("" for plain).
 const char* tone_class(tone t);
 

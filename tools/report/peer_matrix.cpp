@@ -9,6 +9,7 @@
 
 #include "common/schema.hpp"
 #include "common/stats.hpp"
+#include "escape.hpp"
 #include "intervals.hpp"
 
 namespace membench::report {
@@ -89,7 +90,7 @@ std::map<int, std::string> parse_peer_uuids(std::string_view text, const std::st
 
 std::string short_uuid(std::string_view uuid) {
   if (uuid.substr(0, 4) == "GPU-" || uuid.substr(0, 4) == "MIG-") uuid.remove_prefix(4);
-  return std::string(uuid.substr(0, std::min<std::size_t>(uuid.find('-'), 8)));
+  return std::string(utf8_prefix(uuid.substr(0, uuid.find('-')), 8));  // cut between characters
 }
 
 namespace {

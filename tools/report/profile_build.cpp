@@ -42,11 +42,13 @@ std::string param_text(std::string_view name, std::string_view key) {
   return std::string(name.substr(from, name.find('/', from) - from));
 }
 
-// Who a file's GPU is: its UUID, else its name and PCI bus (files from before the UUID).
+// Who a file's GPU is: its UUID, else its name, host and PCI bus (files from before the
+// UUID; a bus id names a slot within one host, and many hosts have a GPU at 0000:18:00.0).
 std::string gpu_key(const result_file& f) {
   const std::string uuid = f.context_value(std::string(schema::context_key("gpu_uuid").key));
   if (uuid != "?") return uuid;
-  return f.gpu() + " " + f.context_value(std::string(schema::context_key("gpu_pci_bus_id").key));
+  return f.gpu() + "\n" + f.context_value(std::string(schema::context_key("host_name").key)) + "\n" +
+         f.context_value(std::string(schema::context_key("gpu_pci_bus_id").key));
 }
 
 bool peer_rows_only(const result_file& f) {

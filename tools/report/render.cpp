@@ -12,10 +12,8 @@
 namespace membench::report {
 namespace {
 
-// Display width of UTF-8 text: count the bytes that start a code point.
-std::size_t width(const std::string& s) {
-  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
-}
+// Display width of UTF-8 text: its code points.
+std::size_t width(const std::string& s) { return code_points(s); }
 
 std::string pad(const std::string& s, std::size_t w, bool right) {
   const std::string fill(w > width(s) ? w - width(s) : 0, ' ');
@@ -93,18 +91,6 @@ bool is_control(char c) {
   return u < 0x20 || u == 0x7F || u == 0xC2;  // C0, DEL, and the lead byte of C1 (and of more: then escaped anyway)
 }
 
-// Appends a cell's text for Markdown: as it is where nothing needs escaping (most cells).
-void append_markdown(std::string& out, std::string_view s) {
-  const bool plain = std::none_of(s.begin(), s.end(), [](char c) {
-    return is_control(c) || c == '<' || c == '>' || c == '&' || c == '|' || c == '\\' || c == '`';
-  });
-  if (plain) {
-    out += s;
-  } else {
-    out += markdown_text(s);
-  }
-}
-
 // Appends text with its control characters visible: as it is where it has none.
 void append_visible(std::string& out, std::string_view s) {
   if (std::none_of(s.begin(), s.end(), is_control)) {
@@ -138,7 +124,7 @@ std::string render_markdown(const document& d) {
     out += '|';
     for (std::size_t i = 0; i < t.header.size(); ++i) {
       out += ' ';
-      append_markdown(out, t.header[i]);
+      append_markdown_text(out, t.header[i]);
       out += " |";
       rule += i == 0 ? "---|" : "---:|";
     }
@@ -150,7 +136,7 @@ std::string render_markdown(const document& d) {
       for (const auto& c : r) {
         const bool bold = c.mood == tone::bad;
         out += bold ? " **" : " ";
-        append_markdown(out, c.text);
+        append_markdown_text(out, c.text);
         out += bold ? "** |" : " |";
       }
       out += '\n';

@@ -37,20 +37,6 @@ std::string escape(std::string_view s) {
   return out;
 }
 
-// Code points, not bytes: legend widths and truncation must not split a UTF-8 sequence.
-std::size_t code_points(std::string_view s) {
-  return static_cast<std::size_t>(std::count_if(s.begin(), s.end(), [](char c) { return (c & 0xC0) != 0x80; }));
-}
-
-std::string ellipsize(std::string_view s, std::size_t max_points) {
-  if (code_points(s) <= max_points) return std::string(s);
-  std::size_t points = 0, i = 0;
-  for (; i < s.size(); ++i) {
-    if ((s[i] & 0xC0) != 0x80 && points++ == max_points - 1) break;
-  }
-  return std::string(s.substr(0, i)) + "\u2026";
-}
-
 const char* tone_class(tone t) {
   switch (t) {
     case tone::good: return "good";

@@ -2,6 +2,7 @@
 // tables. A row that is no finding is named so next to its number.
 #include <fmt/format.h>
 
+#include "escape.hpp"
 #include "html_text.hpp"
 #include "profile.hpp"
 #include "views.hpp"
@@ -71,17 +72,6 @@ void html_gpu(std::string& out, const gpu_profile& g) {
          "not measured); an effect is stated only where compare's test calls it</li>\n</ul>\n</section>\n";
 }
 
-// A Markdown cell: pipes and line breaks would end the cell or the table.
-std::string md(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (c == '|') out += "\\|";
-    else if (c == '\n') out += ' ';
-    else out += c;
-  }
-  return out;
-}
-
 std::string md_value(const profile_value& v) {
   if (std::isnan(v.value)) return "-";
   const std::string n = format_value(v.value);
@@ -92,19 +82,20 @@ void md_values(std::string& out, const std::vector<profile_value>& vs, const std
   fmt::format_to(out_it(out), "| level | {} | interval |{} not a finding because | row |\n|---|---:|---|{}---|---|\n", unit,
                  with_pct ? " % of ceiling |" : "", with_pct ? "---:|" : "");
   for (const profile_value& v : vs) {
-    const std::string pct = std::isnan(v.pct) ? "-" : fmt::format("{:.1f} % of {}", v.pct, v.ceiling);
-    fmt::format_to(out_it(out), "| {} | {} | {} |{} {} | {} |\n", md(v.label), md_value(v), interval_text(v),
-                   with_pct ? fmt::format(" {} |", pct) : std::string(), md(v.flag), v.row.empty() ? std::string("-") : fmt::format("`{}`", md(v.row)));
+    const std::string pct = std::isnan(v.pct) ? "-" : fmt::format("{:.1f} % of {}", v.pct, markdown_text(v.ceiling));
+    fmt::format_to(out_it(out), "| {} | {} | {} |{} {} | {} |\n", markdown_text(v.label), md_value(v), interval_text(v),
+                   with_pct ? fmt::format(" {} |", pct) : std::string(), markdown_text(v.flag),
+                   v.row.empty() ? std::string("-") : markdown_code(v.row));
   }
 }
 
 // The builds side by side, after the identity: values, ratios, how they were marked.
 void md_builds(std::string& out, const build_comparison& b, const std::string& chart) {
   out += "\n## The builds side by side\n\n";
-  if (!chart.empty()) fmt::format_to(out_it(out), "![build ratios]({})\n\n", chart);
+  if (!chart.empty()) fmt::format_to(out_it(out), "![build ratios]({})\n\n", markdown_link_target(chart));
   out += profile_builds_markdown(b);
   fmt::format_to(out_it(out), "\nEach figure is the {0} build's row and the same benchmark in the other builds; ratios "
-                 "{1}. The tables below are the {0} build's.\n", b.builds.front(), md(b.note));
+                 "{1}. The tables below are the {0} build's.\n", markdown_text(b.builds.front()), markdown_text(b.note));
 }
 
 }  // namespace
@@ -125,10 +116,12 @@ std::string render_profile_markdown(const std::vector<gpu_profile>& gpus, const 
   std::string out;
   for (std::size_t i = 0; i < gpus.size(); ++i) {
     const gpu_profile& g = gpus[i];
-    fmt::format_to(out_it(out), "# {}\n\n", md(g.title));
-    if (i < charts.size() && !charts[i].empty()) fmt::format_to(out_it(out), "![{}]({})\n\n", md(g.title), charts[i]);
+    fmt::format_to(out_it(out), "# {}\n\n", markdown_text(g.title));
+    if (i < charts.size() && !charts[i].empty())
+      fmt::format_to(out_it(out), "![{}]({})\n\n", markdown_text(g.title), markdown_link_target(charts[i]));
     out += "| | |\n|---|---|\n";
-    for (const auto& [what, value] : g.identity) fmt::format_to(out_it(out), "| {} | {} |\n", md(what), md(value));
+    for (const auto& [what, value] : g.identity)
+      fmt::format_to(out_it(out), "| {} | {} |\n", markdown_text(what), markdown_text(value));
     if (!g.builds.builds.empty()) md_builds(out, g.builds, i < build_charts.size() ? build_charts[i] : std::string());
     out += "\n## Latency ladder: one dependent load\n\n";
     md_values(out, g.ladder, "ns", false);
@@ -136,11 +129,12 @@ std::string render_profile_markdown(const std::vector<gpu_profile>& gpus, const 
     md_values(out, g.levels, "GB/s", true);
     out += "\n## The lessons' effects (decided as compare decides)\n\n";
     for (const profile_lesson& l : g.lessons) {
-      fmt::format_to(out_it(out), "- **{}**: {}{}\n", md(l.title), md(l.effect.empty() ? "-" : l.effect),
-                     l.effect_flag.empty() ? "" : fmt::format(" — _not a finding: {}_", md(l.effect_flag)));
+      fmt::format_to(out_it(out), "- **{}**: {}{}\n", markdown_text(l.title),
+                     markdown_text(l.effect.empty() ? "-" : l.effect),
+                     l.effect_flag.empty() ? "" : fmt::format(" — _not a finding: {}_", markdown_text(l.effect_flag)));
     }
     out += "\nItalic numbers are no finding (the column says why).\n\n";
-    for (const std::string& n : g.notes) fmt::format_to(out_it(out), "- {}\n", md(n));
+    for (const std::string& n : g.notes) fmt::format_to(out_it(out), "- {}\n", markdown_text(n));
     out += "\n";
   }
   return out;

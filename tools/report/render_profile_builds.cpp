@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "escape.hpp"
 #include "html_text.hpp"
 #include "profile.hpp"
 #include "views.hpp"
@@ -52,16 +53,11 @@ std::string value_text(const profile_value& v) {
   return v.flag.empty() ? t : fmt::format("{} [{}]", t, v.flag);
 }
 
-std::string md_cell(std::string_view s) {
-  std::string out;
-  for (char c : s) out += c == '|' ? std::string("\\|") : std::string(1, c);
-  return out;
-}
-
 std::string md_ratio(const cell& c) {
-  if (c.mood == tone::good) return fmt::format("**{} faster**", c.text);
-  if (c.mood == tone::bad) return fmt::format("**{} slower**", c.text);
-  return c.text.find("unsure") != std::string::npos ? fmt::format("_{}_", c.text) : c.text;
+  const std::string text = markdown_text(c.text);
+  if (c.mood == tone::good) return fmt::format("**{} faster**", text);
+  if (c.mood == tone::bad) return fmt::format("**{} slower**", text);
+  return c.text.find("unsure") != std::string::npos ? fmt::format("_{}_", text) : text;
 }
 
 std::string ratio_heading(const build_comparison& b, std::size_t k) { return fmt::format("{}/{}", b.builds[k], b.builds[0]); }
@@ -94,15 +90,18 @@ std::string profile_builds_svg(const build_comparison& b) {
 
 std::string profile_builds_markdown(const build_comparison& b) {
   std::string out = "| figure | unit |";
-  for (const std::string& name : b.builds) fmt::format_to(out_it(out), " {} |", name);
-  for (std::size_t k = 1; k < b.builds.size(); ++k) fmt::format_to(out_it(out), " {} |", ratio_heading(b, k));
+  for (const std::string& name : b.builds) fmt::format_to(out_it(out), " {} |", markdown_text(name));
+  for (std::size_t k = 1; k < b.builds.size(); ++k)
+    fmt::format_to(out_it(out), " {} |", markdown_text(ratio_heading(b, k)));
   out += "\n|---|---|";
   for (std::size_t k = 0; k < 2 * b.builds.size() - 1; ++k) out += "---:|";
   out += "\n";
   for (const build_row& r : b.rows) {
-    fmt::format_to(out_it(out), "| {} | {} |", md_cell(r.values.front().label), r.unit);
-    for (const profile_value& v : r.values)
-      fmt::format_to(out_it(out), " {} |", v.flag.empty() ? md_cell(value_text(v)) : fmt::format("_{}_", md_cell(value_text(v))));
+    fmt::format_to(out_it(out), "| {} | {} |", markdown_text(r.values.front().label), markdown_text(r.unit));
+    for (const profile_value& v : r.values) {
+      const std::string text = markdown_text(value_text(v));
+      fmt::format_to(out_it(out), " {} |", v.flag.empty() ? text : fmt::format("_{}_", text));
+    }
     for (const cell& c : r.ratios) fmt::format_to(out_it(out), " {} |", md_ratio(c));
     out += "\n";
   }

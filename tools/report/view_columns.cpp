@@ -133,28 +133,59 @@ document view_builds(const file_refs& files, const common_options& options) {
 
 namespace {
 
-// One column per GPU of the build asked for; two GPUs of one model (the GPUs of one host) are
-// told apart by their PCI bus id. throws input_error for one GPU twice, or none
+// Where a file's GPU is, as its context says ("?" for what it does not say).
+struct gpu_place {
+  std::string host, bus, uuid;
+};
+
+gpu_place place_of(const result_file& f) {
+  return {context_of(f, schema::context_key("host_name")), context_of(f, schema::context_key("gpu_pci_bus_id")),
+          context_of(f, schema::context_key("gpu_uuid"))};
+}
+
+// Whether two files of one model ran on one GPU: one host, and one UUID (one PCI bus id where
+// a file has no UUID). A bus id names a slot within a host: every host of a fleet may well
+// have a GPU at 0000:18:00.0.
+bool one_gpu(const gpu_place& a, const gpu_place& b) {
+  if (a.host != b.host) return false;
+  if (a.uuid != "?" && b.uuid != "?") return a.uuid == b.uuid;
+  return a.bus == b.bus;
+}
+
+// A GPU's heading, told apart from the other GPUs of its model: by its PCI bus id, with its
+// host where they are on several hosts, and its UUID where one host has two at one bus id.
+std::string gpu_heading(const std::vector<column_file>& cols, const std::vector<gpu_place>& places, std::size_t k) {
+  bool twin = false, other_host = false, one_bus = false;
+  for (std::size_t j = 0; j < cols.size(); ++j) {
+    if (j == k || cols[j].file->gpu() != cols[k].file->gpu()) continue;
+    twin = true;
+    other_host = other_host || places[j].host != places[k].host;
+    one_bus = one_bus || (places[j].host == places[k].host && places[j].bus == places[k].bus);
+  }
+  const gpu_place& p = places[k];
+  const std::string where =
+      twin ? fmt::format(" [{}{}{}]", other_host ? p.host + " " : "", p.bus, one_bus ? " " + p.uuid : "") : "";
+  return fmt::format("{}{} ({:.0f} GB/s peak)", cols[k].file->gpu(), where, cols[k].file->peak_gbps());
+}
+
+// One column per GPU of the build asked for, told apart as gpu_heading says. throws
+// input_error for one GPU twice (two files of one model, host and UUID or bus id), or none
 std::vector<column_file> gpu_columns(const file_refs& files, const gpus_options& opt) {
   std::vector<column_file> cols;
-  const std::string bus_key(schema::context_key("gpu_pci_bus_id").key);
-  auto heading = [&](const result_file& f, bool with_bus) {
-    return with_bus ? fmt::format("{} [{}] ({:.0f} GB/s peak)", f.gpu(), f.context_value(bus_key), f.peak_gbps())
-                    : fmt::format("{} ({:.0f} GB/s peak)", f.gpu(), f.peak_gbps());
-  };
+  std::vector<gpu_place> places;
   for (const auto& f : files) {
     if (f.build() != opt.build) continue;
-    bool same_model = false;
-    for (auto& c : cols) {
-      if (c.file->gpu() != f.gpu()) continue;
-      same_model = true;
-      if (c.file->context_value(bus_key) == f.context_value(bus_key))
-        throw input_error(fmt::format("{} and {}: two {} files of one GPU ({})", c.file->path, f.path, opt.build, f.gpu()));
-      c.heading = heading(*c.file, true);
+    gpu_place p = place_of(f);
+    for (std::size_t k = 0; k < cols.size(); ++k) {
+      if (cols[k].file->gpu() == f.gpu() && one_gpu(places[k], p))
+        throw input_error(fmt::format("{} and {}: two {} files of one GPU ({} at {} on host {})", cols[k].file->path, f.path,
+                                      opt.build, f.gpu(), p.bus, p.host));
     }
-    cols.push_back({heading(f, same_model), &f});
+    cols.push_back({"", &f});
+    places.push_back(std::move(p));
   }
   if (cols.empty()) throw input_error(fmt::format("no file of the {} build among the inputs", opt.build));
+  for (std::size_t k = 0; k < cols.size(); ++k) cols[k].heading = gpu_heading(cols, places, k);
   return cols;
 }
 

@@ -38,7 +38,8 @@ std::vector<view_spec> parse_view_specs(std::string_view json_text, const std::s
 /// DIR/views.json, else the nearest views.json in DIR's parents; "" when there is none.
 std::string find_views_file(const std::string& dir);
 
-/// The files an input resolves to, relative to `dir`; empty when no alternative matches.
+/// The files an input resolves to, relative to `dir` (a folder's name, never a pattern: only
+/// the alternatives are globs); empty when no alternative matches.
 std::vector<std::string> resolve_input(const std::string& dir, const view_input& in);
 
 /// A step's arguments with each `$name` replaced by that input's files; nullopt when the
