@@ -29,7 +29,7 @@ inline constexpr std::array exit_table{
                 "differs from its file or is missing. `history` never exits 1: it marks changes"},
     exit_status{exit_unusable, "unusable input, a bad option or an output not written",
                 "no verdict: an input missing, unreadable or not Google Benchmark JSON (a value out of "
-                "range, a key given twice, a benchmark name too long to filter, a newer major "
+                "range, a key given twice, a newer major "
                 "`membench_format_version`), no peer matrix row (`p2p`), a `profile` file that names no GPU or "
                 "holds no row a profile shows, a "
                 "benchmark missing or "
