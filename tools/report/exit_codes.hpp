@@ -35,7 +35,7 @@ inline constexpr std::array exit_table{
                 "benchmark missing or "
                 "errored on either side of `compare` (without `--allow-missing`; skipped on both sides is "
                 "only noted); a `fleet` file without `gpu_uuid`, files of several models or builds (without "
-                "`--allow-mixed`), one run given twice, a folder without JSON, a baseline that is not one or lacks "
+                "`--allow-mixed`), a file named on the command line that cannot be read, a folder without JSON, a baseline that is not one or lacks "
                 "the stratum, a `--since` that is no date; an "
                 "unknown option or a "
                 "bad value (refused before anything runs); an output that could not be written whole "
@@ -45,7 +45,7 @@ inline constexpr std::array exit_table{
                 "no verdict to vouch for a GPU or host (`fleet`, and no GPU or host slow or failing): its reference "
                 "has fewer than 3 GPUs that are not failing, splits into groups no majority decides, or the GPU "
                 "has no GPU-work row, scored on no scope, or has one run (which judges all its rows together "
-                "only)"},
+                "only); or a file found in a folder could not be read (some GPU's run is missing)"},
     exit_status{exit_host, "a host slow",
                 "`fleet`: no GPU slow or failing, but a host slow or failing on host work (host-link copies, driver "
                 "calls; against its stratum's hosts of its shape, or with `--since` its own earlier runs): look at "
