@@ -17,6 +17,7 @@ pairs=(
   "h100/2026-11-27_931553e_1gpu_3a58cae0.tar.xz h100/baseline_board695-000.json"
   "h100/2026-11-27_931553e_1gpu_c5dba753.tar.xz h100/baseline_board695-000.json"
   "h100/2026-11-27_88f9977_2gpu.tar.xz h100/baseline_board695-000.json"
+  "h100/newcomers/2026-12-07_1gpu_8def4dde.tar.xz h100/baseline_board695-000.json"
 )
 {
   echo "# Newcomers judged against the committed baselines"
@@ -32,9 +33,10 @@ pairs=(
     echo "## \`$archive\` against \`$baseline\`"
     echo
     rc=0
-    (cd "$here" && "$report" fleet --baseline "$baseline" "$dir" --format md >"$dir.md" 2>/dev/null) || rc=$?
-    # The GPUs' table, with the folder's temporary path taken out.
+    (cd "$here" && "$report" fleet --baseline "$baseline" "$dir" --format md >"$dir.md" 2>"$dir.err") || rc=$?
+    # The GPUs' table, with the folder's temporary path taken out; without one, why not.
     sed -n '/^### GPUs, worst first/,/^### /p' "$dir.md" | sed '1d;$d' | sed "s|$work/||g"
+    [ "$rc" != 2 ] || sed "s|$here/||g; s|^membench-report: |no verdict: |" "$dir.err"
     echo "exit $rc"
   done
 } >"$out"
