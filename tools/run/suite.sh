@@ -69,7 +69,7 @@ if ! configure; then
       # Without root, header-only libraries unpack into a private prefix.
       mkdir -p .deps/debs "$prefix"
       for p in $missing; do
-        case $p in libcli11-dev|nlohmann-json3-dev|rapidjson-dev) ;; *) continue ;; esac
+        case $p in libcli11-dev|nlohmann-json3-dev|rapidjson-dev|libre2-dev) ;; *) continue ;; esac
         (cd .deps/debs && timeout 120 apt-get download "$p" >/dev/null 2>&1) && say "unpacking $p into .deps/ (no root)"
       done
       for deb in .deps/debs/*.deb; do [ -e "$deb" ] && dpkg -x "$deb" "$prefix"; done
@@ -79,7 +79,7 @@ if ! configure; then
   if ! configure; then
     grep -E "membench needs|CMake Error|not NN-real|nvidia-smi" "$out/configure.log" | head -n 20 >&2
     say "configure failed (full log: $out/configure.log). A library missing here and not installable: on a"
-    say "machine with apt, tools/run/fetch_debs.sh .deps/prefix NAME... (rapidjson-dev by default) unpacks it;"
+    say "machine with apt, tools/run/fetch_debs.sh .deps/prefix NAME... (rapidjson-dev and libre2-dev by default) unpacks it;"
     say "carry .deps/ here and run $0 again (or unpack it anywhere and run: CMAKE_PREFIX_PATH=DIR/usr $0 $*)"
     exit 2
   fi
