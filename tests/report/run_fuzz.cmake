@@ -1,9 +1,10 @@
 # cmake -DFUZZER=exe -DSEEDS=dir -DCORPUS=dir -P run_fuzz.cmake: 20 s of libFuzzer over the
-# report's JSON reader, from a fresh copy of the fixture seeds; any crash fails the test.
+# report's JSON reader and its other readers, from a fresh copy of the fixture seeds; any crash fails the test.
 # Seeded (-seed=1) so that CI runs the same inputs every time; run the fuzzer by hand unseeded to search further.
 file(REMOVE_RECURSE "${CORPUS}")
 file(MAKE_DIRECTORY "${CORPUS}")
-file(GLOB seeds "${SEEDS}/*.json")
+# Results files, and the other documents the tool reads: a views file, a fleet baseline.
+file(GLOB seeds "${SEEDS}/*.json" "${SEEDS}/views/*.json" "${SEEDS}/fuzz_seeds/*.json")
 file(COPY ${seeds} DESTINATION "${CORPUS}")
 get_filename_component(artifacts "${CORPUS}" DIRECTORY)
 execute_process(COMMAND "${FUZZER}" -seed=1 -max_total_time=20 "-artifact_prefix=${artifacts}/" -rss_limit_mb=2048 -max_len=65536 -print_final_stats=1 "${CORPUS}"

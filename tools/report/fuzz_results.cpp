@@ -1,5 +1,6 @@
-// libFuzzer target: any bytes through the JSON reader and the views must end in a result
-// or an input_error, never a crash, a hang or a sanitizer report; the split read (rows
+// libFuzzer target: any bytes through the JSON reader and the views, and through every other
+// reader of the report tool (a fleet baseline, compare's pairs, a views file), must end in a
+// result or an input_error, never a crash, a hang or a sanitizer report; the split read (rows
 // cut into parts and blocks at guessed boundaries) must agree with the whole one wherever
 // it does not give up, and so must a read of the same bytes from a pipe (an input that is
 // not a regular file); and every sample accepted must be a time.
@@ -11,9 +12,11 @@
 #include <string>
 #include <string_view>
 
+#include "fleet.hpp"
 #include "reader.hpp"
 #include "reader_rows.hpp"
 #include "render.hpp"
+#include "view_sets.hpp"
 #include "views.hpp"
 
 namespace {
@@ -82,10 +85,27 @@ void expect_same_from_pipe(std::string_view text, const read_options& what, cons
   ::close(fds[0]);
 }
 
+// The documents beside the results: each reader accepts or refuses, nothing else.
+void read_documents(std::string_view text) {
+  try {
+    (void)parse_baseline(text, "fuzz");
+  } catch (const input_error&) {
+  }
+  try {
+    (void)parse_row_pairs(text, "fuzz");
+  } catch (const input_error&) {
+  }
+  try {
+    (void)parse_view_specs(text, "fuzz");
+  } catch (const input_error&) {
+  }
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* bytes, std::size_t size) {
   const std::string_view text(reinterpret_cast<const char*>(bytes), size);
+  read_documents(text);
   // Small inputs in several parts of small blocks: every cut the split read can make.
   for (const read_options& what : {read_options{}, compare_reads()}) {
     bool whole_ok = true;

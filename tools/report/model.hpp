@@ -146,6 +146,7 @@ struct result_file {
   std::map<std::string, std::string> context;  ///< strings as written; other values as minified JSON
   std::vector<result> results;                 ///< in file order
   std::vector<std::string_view> counter_names;  ///< every counter any row has, read or not (sorted, interned)
+  std::size_t complexity_rows = 0;  ///< Google Benchmark's BigO and RMS rows, left out (no time of one benchmark)
 
   std::string build() const;  ///< membench_cache_mode, or "unknown"
   std::string gpu() const;    ///< gpu_name, or "unknown"

@@ -117,10 +117,15 @@ result fold_group(const std::vector<raw_row*>& group, const std::string& path) {
 
 }  // namespace
 
-std::vector<result> fold_rows(std::vector<std::vector<raw_row>>& parts, const std::string& path) {
+std::vector<result> fold_rows(std::vector<std::vector<raw_row>>& parts, const std::string& path,
+                              std::size_t& complexity) {
   std::vector<raw_row*> rows;
+  complexity = 0;
   for (auto& part : parts) {
-    for (raw_row& r : part) rows.push_back(&r);
+    for (raw_row& r : part) {
+      if (r.complexity) ++complexity;
+      else rows.push_back(&r);
+    }
   }
   const chains c = chain_rows(rows, path);
   std::vector<result> results;

@@ -255,6 +255,10 @@ std::string check_row(row_fields& f, raw_row& out, bool keep_run) {
   if (f.run_type && *f.run_type == "aggregate") {
     if (!f.aggregate_name) return "\"aggregate_name\" missing or not a string";
     out.aggregate = intern(*f.aggregate_name);
+    // Complexity (ComputeBigO): a coefficient and its error over the family's sizes, not a
+    // time of one benchmark; left out, and counted, rather than refusing the file.
+    out.complexity = out.aggregate == "BigO" || out.aggregate == "RMS";
+    if (out.complexity) return {};
   }
   if (f.bad_repetition_index) return "repetition_index is not an integer";
   out.repetition = f.repetition_index.value_or(0);

@@ -70,6 +70,7 @@ struct raw_row {
   std::int64_t repetition = 0, repetitions = 0;
   std::uint64_t hash = 0;  // of the name
   bool failed = false;
+  bool complexity = false;  // Google Benchmark's BigO or RMS row: a fit over the family's sizes, no time
 };
 
 // The members of one row object while it is being read.
@@ -104,6 +105,8 @@ std::string check_row(row_fields& f, raw_row& out, bool keep_run);
 /// The rows of one name into one result, in first-seen order; rows come in parts (one per
 /// reading thread), in file order, each freed once folded. throws input_error (a duplicate
 /// row, a name with neither iteration rows nor a mean or median)
-std::vector<result> fold_rows(std::vector<std::vector<raw_row>>& parts, const std::string& path);
+/// (`complexity`: the BigO and RMS rows left out, counted.)
+std::vector<result> fold_rows(std::vector<std::vector<raw_row>>& parts, const std::string& path,
+                              std::size_t& complexity);
 
 }  // namespace membench::report

@@ -11,6 +11,7 @@
 #include <future>
 
 #include "common/output_file.hpp"
+#include "escape.hpp"
 #include "render.hpp"
 
 namespace membench::report {
@@ -32,6 +33,9 @@ file_refs session::load(const std::vector<std::string>& paths, const read_option
   for (auto& [p, f] : pending) {
     result_file read = f.get();  // rethrows the first input_error
     read.path = p;               // shown as given (in views, as the views file names it)
+    if (read.complexity_rows > 0)
+      std::fprintf(stderr, "membench-report: %s: %zu complexity row(s) (BigO, RMS) left out: a fit over sizes, not a time\n",
+                   terminal_text(p).c_str(), read.complexity_rows);
     files_.emplace(p, std::move(read));
   }
   std::vector<const result_file*> out;
