@@ -2,7 +2,8 @@
 # reports/fleet/judge_newcomers.sh REPORT [OUT]: each committed GPU of a single- or two-GPU
 # host judged against the committed baseline of its model and board part (made from GPUs of
 # 2- and 4-GPU hosts: another host shape), the verdict tables as Markdown into OUT (default
-# reports/fleet/newcomers.md). Extracts the archives into a temporary folder.
+# reports/fleet/newcomers.md); then the fresh single-GPU H100s of a board part no baseline has,
+# as a fleet of their own. Extracts the archives into a temporary folder.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 report=$(realpath "${1:?usage: judge_newcomers.sh REPORT [OUT]}")
@@ -39,5 +40,18 @@ pairs=(
     [ "$rc" != 2 ] || sed "s|$here/||g; s|^membench-report: |no verdict: |" "$dir.err"
     echo "exit $rc"
   done
+  # The fresh single-GPU H100s of a board part no baseline has: a fleet of their own.
+  fresh="$work/fresh"
+  for archive in "$here"/h100/newcomers/*.tar.xz; do
+    mkdir -p "$fresh/$(basename "$archive" .tar.xz)"
+    tar xJf "$archive" -C "$fresh/$(basename "$archive" .tar.xz)"
+  done
+  echo
+  echo "## \`h100/newcomers/\` as a fleet of their own (no baseline of their board part)"
+  echo
+  rc=0
+  "$report" fleet "$fresh"/* --format md >"$fresh.md" 2>/dev/null || rc=$?
+  sed -n '/^### GPUs, worst first/,/^### /p' "$fresh.md" | sed '1d;$d' | sed "s|$work/||g"
+  echo "exit $rc"
 } >"$out"
 echo "judge_newcomers.sh: $out"
