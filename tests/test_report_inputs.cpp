@@ -17,6 +17,7 @@
 #include "fleet.hpp"
 #include "fleet_stages.hpp"
 #include "input_text.hpp"
+#include "reader.hpp"
 
 namespace membench::report {
 namespace {
@@ -148,6 +149,16 @@ TEST(ReportInputs, ABaselineThatCouldVouchForAnythingIsRefused) {
   std::string twice = good;
   twice.replace(twice.find("\"version\""), 9, "\"version\": 3, \"version\"");
   EXPECT_THROW(parse_baseline(twice, "b.json"), input_error);
+}
+
+// A time its own kept samples contradict: refused, where a test on the samples would judge
+// other data than the time shown.
+TEST(ReportInputs, ATimeOutsideItsSamplesIsRefused) {
+  const std::string row = R"({{"context": {{}}, "benchmarks": [{{"name": "a/manual_time", "run_name": "a/manual_time",
+    "run_type": "iteration", "iterations": 1, "real_time": {}, "time_unit": "us", "samples_us": [100, 101, 102]}}]}})";
+  EXPECT_NO_THROW(read_results(fmt::format(fmt::runtime(row), 101), "x.json", compare_reads(), read_schedule::whole));
+  EXPECT_THROW(read_results(fmt::format(fmt::runtime(row), 110), "x.json", compare_reads(), read_schedule::whole), input_error);
+  EXPECT_THROW(read_results(fmt::format(fmt::runtime(row), 90), "x.json", compare_reads(), read_schedule::whole), input_error);
 }
 
 }  // namespace

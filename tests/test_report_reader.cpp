@@ -85,7 +85,11 @@ std::string synthetic(int rows, strings kind) {
           R"( "ci_low_us": {7}, "converged": 1.0, "gb_per_s": {8}, "noise_pct": 0.25, "samples": 10.0, "t_min_us": {7},)"
           R"( "sm_clock_mhz": 1980.0{9}, "label": "{10}"}})",
           name, i, reps, r, 10.0 + i * 0.01 + r, (i + 1) * 1024, 10.1 + i * 0.01 + r, 9.9 + i * 0.01 + r,
-          1e-3 * (i + 1), r == 1 ? R"(, "samples_us": [10.5, 1.05e+01, 10.49, 10.51, 10.5])" : "",
+          1e-3 * (i + 1),
+          // Around the repetition's time, which is one of their statistics; one in exponent form.
+          r == 1 ? fmt::format(R"(, "samples_us": [{0:.2f}, {0:.3e}, {1:.2f}, {2:.2f}, {0:.2f}])", 10.0 + i * 0.01 + r,
+                               9.99 + i * 0.01 + r, 10.01 + i * 0.01 + r)
+                 : std::string(),
           !tricky        ? "timing:blocking"
           : i % 101 == 7 ? R"(timing:blocking }, {\"name\": \"z\" throttle:sw_power_cap)"
           : kind == strings::boundary ? "timing:blocking }, {} x }, {"
@@ -127,7 +131,7 @@ TEST(ReportReader, LargeFilesSplitAtRowBoundaries) {
     ASSERT_NE(r, nullptr);
     ASSERT_EQ(r->runs.size(), 3u) << "three repetitions";
     EXPECT_DOUBLE_EQ(r->time_us, 11.03);
-    EXPECT_EQ(r->runs[1].samples_us, (std::vector<double>{10.5, 10.5, 10.49, 10.51, 10.5}));
+    EXPECT_EQ(r->runs[1].samples_us, (std::vector<double>{11.03, 11.03, 11.02, 11.04, 11.03}));
     EXPECT_DOUBLE_EQ(r->runs[0].ci_low_us, 9.93);
     EXPECT_DOUBLE_EQ(r->runs[0].fastest_us, 9.93);
     EXPECT_DOUBLE_EQ(r->runs[0].sm_clock_mhz, 1980);

@@ -274,6 +274,13 @@ std::string check_row(row_fields& f, raw_row& out, bool keep_run) {
   if (std::string problem = check_time(f, r); !problem.empty()) return problem;
   r.counters = counter_set(std::move(f.counters));
   if (keep_run) {
+    // A row's time is one of its samples' statistics: one outside them contradicts them, and
+    // a test on the samples would judge other data than the time shown (a slowdown hidden).
+    if (const auto& s = f.ev.samples_us; !s.empty()) {
+      const auto [lo, hi] = std::minmax_element(s.begin(), s.end());
+      if (r.time_us < *lo * (1 - 1e-9) || r.time_us > *hi * (1 + 1e-9))
+        return fmt::format("real_time {} us lies outside its samples_us [{}, {}]", r.time_us, *lo, *hi);
+    }
     // Intervals and samples are written in microseconds whatever the row's time unit.
     f.ev.time_us = r.time_us;
     read_label_state(r.label, f.ev);
