@@ -10,29 +10,16 @@ the top of a git checkout.
 """
 import os
 import re
-import subprocess
 import sys
 from urllib.parse import unquote
+
+from tracked import tracked_files
 
 FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 INLINE = re.compile(r"!?\[(?:[^\[\]]|\[[^\]]*\])*\]\(\s*<?([^)\s>]+)>?(?:\s+[\"'(][^)]*)?\)")
 REFERENCE = re.compile(r"^ {0,3}\[[^\]]+\]:\s*<?(\S+?)>?(?:\s+.*)?$")
 SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.-]*:")
-
-
-def tracked_files(root):
-    """The tracked paths of the checkout at root, or None when root is not its top."""
-    try:
-        top = subprocess.run(["git", "-C", root, "rev-parse", "--show-toplevel"],
-                             capture_output=True, text=True, check=True).stdout.strip()
-        if os.path.realpath(top) != os.path.realpath(root):
-            return None
-        out = subprocess.run(["git", "-C", root, "ls-files", "-z"],
-                             capture_output=True, text=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
-        return None
-    return [p for p in out.split("\0") if p]
 
 
 def links(text):

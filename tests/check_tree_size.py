@@ -7,24 +7,19 @@ cites live in git history (reports/README.md), not in the tree.
 """
 import argparse
 import os
-import subprocess
 import sys
+
+from tracked import tracked_files
 
 
 def tracked_sizes(root):
     """(bytes, path) of each tracked file of the checkout at root, or None when root is not
     its top. A tracked path missing from the working tree counts 0; a link counts itself."""
-    try:
-        top = subprocess.run(["git", "-C", root, "rev-parse", "--show-toplevel"],
-                             capture_output=True, text=True, check=True).stdout.strip()
-        if os.path.realpath(top) != os.path.realpath(root):
-            return None
-        out = subprocess.run(["git", "-C", root, "ls-files", "-z"],
-                             capture_output=True, text=True, check=True).stdout
-    except (OSError, subprocess.CalledProcessError):
+    paths = tracked_files(root)
+    if paths is None:
         return None
     sizes = []
-    for path in (p for p in out.split("\0") if p):
+    for path in paths:
         full = os.path.join(root, path)
         sizes.append((os.lstat(full).st_size if os.path.lexists(full) and not os.path.isdir(full) else 0, path))
     return sizes

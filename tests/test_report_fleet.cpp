@@ -20,6 +20,7 @@
 #include "common/stats.hpp"
 #include "fleet_stages.hpp"
 #include "render.hpp"
+#include "report_fixtures.hpp"
 
 namespace membench::report {
 namespace {
@@ -303,14 +304,7 @@ TEST(ReportFleet, FewerThanThreeGpusAreUndecided) {
 
 // --- files ------------------------------------------------------------------------------------
 
-run timed(double us) {
-  run r;
-  r.time_us = us;
-  r.ci_low_us = us * 0.999;
-  r.ci_high_us = us * 1.001;
-  r.sm_clock_mhz = 1980;
-  return r;
-}
+using test_fixtures::timed;
 
 // One run (file) of a GPU: rows "global/<family>/n:<i>" at the given times.
 result_file gpu_file(const std::string& uuid, const std::vector<std::pair<std::string, double>>& rows,

@@ -18,18 +18,12 @@
 #include "fleet_stages.hpp"
 #include "input_text.hpp"
 #include "reader.hpp"
+#include "report_fixtures.hpp"
 
 namespace membench::report {
 namespace {
 
-run timed(double us) {
-  run r;
-  r.time_us = us;
-  r.ci_low_us = us * 0.999;
-  r.ci_high_us = us * 1.001;
-  r.sm_clock_mhz = 1980;
-  return r;
-}
+using test_fixtures::timed;
 
 // One run of GPU `uuid` on `host`: rows global/a/n:0..3 and global/b/n:0..3, 0.1 % apart a run.
 result_file run_file(const std::string& uuid, int k, const std::string& host = "node", double factor = 1) {
