@@ -15,21 +15,22 @@ int run_profile(const profile_args& a, session& s) {
   // Markdown cannot hold an SVG inline where most viewers show it: each chart goes into a
   // file beside the page (FILE.gpuN.svg), linked by its name. On standard output, none.
   std::vector<std::string> charts(gpus.size()), build_charts(gpus.size());
-  if (!a.output.empty()) {
-    const std::filesystem::path page(a.output);
-    const auto beside = [&](const std::string& svg, const std::string& name, std::string& link) {
-      link = name;
-      return write_text(svg, (page.parent_path() / name).string(), s);
-    };
-    for (std::size_t i = 0; i < gpus.size(); ++i) {
-      const std::string stem = fmt::format("{}.gpu{}", page.stem().string(), i);
-      if (const int rc = beside(profile_summary_svg(gpus[i]), stem + ".svg", charts[i]); rc != exit_ok) return rc;
-      if (gpus[i].builds.builds.empty()) continue;
-      if (const int rc = beside(profile_builds_svg(gpus[i].builds), stem + ".builds.svg", build_charts[i]); rc != exit_ok)
-        return rc;
-    }
+  if (a.output.empty()) return write_text(render_profile_markdown(gpus, charts, build_charts), a.output, s);
+  // The page and its charts as one set: a full disk leaves the old set, never a page that
+  // disagrees with its charts.
+  const std::filesystem::path page(a.output);
+  std::vector<std::pair<std::string, std::string>> files;
+  const auto beside = [&](std::string svg, const std::string& name, std::string& link) {
+    link = name;
+    files.emplace_back((page.parent_path() / name).string(), std::move(svg));
+  };
+  for (std::size_t i = 0; i < gpus.size(); ++i) {
+    const std::string stem = fmt::format("{}.gpu{}", page.stem().string(), i);
+    beside(profile_summary_svg(gpus[i]), stem + ".svg", charts[i]);
+    if (!gpus[i].builds.builds.empty()) beside(profile_builds_svg(gpus[i].builds), stem + ".builds.svg", build_charts[i]);
   }
-  return write_text(render_profile_markdown(gpus, charts, build_charts), a.output, s);
+  files.emplace_back(a.output, render_profile_markdown(gpus, charts, build_charts));
+  return write_files(files, s);
 }
 
 }  // namespace membench::report

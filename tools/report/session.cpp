@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <future>
+#include <memory>
 
 #include "common/output_file.hpp"
 #include "escape.hpp"
@@ -108,6 +109,33 @@ int write_text(const std::string& text, const std::string& output, session& s) {
     membench::write_output_file(path, text);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "membench-report: %s\n", e.what());
+    return exit_unusable;
+  }
+  return exit_ok;
+}
+
+int write_files(const std::vector<std::pair<std::string, std::string>>& files, session& s) {
+  if (s.capture) {  // a step of views: as write_text takes each
+    for (const auto& [output, text] : files) {
+      if (const int rc = write_text(text, output, s); rc != exit_ok) return rc;
+    }
+    return exit_ok;
+  }
+  std::vector<std::unique_ptr<membench::output_file>> staged;
+  try {
+    for (const auto& [output, text] : files) {
+      const std::string path = s.locate(output);
+      if (const std::string* in = s.input_named(path)) {
+        std::fprintf(stderr, "membench-report: %s: refused: it is the input %s (an output never replaces an input)\n",
+                     terminal_text(path).c_str(), terminal_text(*in).c_str());
+        return exit_unusable;
+      }
+      staged.push_back(std::make_unique<membench::output_file>(path));
+      staged.back()->append(text);
+    }
+    for (auto& f : staged) f->commit();  // renames: none before every file is whole
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "membench-report: %s\n", terminal_text(e.what()).c_str());
     return exit_unusable;
   }
   return exit_ok;

@@ -56,6 +56,11 @@ struct output_options {
 /// renamed into place, to the session's capture or to stdout; exit_unusable (and why, on
 /// stderr) when it cannot be written whole or `output` is one of the session's inputs.
 int write_text(const std::string& text, const std::string& output, session& s);
+/// Several files that belong together (a page and its charts), each (path, text): all made
+/// whole before any replaces its file, so that a full disk leaves the old set as it was
+/// rather than a page that disagrees with its charts (a step of views: one after another);
+/// the exit code as write_text's.
+int write_files(const std::vector<std::pair<std::string, std::string>>& files, session& s);
 /// Renders a document as `o` asks and writes it.
 int emit(const document& d, const output_options& o, session& s);
 
