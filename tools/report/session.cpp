@@ -87,7 +87,7 @@ int write_text(const std::string& text, const std::string& output, session& s) {
     try {
       s.capture(text);
     } catch (const std::exception& e) {
-      std::fprintf(stderr, "membench-report: %s\n", e.what());
+      std::fprintf(stderr, "membench-report: %s\n", terminal_text(e.what()).c_str());
       return exit_unusable;
     }
     return exit_ok;
@@ -102,13 +102,13 @@ int write_text(const std::string& text, const std::string& output, session& s) {
   const std::string path = s.locate(output);
   if (const std::string* in = s.input_named(path)) {
     std::fprintf(stderr, "membench-report: %s: refused: it is the input %s (an output never replaces an input)\n",
-                 path.c_str(), in->c_str());
+                 terminal_text(path).c_str(), terminal_text(*in).c_str());
     return exit_unusable;
   }
   try {
     membench::write_output_file(path, text);
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "membench-report: %s\n", e.what());
+    std::fprintf(stderr, "membench-report: %s\n", terminal_text(e.what()).c_str());
     return exit_unusable;
   }
   return exit_ok;

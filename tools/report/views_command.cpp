@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "commands.hpp"
+#include "escape.hpp"
 #include "input_text.hpp"
 #include "common/output_file.hpp"
 #include "view_sets.hpp"
@@ -33,7 +34,7 @@ std::optional<input_files> view_inputs(const view_spec& v, const std::string& di
     if (inputs[name].empty() && !in.optional && missing.empty()) missing = in.any_of.empty() ? name : in.any_of.front();
   }
   if (missing.empty()) return inputs;
-  std::fprintf(stderr, "views: %s: skipped (no %s)\n", v.name.c_str(), missing.c_str());
+  std::fprintf(stderr, "views: %s: skipped (no %s)\n", terminal_text(v.name).c_str(), terminal_text(missing).c_str());
   return std::nullopt;
 }
 
@@ -46,7 +47,7 @@ bool has_rows(const view_spec& v, const input_files& inputs, session& s) {
       if (std::any_of(f.results.begin(), f.results.end(), [&](const result& r) { return rows(r.name); })) return true;
     }
   }
-  std::fprintf(stderr, "views: %s: skipped (no benchmark matches %s)\n", v.name.c_str(), v.if_rows.c_str());
+  std::fprintf(stderr, "views: %s: skipped (no benchmark matches %s)\n", terminal_text(v.name).c_str(), terminal_text(v.if_rows).c_str());
   return false;
 }
 
@@ -61,7 +62,7 @@ bool make_view(const view_spec& v, const input_files& inputs, session& s, comman
     const int rc = args ? step(*args, s) : write_text(one.text + "\n", "", s);
     if (rc != exit_ok && rc != exit_regression) {
       const std::string what = args ? fmt::format("'{}'", fmt::join(*args, " ")) : "a line of text";
-      std::fprintf(stderr, "views: %s: %s failed\n", v.name.c_str(), what.c_str());
+      std::fprintf(stderr, "views: %s: %s failed\n", terminal_text(v.name).c_str(), terminal_text(what).c_str());
       s.capture = nullptr;
       return false;
     }
@@ -111,7 +112,7 @@ std::optional<bool> check_view(const view_spec& v, const input_files& inputs, se
   view_comparer old(s.locate(v.output));
   if (!make_view(v, inputs, s, step, [&old](std::string_view text) { old.put(text); })) return std::nullopt;
   if (old.same()) return false;
-  std::fprintf(stderr, "views: %s: %s %s\n", v.name.c_str(), v.output.c_str(), old.missing() ? "is missing" : "differs");
+  std::fprintf(stderr, "views: %s: %s %s\n", terminal_text(v.name).c_str(), terminal_text(v.output).c_str(), old.missing() ? "is missing" : "differs");
   return true;
 }
 
@@ -124,15 +125,15 @@ int write_view(const view_spec& v, const input_files& inputs, session& s, comman
     if (!make_view(v, inputs, s, step, [&out](std::string_view text) { out.append(text); })) return exit_unusable;
     if (const std::string* in = s.input_named(target)) {
       std::fprintf(stderr, "membench-report: %s: refused: it is the input %s (an output never replaces an input)\n",
-                   target.c_str(), in->c_str());
+                   terminal_text(target).c_str(), terminal_text(*in).c_str());
       return exit_unusable;
     }
     out.commit();
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "membench-report: %s\n", e.what());
+    std::fprintf(stderr, "membench-report: %s\n", terminal_text(e.what()).c_str());
     return exit_unusable;
   }
-  std::fprintf(stderr, "views: %s -> %s\n", v.name.c_str(), target.c_str());
+  std::fprintf(stderr, "views: %s -> %s\n", terminal_text(v.name).c_str(), terminal_text(target).c_str());
   return exit_ok;
 }
 
