@@ -11,10 +11,11 @@
 
 #include <fmt/format.h>
 
-#include "exit_codes.hpp"
-#include "model.hpp"
-#include "render.hpp"
-#include "views.hpp"
+#include "core/exit_codes.hpp"
+#include "core/model.hpp"
+#include "render/render.hpp"
+#include "views/views.hpp"
+#include "core/regex.hpp"
 
 namespace membench::report {
 namespace {
@@ -356,7 +357,7 @@ TEST(ReportExitCodes, TheDocsHoldTheTable) {
   ASSERT_NE(begin, std::string::npos) << "docs/report.md has no exit-codes table";
   ASSERT_NE(end, std::string::npos);
   EXPECT_EQ(text.substr(begin, end + std::strlen("<!-- /exit-codes -->\n") - begin), exit_codes_markdown())
-      << "docs/report.md's table differs from tools/report/exit_codes.hpp's; it should read:\n" << exit_codes_markdown();
+      << "docs/report.md's table differs from tools/report/core/exit_codes.hpp's; it should read:\n" << exit_codes_markdown();
   EXPECT_EQ(exit_codes_line(), "0 ok, 1 a regression, an outlier or a view that differs, 2 unusable input, a bad option or an output "
                                "not written, 3 undecided, 4 a host slow");
 }

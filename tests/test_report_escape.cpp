@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <string>
 
-#include "escape.hpp"
+#include "core/escape.hpp"
 
 namespace membench::report {
 namespace {

@@ -18,9 +18,9 @@
 #include <nlohmann/json.hpp>
 
 #include "common/stats.hpp"
-#include "fleet_stages.hpp"
-#include "render.hpp"
-#include "report_fixtures.hpp"
+#include "fleet/fleet_stages.hpp"
+#include "render/render.hpp"
+#include "test_report_support.hpp"
 
 namespace membench::report {
 namespace {
@@ -304,7 +304,7 @@ TEST(ReportFleet, FewerThanThreeGpusAreUndecided) {
 
 // --- files ------------------------------------------------------------------------------------
 
-using test_fixtures::timed;
+using test_support::timed;
 
 // One run (file) of a GPU: rows "global/<family>/n:<i>" at the given times.
 result_file gpu_file(const std::string& uuid, const std::vector<std::pair<std::string, double>>& rows,

@@ -9,9 +9,9 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "model.hpp"
-#include "view_sets.hpp"
-#include "views.hpp"
+#include "core/model.hpp"
+#include "views/view_sets.hpp"
+#include "views/views.hpp"
 
 namespace membench::report {
 namespace {

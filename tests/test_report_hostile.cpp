@@ -11,14 +11,14 @@
 
 #include <fmt/format.h>
 
-#include "escape.hpp"
-#include "fleet_stages.hpp"
-#include "model.hpp"
-#include "peer_matrix.hpp"
-#include "profile.hpp"
-#include "render.hpp"
-#include "view_sets.hpp"
-#include "views.hpp"
+#include "core/escape.hpp"
+#include "fleet/fleet_stages.hpp"
+#include "core/model.hpp"
+#include "p2p/peer_matrix.hpp"
+#include "profile/profile.hpp"
+#include "render/render.hpp"
+#include "views/view_sets.hpp"
+#include "views/views.hpp"
 
 namespace membench::report {
 namespace {

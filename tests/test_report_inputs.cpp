@@ -14,16 +14,16 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "fleet.hpp"
-#include "fleet_stages.hpp"
-#include "input_text.hpp"
-#include "reader.hpp"
-#include "report_fixtures.hpp"
+#include "fleet/fleet.hpp"
+#include "fleet/fleet_stages.hpp"
+#include "core/input_text.hpp"
+#include "read/reader.hpp"
+#include "test_report_support.hpp"
 
 namespace membench::report {
 namespace {
 
-using test_fixtures::timed;
+using test_support::timed;
 
 // One run of GPU `uuid` on `host`: rows global/a/n:0..3 and global/b/n:0..3, 0.1 % apart a run.
 result_file run_file(const std::string& uuid, int k, const std::string& host = "node", double factor = 1) {

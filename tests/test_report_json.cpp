@@ -8,8 +8,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "model.hpp"
-#include "views.hpp"
+#include "core/model.hpp"
+#include "views/views.hpp"
 
 namespace membench::report {
 namespace {

@@ -11,10 +11,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
-#include "model.hpp"
-#include "peer_matrix.hpp"
-#include "render.hpp"
-#include "views.hpp"
+#include "core/model.hpp"
+#include "p2p/peer_matrix.hpp"
+#include "render/render.hpp"
+#include "views/views.hpp"
 
 namespace membench::report {
 namespace {

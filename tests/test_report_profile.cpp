@@ -9,10 +9,10 @@
 #include <fmt/format.h>
 
 #include "common/schema.hpp"
-#include "headline.hpp"
-#include "model.hpp"
-#include "profile.hpp"
-#include "views.hpp"
+#include "views/headline.hpp"
+#include "core/model.hpp"
+#include "profile/profile.hpp"
+#include "views/views.hpp"
 
 namespace membench::report {
 namespace {

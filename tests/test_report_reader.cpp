@@ -16,8 +16,8 @@
 
 #include "common/naming.hpp"
 #include "common/version.hpp"
-#include "reader.hpp"
-#include "views.hpp"
+#include "read/reader.hpp"
+#include "views/views.hpp"
 
 namespace membench::report {
 namespace {

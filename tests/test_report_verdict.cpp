@@ -9,9 +9,9 @@
 #include <vector>
 
 #include "common/stats.hpp"
-#include "family.hpp"
+#include "views/family.hpp"
 #include "test_report_support.hpp"
-#include "verdict.hpp"
+#include "stats/verdict.hpp"
 
 namespace membench::report {
 namespace {

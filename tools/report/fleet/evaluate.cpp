@@ -28,7 +28,7 @@
 #include <fmt/format.h>
 
 #include "fleet/draw.hpp"
-#include "fleet_stages.hpp"
+#include "fleet/fleet_stages.hpp"
 
 namespace membench::report {
 namespace {

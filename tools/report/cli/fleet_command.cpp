@@ -1,0 +1,117 @@
+// membench-report fleet: its options bound to the options table, folders expanded to their
+// JSON files, the baseline read, and the exit code (1 when a GPU is an outlier).
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+#include <iterator>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "cli/cli_options.hpp"
+#include "cli/commands.hpp"
+#include "core/escape.hpp"
+#include "core/input_text.hpp"
+
+namespace membench::report {
+namespace {
+
+namespace o = options;
+namespace fs = std::filesystem;
+
+// The files an argument names: itself, or for a folder every .json below it (sorted, so
+// that the order of the GPUs does not depend on the file system). throws input_error
+std::vector<std::string> files_of(const std::string& arg, const session& s) {
+  std::error_code ec;
+  const fs::path where(s.locate(arg));
+  if (!fs::is_directory(where, ec)) return {arg};
+  std::vector<std::string> out;
+  for (fs::recursive_directory_iterator it(where, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->is_regular_file(ec) && it->path().extension() == ".json")
+      out.push_back((fs::path(arg) / fs::relative(it->path(), where, ec)).string());
+  }
+  if (ec) throw input_error(fmt::format("{}: cannot list ({})", arg, ec.message()));
+  if (out.empty()) throw input_error(fmt::format("{}: a folder without .json files", arg));
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+fleet_baseline read_baseline(const std::string& path, session& s) {
+  const std::string where = s.locate(path);
+  const std::string text = read_input_text(where, path);
+  s.inputs.push_back(where);
+  return parse_baseline(text, path);
+}
+
+}  // namespace
+
+CLI::App* add_fleet(CLI::App& app, fleet_args& a) {
+  option_binder b(app, "fleet");
+  fleet_test::settings& t = a.opt.test;
+  b(o::fleet_files, a.files)(o::fleet_threshold, t.all_pct)(o::family_threshold, t.family_pct);
+  b(o::row_threshold, t.row_pct)(o::host_threshold, t.host_all_pct)(o::host_row_threshold, t.host_row_pct);
+  b(o::fleet_level, t.alpha)(o::fail_share, a.fail_share_pct)(o::fleet_since, a.opt.since);
+  b(o::allow_mixed, a.opt.allow_mixed)(o::baseline_in, a.baseline)(o::baseline_out, a.baseline_out);
+  b(o::baseline_format, a.opt.baseline_format)(o::filter, a.opt.filter)(o::fleet_all, a.opt.show_all);
+  b(o::fleet_format, a.out.format)(o::output, a.out.output)(o::color, a.out.colour);
+  return b.done();
+}
+
+namespace {
+
+// YYYY-MM-DD, optionally THH:MM or THH:MM:SS: what Google Benchmark's dates begin with, so
+// that comparing the texts compares the times.
+bool date_like(const std::string& d) {
+  static constexpr std::string_view shape = "dddd-dd-ddTdd:dd:dd";
+  if (d.size() != 10 && d.size() != 16 && d.size() != 19) return false;
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    const bool digit = d[i] >= '0' && d[i] <= '9';
+    if (shape[i] == 'd' ? !digit : d[i] != shape[i]) return false;
+  }
+  return true;
+}
+
+}  // namespace
+
+int run_fleet(fleet_args a, session& s) {
+  if (!a.opt.since.empty() && !date_like(a.opt.since)) {
+    std::fprintf(stderr, "membench-report: --since: '%s' is not a date (YYYY-MM-DD, or YYYY-MM-DDTHH:MM[:SS])\n",
+                 terminal_text(a.opt.since).c_str());
+    return exit_unusable;
+  }
+  a.opt.as_json = a.out.format == "json";
+  a.opt.test.fail_share = a.fail_share_pct / 100;
+  a.opt.make_baseline = !a.baseline_out.empty();
+  std::vector<std::string> paths;  // a file named twice (itself and by its folder) is one run
+  std::unordered_set<std::string> named, explicit_files;
+  for (const std::string& arg : a.files) {
+    for (std::string& p : files_of(arg, s)) {
+      if (p == arg) explicit_files.insert(p);
+      if (named.insert(p).second) paths.push_back(std::move(p));
+    }
+  }
+  const fleet_baseline against = a.baseline.empty() ? fleet_baseline{} : read_baseline(a.baseline, s);
+  // A file found in a folder that cannot be read (truncated, a leftover) is set aside and
+  // said; one the operator named is a mistake to stop on.
+  std::vector<std::pair<std::string, std::string>> failed;
+  const file_refs files = s.load_readable(paths, compare_reads(), failed);
+  std::vector<std::string> unreadable;
+  for (const auto& [path, why] : failed) {
+    if (explicit_files.count(path) != 0) throw input_error(why);
+    unreadable.push_back(why);
+  }
+  const fleet_outcome f = view_fleet(files, a.opt, a.baseline.empty() ? nullptr : &against, unreadable);
+  if (a.opt.make_baseline) {
+    if (const int rc = write_text(f.baseline, a.baseline_out, s); rc != exit_ok) return rc;
+  }
+  const int rc = a.opt.as_json ? write_text(f.json, a.out.output, s) : emit(f.doc, a.out, s);
+  if (rc != exit_ok) return rc;
+  // At most a screenful: the outputs list every one.
+  constexpr std::size_t shown = 20;
+  for (std::size_t i = 0; i < f.findings.size() && i < shown; ++i)
+    std::fprintf(stderr, "membench-report: %s\n", terminal_text(f.findings[i]).c_str());
+  if (f.findings.size() > shown) std::fprintf(stderr, "membench-report: and %zu more (listed)\n", f.findings.size() - shown);
+  return f.exit_code();
+}
+
+}  // namespace membench::report

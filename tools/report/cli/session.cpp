@@ -1,0 +1,153 @@
+#include "cli/session.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <future>
+#include <memory>
+
+#include "common/output_file.hpp"
+#include "core/escape.hpp"
+#include "render/render.hpp"
+
+namespace membench::report {
+
+std::string session::locate(const std::string& path) const {
+  return dir.empty() || path.empty() || path.front() == '/' ? path : dir + "/" + path;
+}
+
+file_refs session::load(const std::vector<std::string>& paths, const read_options& what) {
+  std::vector<std::pair<std::string, std::future<result_file>>> pending;
+  for (const auto& p : paths) {
+    inputs.push_back(locate(p));
+    const auto given = [&p](const auto& q) { return q.first == p; };
+    if (files_.count(p) != 0 || std::any_of(pending.begin(), pending.end(), given)) continue;
+    // Steps of views ask for different parts of a row: their files are read whole.
+    const read_options reads = in_views ? read_options{} : what;
+    pending.emplace_back(p, std::async(std::launch::async, [path = locate(p), reads] { return load_results(path, reads); }));
+  }
+  for (auto& [p, f] : pending) {
+    result_file read = f.get();  // rethrows the first input_error
+    read.path = p;               // shown as given (in views, as the views file names it)
+    if (read.complexity_rows > 0)
+      std::fprintf(stderr, "membench-report: %s: %zu complexity row(s) (BigO, RMS) left out: a fit over sizes, not a time\n",
+                   terminal_text(p).c_str(), read.complexity_rows);
+    files_.emplace(p, std::move(read));
+  }
+  std::vector<const result_file*> out;
+  for (const auto& p : paths) out.push_back(&files_.at(p));
+  return file_refs(std::move(out));
+}
+
+file_refs session::load_readable(const std::vector<std::string>& paths, const read_options& what,
+                                 std::vector<std::pair<std::string, std::string>>& unreadable) {
+  std::vector<std::pair<std::string, std::future<result_file>>> pending;
+  for (const auto& p : paths) {
+    inputs.push_back(locate(p));
+    if (files_.count(p) != 0) continue;
+    pending.emplace_back(p, std::async(std::launch::async, [path = locate(p), what] { return load_results(path, what); }));
+  }
+  std::vector<std::string> failed;
+  for (auto& [p, f] : pending) {
+    try {
+      result_file read = f.get();
+      read.path = p;
+      files_.emplace(p, std::move(read));
+    } catch (const input_error& e) {
+      unreadable.emplace_back(p, e.what());
+      failed.push_back(p);
+    }
+  }
+  std::vector<const result_file*> out;
+  for (const auto& p : paths) {
+    if (std::find(failed.begin(), failed.end(), p) == failed.end()) out.push_back(&files_.at(p));
+  }
+  return file_refs(std::move(out));
+}
+
+void session::release() {
+  if (!in_views) files_.clear();
+}
+
+const std::string* session::input_named(const std::string& path) const {
+  for (const std::string& in : inputs) {
+    std::error_code missing;  // a path that does not exist is no input
+    if (std::filesystem::equivalent(path, in, missing)) return &in;
+  }
+  return nullptr;
+}
+
+int write_text(const std::string& text, const std::string& output, session& s) {
+  if (s.capture && output.empty()) {
+    try {
+      s.capture(text);
+    } catch (const std::exception& e) {
+      std::fprintf(stderr, "membench-report: %s\n", terminal_text(e.what()).c_str());
+      return exit_unusable;
+    }
+    return exit_ok;
+  }
+  if (output.empty()) {
+    if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
+      std::fprintf(stderr, "membench-report: cannot write standard output (%s)\n", std::strerror(errno));
+      return exit_unusable;
+    }
+    return exit_ok;
+  }
+  const std::string path = s.locate(output);
+  if (const std::string* in = s.input_named(path)) {
+    std::fprintf(stderr, "membench-report: %s: refused: it is the input %s (an output never replaces an input)\n",
+                 terminal_text(path).c_str(), terminal_text(*in).c_str());
+    return exit_unusable;
+  }
+  try {
+    membench::write_output_file(path, text);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "membench-report: %s\n", terminal_text(e.what()).c_str());
+    return exit_unusable;
+  }
+  return exit_ok;
+}
+
+int write_files(const std::vector<std::pair<std::string, std::string>>& files, session& s) {
+  if (s.capture) {  // a step of views: as write_text takes each
+    for (const auto& [output, text] : files) {
+      if (const int rc = write_text(text, output, s); rc != exit_ok) return rc;
+    }
+    return exit_ok;
+  }
+  std::vector<std::unique_ptr<membench::output_file>> staged;
+  try {
+    for (const auto& [output, text] : files) {
+      const std::string path = s.locate(output);
+      if (const std::string* in = s.input_named(path)) {
+        std::fprintf(stderr, "membench-report: %s: refused: it is the input %s (an output never replaces an input)\n",
+                     terminal_text(path).c_str(), terminal_text(*in).c_str());
+        return exit_unusable;
+      }
+      staged.push_back(std::make_unique<membench::output_file>(path));
+      staged.back()->append(text);
+    }
+    for (auto& f : staged) f->commit();  // renames: none before every file is whole
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "membench-report: %s\n", terminal_text(e.what()).c_str());
+    return exit_unusable;
+  }
+  return exit_ok;
+}
+
+int emit(const document& d, const output_options& o, session& s) {
+  const format f = o.format == "md" ? format::markdown : o.format == "csv" ? format::csv
+                   : o.format == "html" ? format::html : format::terminal;
+  const bool tty = !s.capture && o.output.empty() && isatty(STDOUT_FILENO) != 0 &&
+                   std::getenv("NO_COLOR") == nullptr;
+  const bool colour = o.colour == "always" || (o.colour == "auto" && tty);
+  return write_text(render(d, f, colour), o.output, s);
+}
+
+}  // namespace membench::report

@@ -1,0 +1,114 @@
+// compare --pairs: rows named on each side, perhaps differently or in different files (an
+// offset:1 row against the offset:0 row, the cg build's row against the default build's),
+// each pair decided as compare decides one benchmark.
+#include <algorithm>
+#include <deque>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "compare/compare_stages.hpp"
+#include "core/input_text.hpp"
+
+namespace membench::report {
+namespace {
+
+using json = nlohmann::json;
+
+named_row row_of(const json& side, const std::string& path) {
+  if (!side.is_object() || !side.contains("file") || !side.contains("row"))
+    throw input_error(fmt::format("{}: each side of a pair needs \"file\" and \"row\"", path));
+  named_row r{side.at("file").get<std::string>(), side.at("row").get<std::string>(), side.value("scale", 1.0)};
+  if (!(r.scale > 0)) throw input_error(fmt::format("{}: scale of '{}' must be positive", path, r.row));
+  return r;
+}
+
+const result_file* file_named(const file_refs& files, const std::string& path) {
+  for (const result_file& f : files) {
+    if (f.path == path) return &f;
+  }
+  throw input_error(fmt::format("--pairs: file {} was not loaded", path));
+}
+
+// The result with every time multiplied by `k` (what decide weighs: runs, intervals, samples,
+// batch figures).
+result scaled(const result& r, double k) {
+  result out = r;
+  out.time_us *= k;
+  for (run& x : out.runs) {
+    x.time_us *= k;
+    x.ci_low_us *= k;
+    x.ci_high_us *= k;
+    x.fastest_us *= k;
+    for (double& s : x.samples_us) s *= k;
+    x.batch.us *= k;
+    x.batch.ci_low_us *= k;
+    x.batch.ci_high_us *= k;
+    for (double& s : x.batch.samples_us) s *= k;
+  }
+  return out;
+}
+
+// A side's row from its file, scaled when asked; scaled copies live in `store`.
+const result* side_row(const named_row& n, const result_file& f, std::deque<result>& store) {
+  const result* r = f.find(n.row);
+  if (r == nullptr || n.scale == 1) return r;
+  return &store.emplace_back(scaled(*r, n.scale));
+}
+
+void add_new(std::vector<const result_file*>& files, const result_file* f) {
+  if (std::find(files.begin(), files.end(), f) == files.end()) files.push_back(f);
+}
+
+}  // namespace
+
+std::vector<row_pair> parse_row_pairs(std::string_view text, const std::string& path) {
+  json j;
+  try {
+    j = parse_strict_json<json>(text, path);
+    if (j.is_object()) j = j.at("pairs");
+    if (!j.is_array()) throw input_error(fmt::format("{}: --pairs wants a list of pairs", path));
+    std::vector<row_pair> out;
+    for (const json& p : j) {
+      out.push_back({row_of(p.at("base"), path), row_of(p.at("new"), path), p.value("threshold", NAN),
+                     p.value("margin", NAN)});
+    }
+    return out;
+  } catch (const json::exception& e) {
+    throw input_error(fmt::format("{}: {}", path, e.what()));
+  }
+}
+
+compare_outcome view_compare_pairs(const std::vector<row_pair>& given, const file_refs& files,
+                                   const compare_options& opt) {
+  if (given.empty()) throw input_error("--pairs: no pair to compare");
+  std::deque<result> store;
+  std::vector<benchmark_pair> pairs(given.size());
+  for (std::size_t i = 0; i < given.size(); ++i) {
+    const row_pair& g = given[i];
+    benchmark_pair& p = pairs[i];
+    p.name = &g.base.row;
+    p.new_name = &g.next.row;
+    p.base_files = {file_named(files, g.base.file)};
+    p.next_files = {file_named(files, g.next.file)};
+    p.base = {side_row(g.base, *p.base_files[0], store)};
+    p.next = {side_row(g.next, *p.next_files[0], store)};
+    p.base_scale = g.base.scale;
+    p.next_scale = g.next.scale;
+    p.threshold = g.threshold_pct / 100;
+    p.margin = g.margin_pct / 100;
+    classify(p, {p.base_files, p.next_files}, opt.allow_missing);
+  }
+  // Each pair decides on its own files; the document's notes name every file of a side.
+  std::vector<const result_file*> base, next;
+  for (const benchmark_pair& p : pairs) {
+    add_new(base, p.base_files.front());
+    add_new(next, p.next_files.front());
+  }
+  const compare_sides every{base, next};
+  family_outcome fam;
+  const decided_pairs decided = decide_pairs(pairs, every, opt, fam);
+  return compare_outcome_of(every, pairs, decided, fam, count_verdicts(pairs, decided), opt);
+}
+
+}  // namespace membench::report

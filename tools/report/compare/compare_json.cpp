@@ -1,0 +1,95 @@
+// compare --format json: what compare decided, for other programs (CI systems, dashboards,
+// reports/make_findings.py): a record per benchmark or pair, and the summary. Numbers in
+// full precision; null where a number is unknown (no interval, a side without a time).
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "compare/compare_stages.hpp"
+
+namespace membench::report {
+namespace {
+
+using json = nlohmann::ordered_json;  // keys in the order the docs list them
+
+const char* state_name(pair_state s) {
+  switch (s) {
+    case pair_state::decide: return "decided";
+    case pair_state::skipped_both: return "skipped";
+    case pair_state::unusable: return "unusable";
+    case pair_state::left_out: return "left_out";
+  }
+  return "?";
+}
+
+json number(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
+
+json paths(const std::vector<const result_file*>& files) {
+  json out = json::array();
+  for (const result_file* f : files) out.push_back(f->path);
+  return out;
+}
+
+// One side of a record: the row's name, its files, the factor its times were multiplied by
+// (--pairs), and what the decision measured of it.
+json side_record(const std::string& name, const std::vector<const result_file*>& files, double scale, double median_us,
+                 double clock_mhz) {
+  return {{"name", name},
+          {"files", paths(files)},
+          {"scale", scale},
+          {"median_us", number(median_us)},
+          {"clock_mhz", number(clock_mhz)}};
+}
+
+json pair_record(const benchmark_pair& p, const compare_sides& files, const decision* x, const compare_options& opt) {
+  const decision none;
+  const decision& d = x ? *x : none;
+  const double threshold = std::isnan(p.threshold) ? opt.threshold_pct / 100 : p.threshold;
+  const double margin = std::isnan(p.margin) ? opt.margin_pct / 100 : p.margin;
+  json r = {{"base", side_record(*p.name, files.base, p.base_scale, d.base_us, d.base_clock_mhz)},
+            {"new", side_record(p.new_name ? *p.new_name : *p.name, files.next, p.next_scale, d.new_us,
+                                d.new_clock_mhz)},
+            {"state", state_name(p.state)},
+            {"verdict", x ? json(to_string(d.v)) : json(nullptr)},
+            {"change", number(d.change)},
+            {"interval", {{"low", number(d.low)}, {"high", number(d.high)}, {"level_pct", opt.confidence_pct}}},
+            {"threshold_pct", 100 * threshold},
+            {"margin_pct", 100 * margin},
+            {"evidence", x ? json(to_string(d.from)) : json(nullptr)},
+            {"figure", x ? json(to_string(d.fig)) : json(nullptr)},
+            {"resolution_us", number(d.resolution_us)},
+            {"cycles", {{"change", number(d.cycles_change)}, {"low", number(d.cycles_low)}, {"high", number(d.cycles_high)}}},
+            {"reason", d.v == verdict::unsure ? d.reason : ""},
+            {"problem", p.why}};
+  return r;
+}
+
+json summary(const family_outcome& fam, const compare_counts& c, const compare_options& opt) {
+  json family = {{"method", opt.family == correction::bh ? "bh" : "none"}};
+  if (opt.family == correction::bh) {
+    family["compared"] = fam.compared;
+    family["kept"] = fam.kept;
+    family["demoted"] = fam.demoted;
+    family["level_pct"] = number(100 * fam.level);
+  }
+  return {{"compared", c.compared}, {"slower", c.slower}, {"faster", c.faster},   {"same", c.same},
+          {"unsure", c.unsure},     {"unusable", c.unusable}, {"geomean_ratio", number(c.geomean_ratio)},
+          {"correction", family},   {"threshold_pct", opt.threshold_pct}, {"margin_pct", opt.margin_pct},
+          {"confidence_pct", opt.confidence_pct}};
+}
+
+}  // namespace
+
+std::string compare_json(const compare_sides& files, const std::vector<benchmark_pair>& pairs, const decided_pairs& d,
+                         const family_outcome& fam, const compare_counts& counts, const compare_options& opt) {
+  json records = json::array();
+  std::size_t j = 0;  // the next decision, in the order of the pairs decided
+  for (const benchmark_pair& p : pairs) {
+    const decision* x = p.state == pair_state::decide ? &d.decisions[j++] : nullptr;
+    records.push_back(pair_record(p, files_of(p, files), x, opt));
+  }
+  json out = {{"benchmarks", records}, {"summary", summary(fam, counts, opt)}};
+  return out.dump(2) + "\n";
+}
+
+}  // namespace membench::report

@@ -1,0 +1,90 @@
+// fleet: the stages (fleet_stages.hpp) in order: group, gather, judge, summarize, render; and
+// a baseline when asked.
+#include <fmt/format.h>
+
+#include "fleet/fleet_stages.hpp"
+
+namespace membench::report {
+
+fleet_test::settings fleet_options::defaults() {
+  fleet_test::settings s;
+  s.all_pct = options::fleet_threshold.number;
+  s.family_pct = options::family_threshold.number;
+  s.row_pct = options::row_threshold.number;
+  s.host_all_pct = options::host_threshold.number;
+  s.host_row_pct = options::host_row_threshold.number;
+  s.alpha = options::fleet_level.number;
+  s.fail_share = options::fail_share.number / 100;
+  return s;
+}
+
+int fleet_outcome::exit_code() const {
+  if (outliers + failing + drifted > 0) return 1;
+  if (slow_hosts + drifted_hosts > 0) return 4;
+  // A file that could not be read was some GPU's run: the fleet is not all vouched for.
+  return undecided + unreadable > 0 ? 3 : 0;
+}
+
+namespace {
+
+void count(fleet_outcome& out, const fleet_state& s, const std::vector<gpu_summary>& gpus) {
+  for (const gpu_summary& g : gpus) {
+    ++out.gpus;
+    out.outliers += g.v == gpu_verdict::outlier;
+    out.failing += g.v == gpu_verdict::failing;
+    out.slow_hosts += g.host_v == gpu_verdict::outlier || g.host_v == gpu_verdict::failing;
+    out.undecided += g.v == gpu_verdict::undecided || g.host_v == gpu_verdict::undecided;
+    out.drifted += g.drift_v == gpu_verdict::outlier;
+    out.drifted_hosts += g.host_drift_v == gpu_verdict::outlier;
+    const fleet_gpu& gpu = s.fleets[g.fleet].gpus[g.gpu];
+    if (g.drift_v == gpu_verdict::outlier || g.host_drift_v == gpu_verdict::outlier)
+      out.findings.push_back(fmt::format("drift {} ({}) since {}: {}", gpu.uuid, gpu.host, s.since, g.drift_reason));
+    if (g.v != gpu_verdict::within)
+      out.findings.push_back(fmt::format("GPU {} {} ({}): {}", to_string(g.v), gpu.uuid, gpu.host, g.reason));
+    if (g.host_v != gpu_verdict::within)
+      out.findings.push_back(fmt::format("host {} {} ({}): {}", to_string(g.host_v), gpu.uuid, gpu.host, g.host_reason));
+  }
+}
+
+}  // namespace
+
+fleet_outcome view_fleet(const file_refs& files, const fleet_options& opt, const fleet_baseline* against,
+                         const std::vector<std::string>& unreadable) {
+  if (files.empty()) throw input_error("fleet: no file to judge");
+  if (against != nullptr && opt.make_baseline)
+    throw input_error("fleet: --baseline judges against a baseline, --baseline-out makes one from a fleet: not both");
+  fleet_state s;
+  s.set_aside = unreadable;
+  s.unreadable = static_cast<int>(unreadable.size());
+  s.fleets = group_fleets(files, opt.allow_mixed, &s.set_aside);
+  if (!opt.since.empty()) {
+    s.since = opt.since;
+    s.no_recent_run = split_by_date(s.fleets, opt.since);
+    if (s.fleets.empty()) throw input_error(fmt::format("fleet: no run since {}", opt.since));
+  }
+  const name_filter filter(opt.filter);
+  std::size_t rows = 0;
+  for (fleet& f : s.fleets) {
+    gather_rows(f, filter, s.multi_gpu);
+    rows += f.rows.size();
+  }
+  if (rows == 0)
+    throw input_error(fmt::format("fleet: no row of one GPU to judge (--filter '{}'{})", opt.filter,
+                                  s.multi_gpu.empty() ? "" : "; rows that involve several GPUs are left out"));
+  if (against != nullptr) s.baseline_path = against->path;
+  decide_fleets(s, opt, against);
+  const std::vector<gpu_summary> gpus = summarize_gpus(s);
+  fleet_outcome out;
+  if (opt.as_json) {
+    out.json = fleet_json(s, gpus, opt);
+  } else {
+    out.doc = fleet_document(s, gpus, opt);
+  }
+  if (opt.make_baseline) out.baseline = baseline_text(s, opt);
+  count(out, s, gpus);
+  out.unreadable = s.unreadable;
+  for (const std::string& u : unreadable) out.findings.push_back("unreadable " + u);
+  return out;
+}
+
+}  // namespace membench::report

@@ -1,0 +1,162 @@
+// fleet --format json: what fleet decided, for other programs: a record per fleet (its
+// stratum and reference), per GPU (worst first, its GPU and host verdicts) and per scope
+// called (every scope with --all), and the summary. Numbers in full precision; null where one
+// is unknown.
+#include <cmath>
+
+#include <nlohmann/json.hpp>
+
+#include "fleet/fleet_stages.hpp"
+
+namespace membench::report {
+namespace {
+
+using json = nlohmann::ordered_json;  // keys in the order the docs list them
+namespace ft = fleet_test;
+
+json number(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
+
+json identity_record(const fleet_identity_values& values) {
+  json out = json::object();
+  for (const auto& [key, v] : values) out[key] = v;
+  return out;
+}
+
+json apart_record(const std::vector<apart_field>& fields) {
+  json out = json::array();
+  for (const apart_field& a : fields) out.push_back({{"key", a.key}, {"outliers", a.outliers}, {"within", a.within}});
+  return out;
+}
+
+json split_scopes(const fleet& f) {
+  json out = json::array();
+  for (const ft::scope_ref& sc : f.ref.scopes) {
+    if (sc.split)
+      out.push_back({{"part", ft::to_string(sc.p)}, {"kind", ft::to_string(sc.kind)}, {"name", sc.name},
+                     {"gpus", sc.gpus}, {"majority", sc.majority}});
+  }
+  return out;
+}
+
+json fleet_record(const fleet_state& s, const std::vector<gpu_summary>& summaries, std::size_t fi) {
+  const fleet& f = s.fleets[fi];
+  json gpus = json::array();
+  for (const fleet_gpu& g : f.gpus) {
+    json files = json::array();
+    for (const result_file* file : g.files) files.push_back(file->path);
+    gpus.push_back({{"uuid", g.uuid}, {"host", g.host}, {"files", files}});
+  }
+  return {{"gpu_name", f.key.gpu_name}, {"memory_bytes", f.key.memory_bytes}, {"sm_count", f.key.sm_count},
+          {"max_sm_clock_mhz", f.key.max_sm_clock_mhz}, {"build", f.key.build},
+          {"stratum", identity_record(f.stratum)}, {"reference_gpus", f.reference_gpus},
+          {"split_scopes", split_scopes(f)}, {"gpus", gpus},
+          {"outliers_apart", apart_record(outliers_apart(s, summaries, fi))}};
+}
+
+json part_record(const ft::part_result& p, gpu_verdict v) {
+  return {{"verdict", to_string(v)}, {"reason", p.reason}, {"rows", p.rows}, {"failed_rows", p.failed},
+          {"scopes_called", p.called.size()}};
+}
+
+// The rows to run again before acting on a part called slow, and a filter that selects them.
+json confirm_record(const fleet& f, const ft::part_result& p) {
+  json rows = json::array();
+  if (p.v == ft::verdict::slow) {
+    for (std::size_t r : ft::rows_to_confirm(p, f.ref)) rows.push_back(f.ref.rows[r].name);
+  }
+  return rows;
+}
+
+json drift_record(const fleet_state& s, const gpu_summary& g) {
+  if (s.since.empty()) return nullptr;
+  return {{"since", s.since}, {"verdict", to_string(g.drift_v)}, {"host_verdict", to_string(g.host_drift_v)},
+          {"reason", g.drift_reason}, {"earlier_runs", s.fleets[g.fleet].gpus[g.gpu].earlier.size()}};
+}
+
+json gpu_record(const fleet_state& s, const gpu_summary& g, int rank) {
+  const fleet& f = s.fleets[g.fleet];
+  const fleet_gpu& gpu = f.gpus[g.gpu];
+  const ft::gpu_result& r = f.results[g.gpu];
+  json confirm = confirm_record(f, r.of(ft::part::gpu));
+  for (const auto& row : confirm_record(f, r.of(ft::part::host))) confirm.push_back(row);
+  return {{"rank", rank},
+          {"uuid", gpu.uuid},
+          {"host", gpu.host},
+          {"fleet", g.fleet},
+          {"runs", gpu.files.size()},
+          {"verdict", to_string(g.v)},
+          {"reason", g.reason},
+          {"gpu", part_record(r.of(ft::part::gpu), g.v)},
+          {"host_work", part_record(r.of(ft::part::host), g.host_v)},
+          {"drift", drift_record(s, g)},
+          {"confirm_rows", confirm},
+          {"confirm_filter", confirm.empty() ? json(nullptr) : json(confirm_filter(confirm.get<std::vector<std::string>>()))}};
+}
+
+json scope_record(const fleet& f, std::size_t gi, std::size_t fi, const ft::finding& k) {
+  const ft::scope_ref& sc = f.ref.scopes[k.scope];
+  return {{"uuid", f.gpus[gi].uuid},
+          {"fleet", fi},
+          {"part", ft::to_string(sc.p)},
+          {"kind", ft::to_string(sc.kind)},
+          {"name", sc.name},
+          {"deviation", number(k.change())},
+          {"sd", number(k.sd)},
+          {"z", number(k.z)},
+          {"runs", k.runs},
+          {"reference_gpus", sc.gpus},
+          {"verdict", k.slower ? "slower" : k.faster ? "faster" : "same"}};
+}
+
+json summary(const std::vector<gpu_summary>& gpus, const fleet_state& s) {
+  int n[4] = {}, h[4] = {};
+  for (const gpu_summary& g : gpus) {
+    ++n[static_cast<int>(g.v)];
+    ++h[static_cast<int>(g.host_v)];
+  }
+  json multi = json::array();
+  for (const std::string& name : s.multi_gpu) multi.push_back(name);
+  const ft::settings& t = s.test;
+  return {{"gpus", gpus.size()},
+          {"fleets", s.fleets.size()},
+          {"outlier", n[0]},
+          {"failing", n[1]},
+          {"undecided", n[2]},
+          {"within", n[3]},
+          {"host_slow", h[0]},
+          {"host_failing", h[1]},
+          {"host_undecided", h[2]},
+          {"thresholds_pct",
+           {{"all", t.all_pct}, {"family", t.family_pct}, {"row", t.row_pct}, {"host_all", t.host_all_pct},
+            {"host_row", t.host_row_pct}}},
+          {"level", t.alpha},
+          {"fail_share_pct", 100 * t.fail_share},
+          {"baseline", s.baseline_path.empty() ? json(nullptr) : json(s.baseline_path)},
+          {"since", s.since.empty() ? json(nullptr) : json(s.since)},
+          {"no_run_since", s.no_recent_run},
+          {"files_set_aside", s.set_aside},
+          {"files_unreadable", s.unreadable},
+          {"multi_gpu_rows_left_out", multi}};
+}
+
+}  // namespace
+
+std::string fleet_json(const fleet_state& s, const std::vector<gpu_summary>& gpus, const fleet_options& opt) {
+  json fleets = json::array(), gpu_records = json::array(), scopes = json::array();
+  for (std::size_t fi = 0; fi < s.fleets.size(); ++fi) fleets.push_back(fleet_record(s, gpus, fi));
+  std::vector<int> rank(s.fleets.size(), 0);  // within its fleet, as the tables rank
+  for (const gpu_summary& g : gpus) {
+    gpu_records.push_back(gpu_record(s, g, ++rank[g.fleet]));
+    const fleet& f = s.fleets[g.fleet];
+    for (const ft::part_result& p : f.results[g.gpu].parts) {
+      for (const ft::finding& k : p.findings) {
+        if (k.slower || k.faster || opt.show_all) scopes.push_back(scope_record(f, g.gpu, g.fleet, k));
+      }
+    }
+  }
+  json out = {{"format", "membench-fleet"}, {"version", 2},        {"summary", summary(gpus, s)},
+              {"fleets", fleets},           {"gpus", gpu_records}, {"scopes", scopes}};
+  return out.dump(2) + "\n";
+}
+
+}  // namespace membench::report
