@@ -212,7 +212,7 @@ int run_here(const std::vector<std::string>& user_args, const run_options& opt, 
 }
 
 int run(int argc, char** argv) {
-  const std::vector<std::string> user_args(argv, argv + argc);
+  const std::vector<std::string> user_args = with_output_from_environment({argv, argv + argc});
   std::vector<std::string> args = user_args;
   const bool list_only = wants_list_only(args);
   if (has_arg_prefix(args, "--benchmark_min_time")) {

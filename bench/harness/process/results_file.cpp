@@ -1,6 +1,8 @@
 #include "results_file.hpp"
 
+#include <cstdlib>
 #include <string_view>
+#include <utility>
 
 namespace membench {
 namespace {
@@ -31,12 +33,29 @@ output_request output_request_of(const std::vector<std::string>& args) {
   return out;
 }
 
+std::vector<std::string> with_output_from_environment(std::vector<std::string> args) {
+  const auto flagged = [&](std::string_view flag) {
+    for (std::size_t i = 1; i < args.size(); ++i) {
+      if (starts_with(args[i], flag)) return true;
+    }
+    return false;
+  };
+  for (const auto& [variable, flag] : {std::pair{"BENCHMARK_OUT", out_flag}, std::pair{"BENCHMARK_OUT_FORMAT", format_flag}}) {
+    const char* value = std::getenv(variable);
+    if (value != nullptr && *value != '\0' && !flagged(flag)) args.push_back(std::string(flag) + value);
+    ::unsetenv(variable);
+  }
+  return args;
+}
+
 std::vector<std::string> without_output_flags(std::vector<std::string> args) {
   std::vector<std::string> out;
   for (std::size_t i = 0; i < args.size(); ++i) {
     if (i > 0 && (starts_with(args[i], out_flag) || starts_with(args[i], format_flag))) continue;
     out.push_back(std::move(args[i]));
   }
+  // Google Benchmark read BENCHMARK_OUT into its flag before main: an empty flag clears it.
+  out.push_back(std::string(out_flag));
   return out;
 }
 

@@ -24,7 +24,14 @@ struct output_request {
 /// The request in `args` (argv; the last of each flag wins, as in Google Benchmark).
 output_request output_request_of(const std::vector<std::string>& args);
 
-/// `args` without Google Benchmark's output flags: it must never open the file itself.
+/// `args` with Google Benchmark's BENCHMARK_OUT and BENCHMARK_OUT_FORMAT (its flags' defaults)
+/// made flags where no flag gives them, and both taken out of the environment: Google
+/// Benchmark would open that file for writing first, and the children of --devices, which
+/// are handed their own paths, would all write it.
+std::vector<std::string> with_output_from_environment(std::vector<std::string> args);
+
+/// `args` without Google Benchmark's output flags, and with an empty --benchmark_out (its
+/// default from BENCHMARK_OUT was read before main): it must never open the file itself.
 std::vector<std::string> without_output_flags(std::vector<std::string> args);
 
 /// The display reporter Google Benchmark would use, and a file reporter of the request's
