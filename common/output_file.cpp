@@ -124,8 +124,10 @@ output_file::output_file(const std::string& path) : path_(path) {
   const bool exists = ::stat(target_.c_str(), &st) == 0;
   if (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {
     // A terminal, /dev/null, a pipe: written as a stream; nothing there can be replaced.
-    fd_ = ::open(target_.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC);
-    if (fd_ < 0) fail(path, "cannot open");
+    // Opened without blocking: a FIFO nobody reads would wait in open() for ever (ENXIO).
+    fd_ = ::open(target_.c_str(), O_WRONLY | O_APPEND | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+    if (fd_ < 0) fail(path, errno == ENXIO ? "a pipe nobody reads" : "cannot open");
+    ::fcntl(fd_, F_SETFL, ::fcntl(fd_, F_GETFL) & ~O_NONBLOCK);
     stream_ = true;
     return;
   }

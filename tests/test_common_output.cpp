@@ -157,6 +157,12 @@ TEST(OutputFile, ALinkOfOnesOwnIntoProcIsRefused) {
   EXPECT_THROW(write_output_file(dir + "/out.md", "x"), std::runtime_error);
 }
 
+TEST(OutputFile, APipeNobodyReadsIsAnErrorNotAWait) {
+  const std::string fifo = fresh_dir("membench_output_fifo") + "/report.md";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  EXPECT_THROW(write_output_file(fifo, "x"), std::runtime_error);
+}
+
 TEST(OutputFile, DevNullTakesAReport) { EXPECT_NO_THROW(write_output_file("/dev/null", "x")); }
 
 // A process killed while it writes leaves no temporary file, where the file system has
