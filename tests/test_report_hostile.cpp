@@ -66,6 +66,17 @@ TEST(ReportHostile, TheTerminalGetsNoControlBytesFromTheInput) {
   for (const char raw : {'\x1b', '\x07', '\x7f'}) EXPECT_EQ(compare.find(raw), std::string::npos) << compare;
 }
 
+// `cat page.html` runs what the page holds: control bytes from the inputs are shown as text
+// there too.
+TEST(ReportHostile, HtmlPagesHoldNoControlBytesFromTheInput) {
+  const result_file f = load_results(data + "hostile_context.json");
+  for (const std::string& page : {render_html(view_gpus({f}, {})), render_html(view_compare(f, f, {}).doc),
+                                  render_profile_html(build_profiles({f}))}) {
+    for (const std::string_view raw : {"\x1b", "\x07", "\x7f", "\xc2\x9b"})
+      EXPECT_EQ(page.find(raw), std::string::npos) << page.substr(0, 400);
+  }
+}
+
 bool whole_utf8(std::string_view s) {
   for (std::size_t i = 0; i < s.size(); ++i) {
     const auto c = static_cast<unsigned char>(s[i]);

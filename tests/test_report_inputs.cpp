@@ -18,6 +18,7 @@
 #include "fleet/fleet_stages.hpp"
 #include "core/input_text.hpp"
 #include "read/reader.hpp"
+#include "views/views.hpp"
 #include "test_report_support.hpp"
 
 namespace membench::report {
@@ -38,7 +39,8 @@ result_file run_file(const std::string& uuid, int k, const std::string& host = "
     for (int i = 0; i < 4; ++i, ++r) {
       result x;
       x.set_name(fmt::format("global/{}/n:{}", fam, i));
-      x.time_us = 100.0 * (1 + r) * factor * (1 + 0.001 * ((k * 7 + r * 3 + static_cast<int>(uuid.back())) % 5 - 2));
+      x.time_us = 100.0 * (1 + r) * factor * (1 + 0.001 * ((k * 7 + r * 3 + static_cast<int>(uuid.back())) % 5 - 2)) *
+                  (1 + 1e-5 * static_cast<int>(uuid.back()));  // no two GPUs' runs alike
       x.runs.push_back(timed(x.time_us));
       f.results.push_back(std::move(x));
     }
@@ -140,6 +142,7 @@ TEST(ReportInputs, ABaselineThatCouldVouchForAnythingIsRefused) {
   refused([](nlohmann::json& j) { j["fleets"][0]["scopes"][0]["centre"] = 50; });
   refused([](nlohmann::json& j) { j["fleets"][0]["scopes"][0]["between_sd"] = 40; });
   refused([](nlohmann::json& j) { j["fleets"] = nlohmann::json::array(); });
+  refused([](nlohmann::json& j) { j["thresholds_pct"]["family"] = 2000; });
   std::string twice = good;
   twice.replace(twice.find("\"version\""), 9, "\"version\": 3, \"version\"");
   EXPECT_THROW(parse_baseline(twice, "b.json"), input_error);
@@ -153,6 +156,52 @@ TEST(ReportInputs, ATimeOutsideItsSamplesIsRefused) {
   EXPECT_NO_THROW(read_results(fmt::format(fmt::runtime(row), 101), "x.json", compare_reads(), read_schedule::whole));
   EXPECT_THROW(read_results(fmt::format(fmt::runtime(row), 110), "x.json", compare_reads(), read_schedule::whole), input_error);
   EXPECT_THROW(read_results(fmt::format(fmt::runtime(row), 90), "x.json", compare_reads(), read_schedule::whole), input_error);
+}
+
+
+// A copy whose GPU, host or date was edited is still the run it copies: counted once, never a
+// second GPU or a second run.
+TEST(ReportInputs, ACopyWithItsGpuOrDateEditedIsStillOneRun) {
+  std::vector<result_file> files = fleet_files(4, 3);
+  result_file forged = files[0];
+  forged.path = "forged.json";
+  forged.context["gpu_uuid"] = "GPU-9999";
+  forged.context["date"] = "2026-12-02T00:00:00";
+  files.push_back(forged);
+  std::vector<std::string> notes;
+  const std::vector<fleet> fleets = group_fleets(files, false, &notes);
+  EXPECT_EQ(fleets[0].gpus.size(), 4u);
+  ASSERT_EQ(notes.size(), 1u);
+  EXPECT_NE(notes[0].find("forged.json: the same run as"), std::string::npos) << notes[0];
+}
+
+// Twice as fast as its reference on all its rows is no healthy chip of the stratum (another
+// model, a baseline of other GPUs, timing that measured nothing): undecided, not within.
+TEST(ReportInputs, AGpuTwiceAsFastAsItsReferenceIsNotVouchedFor) {
+  std::vector<result_file> files = fleet_files(4, 3);
+  for (int k = 0; k < 3; ++k) files.push_back(run_file("GPU-0009", k, "node", 1e-3));
+  const fleet_outcome out = view_fleet(files, {});
+  EXPECT_EQ(out.exit_code(), 3);
+  EXPECT_EQ(out.undecided, 1);
+}
+
+TEST(ReportInputs, PairsTakeOnlyWhatTheCommandLineTakes) {
+  const std::string pair = R"([{{"base": {{"file": "a.json", "row": "x", "scale": {}}}, "new": {{"file": "b.json", "row": "x"}}{}}}])";
+  EXPECT_NO_THROW(parse_row_pairs(fmt::format(fmt::runtime(pair), 2, ", \"threshold\": 5, \"margin\": 150"), "p"));
+  EXPECT_THROW(parse_row_pairs(fmt::format(fmt::runtime(pair), 1e308, ""), "p"), input_error);
+  EXPECT_THROW(parse_row_pairs(fmt::format(fmt::runtime(pair), 1, ", \"threshold\": -1"), "p"), input_error);
+  EXPECT_THROW(parse_row_pairs(fmt::format(fmt::runtime(pair), 1, ", \"threshold\": 1e9"), "p"), input_error);
+  EXPECT_THROW(parse_row_pairs(fmt::format(fmt::runtime(pair), 1, ", \"margin\": 1e9"), "p"), input_error);
+}
+
+// A sample that is no number would be dropped, the row judged on its interval alone, unsaid.
+TEST(ReportInputs, ASampleThatIsNoNumberIsRefused) {
+  const std::string row = R"({{"context": {{}}, "benchmarks": [{{"name": "a/manual_time", "run_name": "a/manual_time",
+    "run_type": "iteration", "iterations": 1, "real_time": 101, "time_unit": "us", "samples_us": {}}}]}})";
+  for (const char* samples : {"[100, \"x\", 102]", "[100, true]", "[100, {}]", "\"oops\"", "{}"})
+    EXPECT_THROW(read_results(fmt::format(fmt::runtime(row), samples), "x.json", compare_reads(), read_schedule::whole),
+                 input_error)
+        << samples;
 }
 
 }  // namespace

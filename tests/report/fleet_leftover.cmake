@@ -23,6 +23,28 @@ execute_process(COMMAND ${REPORT} fleet ${healthy} ${WORK}/runs/sub RESULT_VARIA
 if(NOT rc EQUAL 0 OR NOT out MATCHES "counted once")
   message(FATAL_ERROR "three healthy GPUs and a copy of one run: exit ${rc}, expected 0, the copy said\n${out}${err}")
 endif()
+# The report and its baseline as one set: a report that cannot be written leaves the old
+# baseline whole; both to one file is refused.
+file(WRITE ${WORK}/baseline.json "the old baseline\n")
+execute_process(COMMAND ${REPORT} fleet ${healthy} --baseline-out ${WORK}/baseline.json -o ${WORK}/no/such/dir/r.md
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+file(READ ${WORK}/baseline.json kept)
+if(NOT rc EQUAL 2 OR NOT kept STREQUAL "the old baseline\n")
+  message(FATAL_ERROR "a report that cannot be written: exit ${rc} (want 2), the baseline now:\n${kept}\n${err}")
+endif()
+execute_process(COMMAND ${REPORT} fleet ${healthy} --baseline-out ${WORK}/both.json -o ${WORK}/./both.json
+                RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "are one file")
+  message(FATAL_ERROR "both outputs to one file: exit ${rc} (want 2)\n${err}")
+endif()
+# An entry of the folder that is no regular file (a dangling link, a FIFO) is said, not skipped.
+file(MAKE_DIRECTORY ${WORK}/odd)
+file(COPY ${healthy} DESTINATION ${WORK}/odd)
+file(CREATE_LINK ${WORK}/nowhere.json ${WORK}/odd/dangling.json SYMBOLIC)
+execute_process(COMMAND ${REPORT} fleet ${WORK}/odd RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 3 OR NOT out MATCHES "not counted: [^\n]*dangling.json")
+  message(FATAL_ERROR "a dangling link in the folder: exit ${rc} (want 3), said?\n${out}${err}")
+endif()
 execute_process(COMMAND ${REPORT} fleet ${WORK}/runs/truncated.json ${runs} RESULT_VARIABLE rc ERROR_VARIABLE err)
 if(NOT rc EQUAL 2 OR NOT err MATCHES "truncated.json: not valid JSON")
   message(FATAL_ERROR "a truncated file named on the command line: exit ${rc}, expected 2\n${err}")

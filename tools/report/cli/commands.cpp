@@ -188,7 +188,7 @@ std::vector<const result_file*> distinct_runs(std::vector<const result_file*> fi
     if (fresh) {
       out.push_back(f);
     } else {
-      notes.push_back(fmt::format("{}: the same run as {} (host boot, date and times): counted once", f->path,
+      notes.push_back(fmt::format("{}: the same run as {} (its rows' times): counted once", f->path,
                                   it->second->path));
     }
   }
@@ -197,6 +197,11 @@ std::vector<const result_file*> distinct_runs(std::vector<const result_file*> fi
 
 // compare's exit code, and on standard error why.
 int compare_exit(const compare_outcome& c, const compare_options& opt) {
+  // Nothing compared is no verdict, whatever --allow-missing let through.
+  if (c.slower + c.faster + c.same + c.unsure == 0) {
+    std::fprintf(stderr, "membench-report: no benchmark compared (each missing, errored or skipped on a side)\n");
+    return exit_unusable;
+  }
   if (c.unusable > 0) {
     std::fprintf(stderr, "membench-report: %d benchmark(s) missing or errored: unusable for a verdict\n", c.unusable);
     return exit_unusable;

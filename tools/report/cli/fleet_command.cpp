@@ -27,7 +27,9 @@ std::vector<std::string> files_of(const std::string& arg, const session& s) {
   if (!fs::is_directory(where, ec)) return {arg};
   std::vector<std::string> out;
   for (fs::recursive_directory_iterator it(where, ec), end; !ec && it != end; it.increment(ec)) {
-    if (it->is_regular_file(ec) && it->path().extension() == ".json")
+    // Every .json entry but a folder: one that is no regular file (a FIFO, a dangling link, a
+    // device) is then found unreadable and said, never skipped unsaid.
+    if (it->path().extension() == ".json" && !it->is_directory(ec))
       out.push_back((fs::path(arg) / fs::relative(it->path(), where, ec)).string());
   }
   if (ec) throw input_error(fmt::format("{}: cannot list ({})", arg, ec.message()));
@@ -68,7 +70,14 @@ bool date_like(const std::string& d) {
     const bool digit = d[i] >= '0' && d[i] <= '9';
     if (shape[i] == 'd' ? !digit : d[i] != shape[i]) return false;
   }
-  return true;
+  // A day the month has, an hour, minute and second the clock has (2026-02-30 is no date).
+  const auto number = [&](std::size_t at, std::size_t n) { return std::stoi(d.substr(at, n)); };
+  const int year = number(0, 4), month = number(5, 2), day = number(8, 2);
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  constexpr int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  if (month < 1 || month > 12 || day < 1 || day > days[month - 1] + (month == 2 && leap)) return false;
+  if (d.size() >= 16 && (number(11, 2) > 23 || number(14, 2) > 59)) return false;
+  return d.size() < 19 || number(17, 2) <= 59;
 }
 
 }  // namespace
@@ -101,10 +110,13 @@ int run_fleet(fleet_args a, session& s) {
     unreadable.push_back(why);
   }
   const fleet_outcome f = view_fleet(files, a.opt, a.baseline.empty() ? nullptr : &against, unreadable);
-  if (a.opt.make_baseline) {
-    if (const int rc = write_text(f.baseline, a.baseline_out, s); rc != exit_ok) return rc;
-  }
-  const int rc = a.opt.as_json ? write_text(f.json, a.out.output, s) : emit(f.doc, a.out, s);
+  const std::string text = a.opt.as_json ? f.json : rendered(f.doc, a.out, s);
+  // The report and the baseline as one set: a report that cannot be written leaves the old
+  // baseline whole too.
+  const int rc = !a.opt.make_baseline ? write_text(text, a.out.output, s)
+                 : a.out.output.empty() ? write_files({{a.baseline_out, f.baseline}}, s) == exit_ok
+                                            ? write_text(text, "", s) : exit_unusable
+                                        : write_files({{a.baseline_out, f.baseline}, {a.out.output, text}}, s);
   if (rc != exit_ok) return rc;
   // At most a screenful: the outputs list every one.
   constexpr std::size_t shown = 20;

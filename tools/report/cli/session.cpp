@@ -121,6 +121,19 @@ int write_files(const std::vector<std::pair<std::string, std::string>>& files, s
     }
     return exit_ok;
   }
+  // Two outputs of one file (by any name): the second would replace the first.
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    for (std::size_t k = 0; k < i; ++k) {
+      std::error_code missing;
+      const auto a = std::filesystem::absolute(s.locate(files[k].first), missing).lexically_normal();
+      const auto b = std::filesystem::absolute(s.locate(files[i].first), missing).lexically_normal();
+      if (a == b || std::filesystem::equivalent(a, b, missing)) {
+        std::fprintf(stderr, "membench-report: %s and %s are one file: two outputs cannot share it\n",
+                     terminal_text(files[k].first).c_str(), terminal_text(files[i].first).c_str());
+        return exit_unusable;
+      }
+    }
+  }
   std::vector<std::unique_ptr<membench::output_file>> staged;
   try {
     for (const auto& [output, text] : files) {
@@ -141,13 +154,15 @@ int write_files(const std::vector<std::pair<std::string, std::string>>& files, s
   return exit_ok;
 }
 
-int emit(const document& d, const output_options& o, session& s) {
+std::string rendered(const document& d, const output_options& o, const session& s) {
   const format f = o.format == "md" ? format::markdown : o.format == "csv" ? format::csv
                    : o.format == "html" ? format::html : format::terminal;
   const bool tty = !s.capture && o.output.empty() && isatty(STDOUT_FILENO) != 0 &&
                    std::getenv("NO_COLOR") == nullptr;
   const bool colour = o.colour == "always" || (o.colour == "auto" && tty);
-  return write_text(render(d, f, colour), o.output, s);
+  return render(d, f, colour);
 }
+
+int emit(const document& d, const output_options& o, session& s) { return write_text(rendered(d, o, s), o.output, s); }
 
 }  // namespace membench::report

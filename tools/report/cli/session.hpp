@@ -61,6 +61,8 @@ int write_text(const std::string& text, const std::string& output, session& s);
 /// rather than a page that disagrees with its charts (a step of views: one after another);
 /// the exit code as write_text's.
 int write_files(const std::vector<std::pair<std::string, std::string>>& files, session& s);
+/// A document rendered as `o` asks (colour only for a terminal that takes it).
+std::string rendered(const document& d, const output_options& o, const session& s);
 /// Renders a document as `o` asks and writes it.
 int emit(const document& d, const output_options& o, session& s);
 

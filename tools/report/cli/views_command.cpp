@@ -143,6 +143,11 @@ int run_views(const views_args& a, command_runner step) {
   const std::string file = a.views_file.empty() ? find_views_file(a.dir) : a.views_file;
   if (file.empty()) throw input_error(fmt::format("{}: no views.json here or in a parent folder (--views FILE)", a.dir));
   const std::vector<view_spec> specs = parse_view_specs(read_file(file), file);
+  // A name --only gives that no view has would check nothing and pass.
+  for (const std::string& name : a.only) {
+    if (std::none_of(specs.begin(), specs.end(), [&](const view_spec& v) { return v.name == name; }))
+      throw input_error(fmt::format("--only {}: {} has no view of that name", terminal_text(name), terminal_text(file)));
+  }
   session s;
   s.dir = a.dir;
   s.in_views = true;

@@ -2,6 +2,7 @@
 // offset:1 row against the offset:0 row, the cg build's row against the default build's),
 // each pair decided as compare decides one benchmark.
 #include <algorithm>
+#include <cmath>
 #include <deque>
 
 #include <fmt/format.h>
@@ -19,7 +20,9 @@ named_row row_of(const json& side, const std::string& path) {
   if (!side.is_object() || !side.contains("file") || !side.contains("row"))
     throw input_error(fmt::format("{}: each side of a pair needs \"file\" and \"row\"", path));
   named_row r{side.at("file").get<std::string>(), side.at("row").get<std::string>(), side.value("scale", 1.0)};
-  if (!(r.scale > 0)) throw input_error(fmt::format("{}: scale of '{}' must be positive", path, r.row));
+  // A per-element count, a unit: within a million either way (1e308 made a time infinite).
+  if (!(r.scale >= 1e-6 && r.scale <= 1e6))
+    throw input_error(fmt::format("{}: scale of '{}' must be from 1e-6 to 1e6", path, r.row));
   return r;
 }
 
@@ -72,6 +75,12 @@ std::vector<row_pair> parse_row_pairs(std::string_view text, const std::string& 
     for (const json& p : j) {
       out.push_back({row_of(p.at("base"), path), row_of(p.at("new"), path), p.value("threshold", NAN),
                      p.value("margin", NAN)});
+      // The ranges --threshold and --margin take: a pair must not decide what the command could not.
+      const double t = out.back().threshold_pct, m = out.back().margin_pct;
+      if (!std::isnan(t) && !(t >= 0 && t <= 1000))
+        throw input_error(fmt::format("{}: a pair's threshold {} is not within 0 to 1000 %", path, t));
+      if (!std::isnan(m) && !(m >= 0 && m <= 1000))
+        throw input_error(fmt::format("{}: a pair's margin {} is not within 0 to 1000 %", path, m));
     }
     return out;
   } catch (const json::exception& e) {

@@ -155,8 +155,9 @@ struct result_file {
   double reference_clock_mhz() const;  ///< membench_reference_sm_clock_mhz, NAN when not written
   double timer_resolution_us() const;  ///< membench_timer_resolution_us, NAN when not written
   std::string context_value(const std::string& key) const;  ///< "?" when absent
-  /// What tells one run from another: its host's boot, its date and its rows' times (never
-  /// its path). Two files alike in all of it are one run given twice.
+  /// What tells one run from another: its rows' times (never its path, nor with eight timed
+  /// rows or more its GPU, host or date, which a copy can have edited; below that its host's
+  /// boot and its date too). Two files alike in it are one run given twice.
   std::string run_identity() const;
   const result* find(std::string_view name) const;
   void build_index();  ///< after `results` changed; find() is linear without it

@@ -228,14 +228,22 @@ fleet_baseline::group group_of(const nlohmann::json& f) {
   return g;
 }
 
+// A threshold in percent, within the range the command line takes (0 to 1000): one beyond it
+// would vouch for any GPU.
+double threshold_at(const nlohmann::json& t, const char* key, const std::string& what) {
+  const double v = finite_at_least(t, key, 0, what);
+  if (v > 1000) throw input_error(fmt::format("{}: {} above 1000 %", what, key));
+  return v;
+}
+
 ft::settings thresholds_of(const nlohmann::json& t) {
   ft::settings s;
   const std::string what = "thresholds_pct";
-  s.all_pct = finite_at_least(t, "all", 0, what);
-  s.family_pct = finite_at_least(t, "family", 0, what);
-  s.row_pct = finite_at_least(t, "row", 0, what);
-  s.host_all_pct = finite_at_least(t, "host_all", 0, what);
-  s.host_row_pct = finite_at_least(t, "host_row", 0, what);
+  s.all_pct = threshold_at(t, "all", what);
+  s.family_pct = threshold_at(t, "family", what);
+  s.row_pct = threshold_at(t, "row", what);
+  s.host_all_pct = threshold_at(t, "host_all", what);
+  s.host_row_pct = threshold_at(t, "host_row", what);
   return s;
 }
 

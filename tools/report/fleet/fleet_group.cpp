@@ -94,23 +94,6 @@ fleet_identity_values stratum_of(const result_file& f) {
   return out;
 }
 
-// Keeps each run of a GPU once: a copy, or one file by two paths, would count as two runs
-// and narrow its GPU's spread. Says which it set aside.
-void keep_distinct_runs(fleet_gpu& g, std::vector<std::string>& set_aside) {
-  std::map<std::string, std::string> first;
-  std::vector<const result_file*> kept;
-  for (const result_file* f : g.files) {
-    const auto [it, fresh] = first.try_emplace(f->run_identity(), f->path);
-    if (fresh) {
-      kept.push_back(f);
-    } else {
-      set_aside.push_back(fmt::format("{}: the same run of {} as {} (host boot, date and times): counted once",
-                                      f->path, g.uuid, it->second));
-    }
-  }
-  g.files = std::move(kept);
-}
-
 // A file whose rows all involve several GPUs (the peer matrix) is no run of the GPU its
 // context names.
 bool peer_rows_only(const result_file& f) {
@@ -122,18 +105,22 @@ bool peer_rows_only(const result_file& f) {
 std::vector<fleet> group_fleets(const file_refs& files, bool allow_mixed, std::vector<std::string>* set_aside) {
   std::vector<fleet> fleets;
   std::vector<std::string> notes;
+  std::map<std::string, std::string> first_of_run;  // a run's identity: its first file
   std::map<std::pair<std::size_t, std::string>, std::size_t> index;
   for (const result_file& file : files) {
     if (peer_rows_only(file)) {
       notes.push_back(fmt::format("{}: rows of several GPUs only (a peer matrix): no run of one GPU", file.path));
       continue;
     }
+    // Each run once, whichever GPU, host or date a copy of it names: counted twice it would
+    // narrow a spread, or make a second GPU out of one.
+    if (const auto [it, fresh] = first_of_run.try_emplace(file.run_identity(), file.path); !fresh) {
+      notes.push_back(fmt::format("{}: the same run as {} (its rows' times): counted once", file.path, it->second));
+      continue;
+    }
     const std::string uuid = uuid_of(file);
     fleet& f = fleet_for(fleets, key_of(file), stratum_of(file));
     gpu_for(f, static_cast<std::size_t>(&f - fleets.data()), uuid, file, index).files.push_back(&file);
-  }
-  for (fleet& f : fleets) {
-    for (fleet_gpu& g : f.gpus) keep_distinct_runs(g, notes);
   }
   if (set_aside != nullptr) set_aside->insert(set_aside->end(), notes.begin(), notes.end());
   std::vector<const fleet_key*> keys;

@@ -62,8 +62,8 @@ struct fleet {
 };
 
 /// Stage 1: the files as fleets of one key and stratum each, their GPUs by gpu_uuid and host.
-/// One run given twice (the same host boot, date and times: a copy, or one file under two
-/// paths) counts once, and a file of peer rows alone is no GPU's run: each is said in
+/// One run given twice (the same rows' times, result_file::run_identity: a copy, one file
+/// under two paths, or a copy with its GPU, host or date edited) counts once, and a file of peer rows alone is no GPU's run: each is said in
 /// `set_aside`. throws input_error for a file without gpu_uuid and for several keys without
 /// allow_mixed
 std::vector<fleet> group_fleets(const file_refs& files, bool allow_mixed, std::vector<std::string>* set_aside = nullptr);

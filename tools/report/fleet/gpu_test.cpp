@@ -50,6 +50,18 @@ std::string notable(const part_result& out, const reference& ref, const settings
   return fmt::format("; beyond the healthy spread but under its threshold: {}", finding_text(*most, ref.scopes[most->scope]));
 }
 
+// A part twice as fast as its reference on all its rows is no healthy chip of the stratum:
+// another model, a baseline of other GPUs, or timing that measured nothing. Not vouched for.
+std::string implausibly_fast(const part_result& out, const reference& ref) {
+  for (const finding& f : out.findings) {
+    if (ref.scopes[f.scope].kind != scope_kind::all || f.deviation > -std::log(2.0)) continue;
+    return fmt::format("{:.3g}x as fast as the reference on {}: no healthy chip of its stratum is (another model, a "
+                       "baseline of other GPUs, or timing that measured nothing?)",
+                       std::exp(-f.deviation), describe(ref.scopes[f.scope]));
+  }
+  return "";
+}
+
 void set_verdict(part_result& out, const reference& ref, part p, const settings& s) {
   const bool failing = out.rows > 0 && out.failed > s.fail_share * out.rows;
   const std::string failed_text =
@@ -84,6 +96,11 @@ void set_verdict(part_result& out, const reference& ref, part p, const settings&
       out.v = verdict::undecided;
       out.reason = fmt::format("{} run judges all its GPU rows together only (families and rows need {} runs)",
                                out.runs, s.scope_runs);
+      return;
+    }
+    if (const std::string why = implausibly_fast(out, ref); !why.empty()) {
+      out.v = verdict::undecided;
+      out.reason = why;
       return;
     }
     out.v = verdict::pass;

@@ -178,6 +178,8 @@ void row_fields::wrong(const key_plan& k) {
     case field::real_time: bad_real_time = true; break;
     case field::repetition_index: bad_repetition_index = true; break;
     case field::error_occurred: bad_error_occurred = true; break;
+    case field::samples_us:
+    case field::batch_samples_us: bad_samples = true; break;
     default: break;
   }
 }
@@ -273,6 +275,7 @@ std::string check_row(row_fields& f, raw_row& out, bool keep_run) {
   if (f.label) r.label = intern(*f.label);
   if (std::string problem = check_time(f, r); !problem.empty()) return problem;
   r.counters = counter_set(std::move(f.counters));
+  if (keep_run && f.bad_samples) return "samples_us or batch_samples_us is not an array of numbers";
   if (keep_run) {
     // A row's time is one of its samples' statistics: one outside them contradicts them, and
     // a test on the samples would judge other data than the time shown (a slowdown hidden).

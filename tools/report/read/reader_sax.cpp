@@ -251,6 +251,10 @@ class sax_rows::handler {
       min_.close(c);
       if (min_.done()) context[context_key_] = min_.take();
     } else if (done == frame::samples && samples_bad_) {
+      // A sample that is no number (a string, a boolean, an array): the row's evidence is in
+      // doubt, and dropping it would judge the row on its interval alone, unsaid.
+      if (what_.evidence && sample_error_.empty())
+        sample_error_ = fmt::format("{}[{}]: not a number", samples_key(), samples_into().size());
       samples_into().clear();
       samples_bad_ = false;  // the next array of samples is judged on its own
     } else if (done == frame::row) {

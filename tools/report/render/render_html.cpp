@@ -21,7 +21,17 @@ namespace html {
 
 // Everything shown comes from user files (benchmark names, JSON context), so every string
 // goes through here, in element content and attribute values alike.
-std::string escape(std::string_view s) {
+std::string escape(std::string_view raw) {
+  // Control characters from the inputs (ESC, BEL, C1) are shown, not passed: `cat page.html`
+  // would run them. Line breaks and tabs stay what they are.
+  std::string shown;
+  for (std::size_t from = 0; from <= raw.size();) {
+    const std::size_t at = std::min(raw.find_first_of("\n\t", from), raw.size());
+    shown += visible_controls(raw.substr(from, at - from));
+    if (at < raw.size()) shown += raw[at];
+    from = at + 1;
+  }
+  const std::string_view s = shown;
   std::string out;
   out.reserve(s.size());
   for (char c : s) {

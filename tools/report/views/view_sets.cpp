@@ -80,6 +80,11 @@ std::vector<view_spec> parse_view_specs(std::string_view json_text, const std::s
       }
       s.steps.push_back(std::move(x));
     }
+    // Two views of one output: the second would replace the first, and both be "made".
+    for (const view_spec& earlier : specs) {
+      if (std::filesystem::path(earlier.output).lexically_normal() == std::filesystem::path(s.output).lexically_normal())
+        throw input_error(fmt::format("{}: output {} is also {}'s", where, s.output, earlier.name));
+    }
     specs.push_back(std::move(s));
   }
   return specs;

@@ -11,7 +11,7 @@ among them) and to the keys membench-report reads:
           cache/constant_latency 64K row an error row;
   gpuD_*: GPU 1's, jittered the same way, then global/read and global/write 8 % slower
           (membench.slowdown, as tools/gate/inject_slowdown.py): the outlier.
-fleet_other/h100.json: GPU A's first run as another model (a mixed fleet).
+fleet_other/h100.json: GPU A's first run as another model (a mixed fleet), jittered as C and D.
 """
 import copy
 import hashlib
@@ -100,6 +100,7 @@ def main():
             other = copy.deepcopy(a)
             other["context"][X.gpu_name] = "NVIDIA H100 80GB HBM3"
             other["context"][X.gpu_uuid] = "GPU-eeeeeeee-0000-4000-8000-000000000005"
+            jitter(other, "e")  # a measurement of its own: a copy of A's times would be A's run
             (HERE.parent / "fleet_other").mkdir(exist_ok=True)
             write(HERE.parent / "fleet_other" / "h100.json", other)
 
