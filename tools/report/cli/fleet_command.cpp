@@ -113,9 +113,10 @@ int run_fleet(fleet_args a, session& s) {
   const std::string text = a.opt.as_json ? f.json : rendered(f.doc, a.out, s);
   // The report and the baseline as one set: a report that cannot be written leaves the old
   // baseline whole too.
+  // On standard output the report goes first: one that cannot be written keeps the baseline.
   const int rc = !a.opt.make_baseline ? write_text(text, a.out.output, s)
-                 : a.out.output.empty() ? write_files({{a.baseline_out, f.baseline}}, s) == exit_ok
-                                            ? write_text(text, "", s) : exit_unusable
+                 : a.out.output.empty() ? write_text(text, "", s) == exit_ok
+                                            ? write_files({{a.baseline_out, f.baseline}}, s) : exit_unusable
                                         : write_files({{a.baseline_out, f.baseline}, {a.out.output, text}}, s);
   if (rc != exit_ok) return rc;
   // At most a screenful: the outputs list every one.

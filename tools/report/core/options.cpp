@@ -128,6 +128,8 @@ std::string value_error(const option_spec& o, std::string_view text) {
       if (const std::string e = regex_error(std::string(text)); !e.empty())
         return fmt::format("'{}' is not a valid regular expression ({})", text, e);
       return "";
+    // A path or a date given empty (`-o "$UNSET"`) names nothing: refused, not taken as unset.
+    case option_kind::text: return text.empty() ? "an empty value names nothing" : "";
     default: return "";
   }
 }
