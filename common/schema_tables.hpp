@@ -255,7 +255,7 @@ inline constexpr field context_table[] = {
     {"membench_format_version", "major.minor",
      "version of this JSON's layout: `membench-report` reads its own major version and older files without the key, "
      "and refuses a newer major version"},
-    {"membench_suite", "-", "the tier that ran: `quick`, `default` or `full`"},
+    {"membench_suite", "-", "the tier that ran: `check`, `quick`, `default` or `full`"},
     {"membench_timing", "-", "timing method"},
     {"membench_timing_fallback", "-", "why every row fell back to plain events, when it did"},
     {"membench_min_samples", "samples", "`--min-samples`"},
@@ -364,7 +364,7 @@ inline constexpr option option_table[] = {
      "GPU at a time, into each GPU's file), `together` (with the other rows, all GPUs at once), `skip` (not at all) "
      "or `only` (nothing else)"},
     {"--suite", "TIER", "default",
-     "`quick` (every family's headline rows), `default`, or `full` (the whole grid): the same names, fewer rows"},
+     "`check` (every level's rows: the node check), `quick` (every family's headline rows), `default`, or `full` (the whole grid): the same names, fewer rows"},
     {"--timing", "METHOD", "blocking",
      "`blocking`: the stream is held while the launch is queued, the event pair's cost subtracted; `events`: plain "
      "events around the launch; `single`: one warm-up and one launch, for ncu and nsys"},

@@ -247,7 +247,7 @@ TEST(Options, NamesRoundTrip) {
   for (auto m : {timing_method::blocking, timing_method::events, timing_method::single})
     EXPECT_EQ(parse_timing_method(to_string(m)), m);
   EXPECT_FALSE(parse_timing_method("graph").has_value());
-  for (auto t : {suite_tier::quick, suite_tier::standard, suite_tier::full}) EXPECT_EQ(parse_suite_tier(to_string(t)), t);
+  for (auto t : {suite_tier::check, suite_tier::quick, suite_tier::standard, suite_tier::full}) EXPECT_EQ(parse_suite_tier(to_string(t)), t);
   EXPECT_EQ(std::string(to_string(suite_tier::standard)), "default");
   EXPECT_FALSE(parse_suite_tier("standard").has_value());
 }

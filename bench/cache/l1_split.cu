@@ -25,7 +25,7 @@
 // Bytes per launch: l1_split_bytes = blocks * (passes * block_bytes + 32 * 4).
 // Sizes: 16 KiB to 384 KiB, dense around the L1 capacities above.
 // Tiers: quick has carveouts 0, 50 and 100 at 96 KiB and 192 KiB (the cliff moving with the
-// split); the default tier has no preference and every carveout at every size, and the
+// split) and 0 and 100 at 64 KiB (the profile page's lesson); the default tier has no preference and every carveout at every size, and the
 // cudaFuncSetCacheConfig preferences (which measure like carveouts 0, 50 and 100) at 32, 128
 // and 256 KiB, the sizes just past the 28, 124 and 248 KiB of L1 those leave.
 #include <cuda_runtime_api.h>
@@ -153,6 +153,8 @@ void run_l1_split(bench_context& ctx, split_setting setting, std::uint64_t block
 // cudaFuncSetCacheConfig rows only just past their L1 (they measure like carveouts 0, 50, 100).
 constexpr suite_tier tier_of(split_setting setting, std::uint64_t kib) {
   if (setting.carveout >= 0 && setting.carveout % 50 == 0 && (kib == 96 || kib == 192)) return suite_tier::quick;
+  // The profile page's carveout lesson: a 64 KiB block with no L1 and with all of it.
+  if (setting.config == cache_preference::none && kib == 64 && setting.carveout % 100 == 0) return suite_tier::quick;
   if (setting.config == cache_preference::none || kib == 32 || kib == 128 || kib == 256) return suite_tier::standard;
   return suite_tier::full;
 }

@@ -14,7 +14,8 @@
 // Sets larger than the GPU's L2 (gpu_l2_bytes: 50 MiB on an H100, 60 MiB on an H200; every
 // row fits those, not a 40 MiB A100's 48M) still run and then measure partly DRAM.
 // Bytes per launch: l2_bw_bytes = blocks * (512 * loads * 16 + 4).
-// Tiers: quick has 8M; the default tier has every size.
+// Tiers: quick has 8M and 32M (the level rows of common/levels.hpp: L2 near and far); the
+// default tier has every size.
 #include <cuda_runtime_api.h>
 
 #include <array>

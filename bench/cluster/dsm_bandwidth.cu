@@ -19,7 +19,7 @@
 // Shared memory only: the -dlcm build (default, ca, cg) does not matter.
 // Bytes per launch: dsm_bw_bytes = blocks x passes x 128 KiB, passes bringing it to at
 // least 1 GiB (the in-kernel fill and the 4-byte sum per block are not counted).
-// Tiers: every row in the default tier (the latency family has the quick row).
+// Tiers: quick has cluster:2 (a level row of common/levels.hpp); the default tier every row.
 #include <cuda_runtime_api.h>
 
 #include <cmath>

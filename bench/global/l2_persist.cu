@@ -23,8 +23,9 @@
 // Each row starts and ends with no persisting line (cudaCtxResetPersistingL2Cache) and
 // restores the set-aside it found, so no other row inherits either; none rows set aside 0.
 // Bytes per launch: l2_persist_bytes = 1 GiB + 8 x hot + 4 per block.
-// Tiers: quick has policy:persist/hot:32M (its speedup_vs_none measures the none row when
-// that did not run); the default tier has every row.
+// Tiers: quick has policy:persist/hot:32M and policy:none/hot:32M (the row the profile page
+// sets it against; its speedup_vs_none measures the none row when that did not run); the
+// default tier has every row.
 #include <cuda_runtime.h>
 
 #include <array>
@@ -252,7 +253,8 @@ void make_cases(family_builder& f) {
   for (bool persist : {false, true}) {
     for (std::uint64_t hot : hot_sizes) {
       const row_refs refs{stream_only, f.name(row_params(false, hot))};
-      f.add(row_params(persist, hot), persist && hot == quick_hot ? suite_tier::quick : suite_tier::standard,
+      // Quick: the persisting row and the same hot set without the policy (the page's contrast).
+      f.add(row_params(persist, hot), hot == quick_hot ? suite_tier::quick : suite_tier::standard,
             [=](bench_context& ctx) { run_l2_persist(ctx, persist, hot, refs); });
     }
   }

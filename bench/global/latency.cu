@@ -17,8 +17,8 @@
 // cycles for chains of 8193 to 2^20 nodes; the row time is a latency, not a rate). Rows that
 // time whole cycles get chase_budget_scale times the sampling budget: at a cache's edge their
 // launches scatter by a few per cent.
-// Tiers: quick has plain loads at 16 KiB (L1), 4 MiB (L2) and 1 GiB (DRAM); the default tier
-// has every row.
+// Tiers: quick has plain loads at 16 KiB (L1), 4 MiB (L2), 1 GiB (DRAM) and, as a level row of
+// common/levels.hpp, 32 MiB (L2 far); the default tier has every row.
 #include <cuda_runtime_api.h>
 
 #include <array>

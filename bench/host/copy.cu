@@ -15,7 +15,8 @@
 // Bytes per launch: copy_bytes (the buffer). pct_peak: of the PCIe link (context pcie_link).
 // Sizes: 4 KiB (latency) to 1 GiB (sustained).
 // Tiers: quick has pageable against pinned H2D with cudaMemcpyAsync at 16 MiB (the headline:
-// staging through the driver against DMA); the default tier has every row up to 256 MiB,
+// staging through the driver against DMA) and pinned D2H at 16 MiB (a level row of
+// common/levels.hpp); the default tier has every row up to 256 MiB,
 // where pinned copies already run at the sustained rate and pageable ones at theirs (16 MiB
 // still partly fits the CPU caches); 1 GiB (0.02-0.15 s a sample, GiB host buffers to make
 // and verify) is in the full tier only.

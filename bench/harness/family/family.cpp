@@ -4,6 +4,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "common/levels.hpp"
 #include "harness/session/session.hpp"
 
 namespace membench {
@@ -57,7 +58,10 @@ void family_builder::add(std::vector<name_param> params, suite_tier smallest, st
 
 void family_builder::add(std::vector<name_param> params, suite_tier smallest, std::function<void(bench_context&)> body,
                          host_bound bound) {
-  cases_.push_back({name(std::move(params)), smallest, std::move(body), bound});
+  std::string n = name(std::move(params));
+  // The level rows are the check tier, whatever tier the family gives them: one list decides.
+  if (levels::row_of(n) != nullptr) smallest = suite_tier::check;
+  cases_.push_back({std::move(n), smallest, std::move(body), bound});
 }
 
 family_registrar::family_registrar(const char* family, family_maker make, bool opt_in) {

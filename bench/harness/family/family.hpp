@@ -55,9 +55,10 @@ struct case_selection {
 class family_builder {
  public:
   explicit family_builder(std::string_view family, std::vector<peer_pair> peers = {});  ///< "global/read_offset"
-  /// Adds a case in `smallest` and every larger tier: quick rows are in every tier, standard
-  /// rows in the default and full tiers, full rows only in the full tier. Host-bound when the
-  /// family is in the host space. throws std::invalid_argument (a bad name)
+  /// Adds a case in `smallest` and every larger tier: quick rows are in every tier but the
+  /// check, standard rows in the default and full tiers, full rows only in the full tier; a
+  /// level row (common/levels.hpp) is in the check tier and so in every tier. Host-bound when
+  /// the family is in the host space. throws std::invalid_argument (a bad name)
   void add(std::vector<name_param> params, suite_tier smallest, std::function<void(bench_context&)> body);
   /// add, host-bound as `bound` says whatever the space.
   void add(std::vector<name_param> params, suite_tier smallest, std::function<void(bench_context&)> body,

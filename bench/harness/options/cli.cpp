@@ -77,7 +77,7 @@ parsed_options parse_options(const std::vector<std::string>& args) {
   app.add_option("--peers", o.peers);
   app.add_flag("--peers-only", o.peers_only);
   app.add_option("--host-link", host_link)->check(CLI::IsMember({"alone", "together", "skip", "only"}));
-  app.add_option("--suite", suite)->check(CLI::IsMember({"quick", "default", "full"}));
+  app.add_option("--suite", suite)->check(CLI::IsMember({"check", "quick", "default", "full"}));
   app.add_option("--timing", timing)->check(CLI::IsMember({"blocking", "events", "single"}));
   app.add_option("--max-ci", r.max_ci_pct);
   app.add_option("--max-ci-host", r.max_ci_host_pct);

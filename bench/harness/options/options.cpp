@@ -24,6 +24,7 @@ std::optional<timing_method> parse_timing_method(std::string_view s) noexcept {
 
 const char* to_string(suite_tier t) noexcept {
   switch (t) {
+    case suite_tier::check: return "check";
     case suite_tier::quick: return "quick";
     case suite_tier::standard: return "default";
     case suite_tier::full: return "full";
@@ -32,7 +33,7 @@ const char* to_string(suite_tier t) noexcept {
 }
 
 std::optional<suite_tier> parse_suite_tier(std::string_view s) noexcept {
-  for (suite_tier t : {suite_tier::quick, suite_tier::standard, suite_tier::full}) {
+  for (suite_tier t : {suite_tier::check, suite_tier::quick, suite_tier::standard, suite_tier::full}) {
     if (s == to_string(t)) return t;
   }
   return std::nullopt;

@@ -22,11 +22,12 @@ std::optional<timing_method> parse_timing_method(std::string_view s) noexcept;
 
 /// Suite tiers select rows of one grid; a row's name is the same in every tier it is in.
 enum class suite_tier {
+  check,     ///< the node check: every level's rows (common/levels.hpp), in every tier
   quick,     ///< every family's headline rows: what CI gates on
   standard,  ///< "default": the rows that show each effect
   full,      ///< the whole grid
 };
-const char* to_string(suite_tier t) noexcept;  ///< "quick", "default", "full"
+const char* to_string(suite_tier t) noexcept;  ///< "check", "quick", "default", "full"
 std::optional<suite_tier> parse_suite_tier(std::string_view s) noexcept;
 
 /// When a row has enough samples. The statistic is the half-width of the confidence
