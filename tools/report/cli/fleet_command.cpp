@@ -55,6 +55,7 @@ CLI::App* add_fleet(CLI::App& app, fleet_args& a) {
   b(o::fleet_level, t.alpha)(o::fail_share, a.fail_share_pct)(o::fleet_since, a.opt.since);
   b(o::allow_mixed, a.opt.allow_mixed)(o::baseline_in, a.baseline)(o::baseline_out, a.baseline_out);
   b(o::baseline_format, a.opt.baseline_format)(o::filter, a.opt.filter)(o::fleet_all, a.opt.show_all);
+  b(o::fleet_by, a.opt.by);
   b(o::fleet_format, a.out.format)(o::output, a.out.output)(o::color, a.out.colour);
   return b.done();
 }

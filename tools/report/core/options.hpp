@@ -227,6 +227,11 @@ inline constexpr option_spec fleet_since{
     .names = "--since",
     .help = "DATE (YYYY-MM-DD, or with THH:MM[:SS]): each GPU is judged on its runs since DATE, and also against "
             "its own runs before it (drift: the same chip, so only its run-to-run spread is the null)"};
+inline constexpr option_spec fleet_by{
+    .names = "--by", .kind = k::choice,
+    .help = "what a GPU is judged on between all its rows and each row: its families, or the levels of the memory "
+            "hierarchy (common/levels.hpp: the node check's rows; rows of no level are left out and said)",
+    .text = "family", .choices = {"family", "level"}};
 inline constexpr option_spec fleet_all{.names = "--all", .kind = k::flag,
                                        .help = "list every scope of every GPU, not only those called slower"};
 inline constexpr option_spec fleet_format{
@@ -301,7 +306,7 @@ inline constexpr std::array history_command{
 inline constexpr std::array fleet_command{
     &fleet_files, &fleet_threshold, &family_threshold, &row_threshold, &host_threshold, &host_row_threshold,
     &fleet_level, &fail_share, &fleet_since, &allow_mixed, &baseline_in, &baseline_out, &baseline_format, &filter,
-    &fleet_all, &fleet_format, &output, &color};
+    &fleet_by, &fleet_all, &fleet_format, &output, &color};
 inline constexpr std::array rows_command{&rows_files, &filter, &output};
 inline constexpr std::array profile_command{&profile_files, &profile_format, &output};
 inline constexpr std::array views_command{&views_dir, &views_file, &views_check, &views_only};

@@ -28,54 +28,12 @@
 #include <fmt/format.h>
 
 #include "fleet/draw.hpp"
-#include "fleet/fleet_stages.hpp"
+#include "fleet/evaluate_load.hpp"
 
 namespace membench::report {
 namespace {
 
 namespace ft = fleet_test;
-namespace fs = std::filesystem;
-
-struct stratum_set {
-  std::string name;
-  ft::matrix m;
-  std::vector<std::size_t> families_rows;  // GPU rows of families with two rows or more
-  std::vector<std::string> families;       // GPU families with two rows or more
-};
-
-std::vector<std::string> json_files(const std::string& folder) {
-  std::vector<std::string> out;
-  for (const auto& e : fs::recursive_directory_iterator(folder)) {
-    if (e.is_regular_file() && e.path().extension() == ".json") out.push_back(e.path().string());
-  }
-  std::sort(out.begin(), out.end());
-  if (out.empty()) throw input_error(folder + ": no .json file");
-  return out;
-}
-
-std::vector<stratum_set> load_strata(const std::vector<std::string>& folders, std::vector<result_file>& keep) {
-  for (const std::string& folder : folders) {
-    for (const std::string& path : json_files(folder)) keep.push_back(load_results(path, compare_reads()));
-  }
-  for (result_file& f : keep) f.build_index();
-  std::vector<const result_file*> refs;
-  for (const result_file& f : keep) refs.push_back(&f);
-  std::vector<fleet> fleets = group_fleets(file_refs(refs), true);
-  std::vector<stratum_set> out;
-  for (fleet& f : fleets) {
-    std::vector<std::string> multi;
-    gather_rows(f, name_filter(""), multi);
-    std::vector<figure> figs;
-    for (const fleet_row& r : f.rows) figs.push_back(r.fig);
-    stratum_set s{fmt::format("{}, {}", f.key.gpu_name, stratum_text(f.stratum)), matrix_of(f, row_metas(f), figs), {}, {}};
-    for (const ft::scope_ref& sc : ft::scopes_of(s.m.rows)) {
-      if (sc.kind == ft::scope_kind::family) s.families.push_back(sc.name);
-    }
-    out.push_back(std::move(s));
-  }
-  return out;
-}
-
 // Rows of the GPU part in a family, or every GPU row when family is "".
 std::vector<std::size_t> gpu_rows(const ft::matrix& m, const std::string& family) {
   std::vector<std::size_t> out;

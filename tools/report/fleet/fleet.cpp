@@ -1,5 +1,7 @@
 // fleet: the stages (fleet_stages.hpp) in order: group, gather, judge, summarize, render; and
 // a baseline when asked.
+#include <algorithm>
+
 #include <fmt/format.h>
 
 #include "fleet/fleet_stages.hpp"
@@ -65,12 +67,15 @@ fleet_outcome view_fleet(const file_refs& files, const fleet_options& opt, const
   const name_filter filter(opt.filter);
   std::size_t rows = 0;
   for (fleet& f : s.fleets) {
-    gather_rows(f, filter, s.multi_gpu);
+    gather_rows(f, filter, s.multi_gpu, opt.by == "level" ? &s.no_level : nullptr);
     rows += f.rows.size();
   }
+  std::sort(s.no_level.begin(), s.no_level.end());
+  s.no_level.erase(std::unique(s.no_level.begin(), s.no_level.end()), s.no_level.end());
   if (rows == 0)
-    throw input_error(fmt::format("fleet: no row of one GPU to judge (--filter '{}'{})", opt.filter,
-                                  s.multi_gpu.empty() ? "" : "; rows that involve several GPUs are left out"));
+    throw input_error(fmt::format("fleet: no row of one GPU to judge (--filter '{}'{}{})", opt.filter,
+                                  s.multi_gpu.empty() ? "" : "; rows that involve several GPUs are left out",
+                                  s.no_level.empty() ? "" : "; --by=level leaves out rows of no level"));
   if (against != nullptr) s.baseline_path = against->path;
   decide_fleets(s, opt, against);
   const std::vector<gpu_summary> gpus = summarize_gpus(s);

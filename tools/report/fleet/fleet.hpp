@@ -28,6 +28,7 @@ struct fleet_options {
   std::string baseline_format = std::string(options::baseline_format.text);  ///< membench or reframe
   bool make_baseline = false;              ///< --baseline-out: write the reference too
   std::string since;                       ///< --since DATE: each GPU also against its own runs before it
+  std::string by = std::string(options::fleet_by.text);  ///< family or level: the scopes between all and a row
   /// The test's settings at the options table's defaults.
   static fleet_test::settings defaults();
 };

@@ -58,6 +58,9 @@ json thresholds_record(const ft::settings& t) {
 std::string membench_baseline(const fleet_state& s, const fleet_options& opt) {
   json fleets = json::array();
   for (const fleet& f : s.fleets) {
+    // A stratum of too few GPUs is no reference (parse_baseline refuses it): left out, and
+    // the report says so (fleet_document).
+    if (!enough_for_baseline(f)) continue;
     json gpus = json::array();
     for (const fleet_gpu& g : f.gpus) gpus.push_back({{"uuid", g.uuid}, {"host", g.host}, {"runs", g.files.size()}});
     fleets.push_back({{"gpu_name", f.key.gpu_name}, {"memory_bytes", f.key.memory_bytes}, {"sm_count", f.key.sm_count},
@@ -66,6 +69,9 @@ std::string membench_baseline(const fleet_state& s, const fleet_options& opt) {
                       {"identity", identity_record(fleet_identity(f))}, {"rows", rows_record(f)},
                       {"scopes", scopes_record(f.ref)}});
   }
+  if (fleets.empty())
+    throw input_error(fmt::format("--baseline-out: no stratum has {} GPUs or more: no reference to write",
+                                  ft::settings{}.robust_gpus));
   json out = {{"format", baseline_format_name}, {"version", baseline_version},
               {"thresholds_pct", thresholds_record(opt.test)}, {"fleets", fleets}};
   return out.dump(1) + "\n";
@@ -98,6 +104,8 @@ std::string reframe_baseline(const fleet_state& s, const fleet_options& opt) {
 }
 
 }  // namespace
+
+bool enough_for_baseline(const fleet& f) { return f.gpus.size() >= static_cast<std::size_t>(ft::settings{}.robust_gpus); }
 
 std::string baseline_text(const fleet_state& s, const fleet_options& opt) {
   return opt.baseline_format == "reframe" ? reframe_baseline(s, opt) : membench_baseline(s, opt);

@@ -211,7 +211,9 @@ void use_better_figure(fleet_row& row) {
 
 }  // namespace
 
-void gather_rows(fleet& f, const name_filter& filter, std::vector<std::string>& multi_gpu) {
+std::string level_group(const levels::level& l) { return fmt::format("level {}", l.title); }
+
+void gather_rows(fleet& f, const name_filter& filter, std::vector<std::string>& multi_gpu, std::vector<std::string>* no_level) {
   std::set<std::string_view> seen;
   for (const fleet_gpu& g : f.gpus) {
     for (const result_file* file : g.files) {
@@ -221,9 +223,14 @@ void gather_rows(fleet& f, const name_filter& filter, std::vector<std::string>& 
           if (std::find(multi_gpu.begin(), multi_gpu.end(), r.name) == multi_gpu.end()) multi_gpu.push_back(r.name);
           continue;
         }
+        const levels::level_row* level = levels::row_of(r.name);
+        if (no_level != nullptr && level == nullptr) {
+          no_level->push_back(r.name);
+          continue;
+        }
         fleet_row row;
         row.name = &r.name;
-        row.family = r.family();
+        row.family = no_level != nullptr ? level_group(*levels::find(level->level)) : r.family();
         for (const fleet_gpu& gpu : f.gpus) {
           row.sides.emplace_back();
           row.why.push_back(add_runs(row.sides.back(), r.name, gpu));

@@ -136,7 +136,8 @@ json summary(const std::vector<gpu_summary>& gpus, const fleet_state& s) {
           {"no_run_since", s.no_recent_run},
           {"files_set_aside", s.set_aside},
           {"files_unreadable", s.unreadable},
-          {"multi_gpu_rows_left_out", multi}};
+          {"multi_gpu_rows_left_out", multi},
+          {"rows_of_no_level_left_out", s.no_level}};
 }
 
 }  // namespace

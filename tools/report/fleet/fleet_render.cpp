@@ -111,13 +111,15 @@ table scope_table(const fleet_state& s, const std::vector<gpu_summary>& gpus, co
   return t;
 }
 
-// Families as rows, a GPU a column (rank order): the family's deviation.
+// Families (or levels) as rows, a GPU a column (rank order): the family's deviation.
 table family_table(const fleet_state& s, const std::vector<gpu_summary>& gpus, std::size_t fi, const fleet_options& opt) {
   const fleet& f = s.fleets[fi];
+  const char* group = grouped_by_level(f.ref) ? "level" : "family";
   table t;
-  t.title = s.fleets.size() == 1 ? "deviation by family" : fmt::format("deviation by family, {} {}", f.key.text(), stratum_text(f.stratum));
-  t.unit = "percent, the GPU's family score against the reference's centre; marked where called";
-  t.header = {"family"};
+  t.title = s.fleets.size() == 1 ? fmt::format("deviation by {}", group)
+                                 : fmt::format("deviation by {}, {} {}", group, f.key.text(), stratum_text(f.stratum));
+  t.unit = fmt::format("percent, the GPU's {} score against the reference's centre; marked where called", group);
+  t.header = {group};
   // Shaded red (slower) or blue (faster), full at three times the family threshold.
   t.heat = heat_scale{"deviation from the reference's centre, %", 3 * s.test.family_pct, true};
   std::vector<const gpu_summary*> order;
@@ -234,6 +236,15 @@ document fleet_document(const fleet_state& s, const std::vector<gpu_summary>& gp
     doc.notes.push_back(fmt::format("left out: {} row(s) that involve several GPUs (peer rows: no one GPU's time), "
                                     "such as {}",
                                     s.multi_gpu.size(), s.multi_gpu.front()));
+  for (const fleet& f : s.fleets) {
+    if (opt.make_baseline && !enough_for_baseline(f))
+      doc.notes.push_back(fmt::format("not in the baseline written: {} {}, {} GPU(s) (a reference needs {} or more)",
+                                      f.key.text(), stratum_text(f.stratum), f.gpus.size(), s.test.robust_gpus));
+  }
+  if (!s.no_level.empty())
+    doc.notes.push_back(fmt::format("left out: {} row(s) of no level (--by=level judges the level rows of "
+                                    "common/levels.hpp), such as {}",
+                                    s.no_level.size(), s.no_level.front()));
   // Files not counted: each one said, the first few here (the JSON lists every one).
   for (std::size_t i = 0; i < s.set_aside.size() && i < 8; ++i) doc.notes.push_back("not counted: " + s.set_aside[i]);
   if (s.set_aside.size() > 8)
@@ -258,6 +269,7 @@ document fleet_document(const fleet_state& s, const std::vector<gpu_summary>& gp
     doc.notes.push_back(fmt::format("GPUs or hosts not passing: the first {} of {}, worst first (--all or --format json "
                                     "lists every one)",
                                     most_flagged, flagged));
+  if (table levels = level_table(s, gpus); !levels.rows.empty()) doc.tables.push_back(std::move(levels));
   doc.tables.push_back(gpu_table(s, gpus, true, most_flagged));
   doc.tables.push_back(gpu_table(s, gpus, false, most));
   if (table confirm = confirm_table(s, gpus); !confirm.rows.empty()) doc.tables.push_back(std::move(confirm));

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "common/levels.hpp"
 #include "fleet/fleet.hpp"
 #include "fleet/gpu_test.hpp"
 #include "stats/verdict.hpp"
@@ -73,8 +74,13 @@ const std::vector<std::string_view>& stratum_keys();
 /// Rows that involve several GPUs (the peer space, src: and dst: keys): no GPU's own.
 bool multi_gpu_row(const result& r);
 /// Stage 1's rows: a fleet's rows the filter keeps, per GPU its usable runs. Rows that
-/// involve several GPUs are left out, their names added to `multi_gpu`.
-void gather_rows(fleet& f, const name_filter& filter, std::vector<std::string>& multi_gpu);
+/// involve several GPUs are left out, their names added to `multi_gpu`. With `no_level`, the
+/// rows are grouped by level (level_group) instead of family, and rows of no level are left
+/// out, their names added to it.
+void gather_rows(fleet& f, const name_filter& filter, std::vector<std::string>& multi_gpu,
+                 std::vector<std::string>* no_level = nullptr);
+/// The family name fleet gives a level's rows: "level L2 far".
+std::string level_group(const levels::level& l);
 /// Whether a row's time is the host's work (host link, driver calls): work:host or work:copy.
 fleet_test::part part_of(const fleet_row& r);
 
@@ -94,6 +100,7 @@ std::vector<fleet_test::row_meta> row_metas(const fleet& f);
 struct fleet_state {
   std::vector<fleet> fleets;
   std::vector<std::string> multi_gpu;  ///< rows left out: they involve several GPUs
+  std::vector<std::string> no_level;   ///< with --by=level: rows left out, of no level (sorted, once each)
   std::string baseline_path;           ///< "" unless judged against a baseline
   std::string since;                   ///< --since: each GPU also against its runs before this date
   fleet_test::settings test;           ///< what judged: the options', at a baseline's thresholds against one
@@ -154,6 +161,12 @@ std::string confirm_filter(const std::vector<std::string>& rows);
 std::string rule_note(const fleet_test::settings& t);
 
 /// Stage 4: the document, the JSON, a baseline.
+/// Whether a fleet has GPUs enough to be written as a baseline's reference (--baseline-out).
+bool enough_for_baseline(const fleet& f);
+/// Whether a reference groups its rows by level (fleet --by=level, or a baseline made so).
+bool grouped_by_level(const fleet_test::reference& ref);
+/// A line per GPU and level (fleet_levels.cpp); empty unless a fleet is grouped by level.
+table level_table(const fleet_state& s, const std::vector<gpu_summary>& gpus);
 document fleet_document(const fleet_state& s, const std::vector<gpu_summary>& gpus, const fleet_options& opt);
 std::string fleet_json(const fleet_state& s, const std::vector<gpu_summary>& gpus, const fleet_options& opt);
 std::string baseline_text(const fleet_state& s, const fleet_options& opt);

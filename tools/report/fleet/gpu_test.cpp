@@ -62,10 +62,11 @@ std::string implausibly_fast(const part_result& out, const reference& ref) {
   return "";
 }
 
-void set_verdict(part_result& out, const reference& ref, part p, const settings& s) {
-  const bool failing = out.rows > 0 && out.failed > s.fail_share * out.rows;
+void set_verdict(part_result& out, const reference& ref, part p, const settings& s, const std::string& lost_level) {
+  const bool failing = (out.rows > 0 && out.failed > s.fail_share * out.rows) || !lost_level.empty();
   const std::string failed_text =
-      fmt::format("{} of {} rows failed (errored, missing, unconverged or throttled in every run)", out.failed, out.rows);
+      fmt::format("{} of {} rows failed (errored, missing, unconverged or throttled in every run){}", out.failed,
+                  out.rows, lost_level.empty() ? "" : fmt::format(", {} among them", lost_level));
   if (!out.called.empty()) {
     const finding& worst = out.findings[out.called.front()];
     out.v = verdict::slow;
@@ -133,7 +134,8 @@ part_result judge_part(const matrix::gpu& g, const reference& ref, part p, const
     if (sc.p != p || sc.gpus == 0) continue;
     const score x = score_of(g, sc, ref.row_centre, ref.rows.size());
     if (x.runs == 0) continue;
-    if (sc.kind != scope_kind::all && x.runs < s.scope_runs) {
+    // A scope whose reference is too thin to have a spread (a row few GPUs ran) is not judged.
+    if ((sc.kind != scope_kind::all && x.runs < s.scope_runs) || sc.gpus < s.robust_gpus) {
       ++out.unjudged;
       continue;
     }
@@ -142,7 +144,7 @@ part_result judge_part(const matrix::gpu& g, const reference& ref, part p, const
   }
   std::stable_sort(out.called.begin(), out.called.end(),
                    [&](std::size_t a, std::size_t b) { return out.findings[a].z > out.findings[b].z; });
-  set_verdict(out, ref, p, s);
+  set_verdict(out, ref, p, s, level_without_time(g, ref.rows, p));
   return out;
 }
 

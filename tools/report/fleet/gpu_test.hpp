@@ -141,7 +141,8 @@ struct part_result {
   verdict v = verdict::pass;
   std::string reason;
   int rows = 0, failed = 0;        ///< rows the reference has in this part, and those the GPU failed
-  int unjudged = 0;                ///< scopes not judged: too few runs of their rows (settings::scope_runs)
+  int unjudged = 0;                ///< scopes not judged: too few runs of their rows (settings::scope_runs), or
+                                   ///< a reference of fewer than settings::robust_gpus GPUs on them
   int runs = 0;                    ///< the GPU's runs with a time of any row of the part
   std::vector<finding> findings;   ///< every scope of the part the GPU has a score on, in scope order
   std::vector<std::size_t> called; ///< indices into findings called slower, worst (largest z) first
@@ -171,6 +172,10 @@ std::vector<std::size_t> rows_to_confirm(const part_result& p, const reference& 
 
 /// A GPU's runs with a time of any row of a part.
 int runs_with(const matrix::gpu& g, const std::vector<row_meta>& rows, part p);
+/// The first level (fleet --by=level's group, "level L2 far") of a part none of whose rows has
+/// a time in any of a GPU's runs; "" when every level has one. A node check that lost a level
+/// has not checked it: the part fails, whatever share of rows that is.
+std::string level_without_time(const matrix::gpu& g, const std::vector<row_meta>& rows, part p);
 /// A GPU's rows of a part failed: NaN in every run.
 int failed_rows(const matrix::gpu& g, const std::vector<row_meta>& rows, part p);
 

@@ -115,6 +115,8 @@ double settings::threshold_pct(part p, scope_kind k) const {
 
 std::string describe(const scope_ref& s) {
   if (s.kind == scope_kind::all) return fmt::format("all {}-work rows", s.p == part::gpu ? "GPU" : "host");
+  // A level's rows stand in a family's place under fleet --by=level: "level L2 far".
+  if (s.kind == scope_kind::family && s.name.starts_with("level ")) return s.name;
   return fmt::format("{} {}", to_string(s.kind), s.name);
 }
 
@@ -140,6 +142,19 @@ int runs_with(const matrix::gpu& g, const std::vector<row_meta>& rows, part p) {
     n += any;
   }
   return n;
+}
+
+std::string level_without_time(const matrix::gpu& g, const std::vector<row_meta>& rows, part p) {
+  std::map<std::string_view, bool> timed;  // per level group of the part: any row with a time
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    if (rows[r].p != p || !rows[r].family.starts_with("level ")) continue;
+    bool& any = timed[rows[r].family];
+    for (std::size_t k = 0; k < g.runs && !any; ++k) any = !std::isnan(g.at(k, r, rows.size()));
+  }
+  for (const auto& [level, any] : timed) {
+    if (!any) return std::string(level);
+  }
+  return "";
 }
 
 int failed_rows(const matrix::gpu& g, const std::vector<row_meta>& rows, part p) {

@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "common/levels.hpp"
+
 #include "views/headline.hpp"
 #include "profile/profile.hpp"
 #include "views/views.hpp"
@@ -28,6 +30,9 @@ int device_of(const result_file& f) {
   const double d = ctx_number(f, "gpu_device");
   return std::isfinite(d) && d >= 0 && d < 1e6 ? static_cast<int>(d) : -1;
 }
+
+// A level's name as every output gives it (common/levels.hpp).
+std::string title(std::string_view level) { return std::string(levels::find(level)->title); }
 
 double param_number(const result& r, std::string_view key) {
   const auto v = numeric_value(r.param(key));
@@ -109,15 +114,15 @@ profile_value chase_rung(const std::vector<const result_file*>& files, const std
 std::vector<profile_value> ladder_of(const std::vector<const result_file*>& files, double l2_bytes, int device) {
   const auto any = [](const result&, const result_file&) { return true; };
   std::vector<profile_value> out;
-  out.push_back(chase_rung(files, "L1", 0, INFINITY, false));
-  out.push_back(best(files, "shared/latency", "shared", any, false));
-  out.push_back(chase_rung(files, "L2 near", 0, l2_bytes / 4, true));
-  out.push_back(chase_rung(files, "L2 far", l2_bytes / 2, 0.8 * l2_bytes, true));
-  out.push_back(chase_rung(files, "DRAM", 4 * l2_bytes, INFINITY, false));
+  out.push_back(chase_rung(files, title("l1"), 0, INFINITY, false));
+  out.push_back(best(files, "shared/latency", title("shared"), any, false));
+  out.push_back(chase_rung(files, title("l2_near"), 0, l2_bytes / 4, true));
+  out.push_back(chase_rung(files, title("l2_far"), l2_bytes / 2, 0.8 * l2_bytes, true));
+  out.push_back(chase_rung(files, title("dram"), 4 * l2_bytes, INFINITY, false));
   // The nearest peer: a kernel on this GPU chasing through another GPU's memory.
   const auto peer = [&](const result& r, const result_file&) { return param_number(r, "dst") == device; };
-  out.push_back(best(files, "peer/latency", "peer", peer, false));
-  if (!out.back().row.empty()) out.back().label = fmt::format("peer (GPU {}'s memory)", param_text(out.back().row, "src"));
+  out.push_back(best(files, "peer/latency", title("peer"), peer, false));
+  if (!out.back().row.empty()) out.back().label = fmt::format("{} (GPU {}'s memory)", title("peer"), param_text(out.back().row, "src"));
   for (profile_value& v : out) {
     if (v.row.empty()) v.flag = "not measured";
   }
@@ -143,16 +148,16 @@ std::vector<profile_value> levels_of(const std::vector<const result_file*>& file
     return param_number(r, "src") == device || param_number(r, "dst") == device;
   };
   std::vector<profile_value> out;
-  out.push_back(best(files, "cache/l1_bandwidth", "L1", any));
-  out.push_back(best(files, "shared/bandwidth", "shared", any));
-  out.push_back(best(files, "cluster/dsm_bandwidth", "DSM (another SM)",
+  out.push_back(best(files, "cache/l1_bandwidth", title("l1"), any));
+  out.push_back(best(files, "shared/bandwidth", title("shared"), any));
+  out.push_back(best(files, "cluster/dsm_bandwidth", title("dsm"),
                      [](const result& r, const result_file&) { return param_number(r, "cluster") >= 2; }));
   out.push_back(best(files, "cache/l2_bandwidth", "L2", any));
-  out.push_back(best(files, "global/read", "DRAM read", priced_row));
-  out.push_back(best(files, "global/memcpy_d2d", "DRAM copy (cudaMemcpy)", any));
-  out.push_back(best(files, "host/copy", "PCIe h2d (pinned)", pinned("h2d")));
-  out.push_back(best(files, "host/copy", "PCIe d2h (pinned)", pinned("d2h")));
-  out.push_back(best(files, "peer/copy", "peer copy", own_peer));
+  out.push_back(best(files, "global/read", title("dram") + " read", priced_row));
+  out.push_back(best(files, "global/memcpy_d2d", title("dram") + " copy (cudaMemcpy)", any));
+  out.push_back(best(files, "host/copy", title("pcie_h2d"), pinned("h2d")));
+  out.push_back(best(files, "host/copy", title("pcie_d2h"), pinned("d2h")));
+  out.push_back(best(files, "peer/copy", title("peer") + " copy", own_peer));
   for (profile_value& v : out) {
     if (v.row.empty()) v.flag = "not measured";
   }

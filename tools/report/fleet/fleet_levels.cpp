@@ -1,0 +1,106 @@
+// fleet --by=level's answer for an operator: one line per GPU and level of the memory
+// hierarchy (common/levels.hpp), each with the verdict of the scope that stands for the level
+// (its rows together, or its one row) and the evidence.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "common/levels.hpp"
+#include "fleet/fleet_stages.hpp"
+
+namespace membench::report {
+namespace {
+
+namespace ft = fleet_test;
+
+// The scope that stands for a level in a reference: the level's group of rows, else its one
+// row (a level with one row of a part has no group); npos when the reference has no row of it.
+std::size_t level_scope(const ft::reference& ref, const levels::level& l) {
+  const std::string group = level_group(l);
+  std::size_t row_scope = std::string::npos;
+  int rows = 0;
+  for (std::size_t i = 0; i < ref.scopes.size(); ++i) {
+    const ft::scope_ref& sc = ref.scopes[i];
+    if (sc.kind == ft::scope_kind::family && sc.name == group) return i;
+    if (sc.kind == ft::scope_kind::row && ref.rows[sc.rows.front()].family == group) ++rows, row_scope = i;
+  }
+  return rows == 1 ? row_scope : std::string::npos;
+}
+
+const ft::finding* finding_of(const ft::part_result& p, std::size_t scope) {
+  for (const ft::finding& k : p.findings) {
+    if (k.scope == scope) return &k;
+  }
+  return nullptr;
+}
+
+// The verdict word of one GPU on one level: the part's when the part is not judged on its
+// scopes (failing, undecided, not judged), else the scope's.
+std::string level_verdict(const ft::part_result& p, const ft::finding* k) {
+  if (p.v == ft::verdict::failing || p.v == ft::verdict::undecided || p.v == ft::verdict::not_judged)
+    return to_string(p.v);
+  if (k == nullptr) return "no time";
+  return k->slower ? "slower" : k->faster ? "faster" : "within";
+}
+
+std::vector<cell> level_line(const fleet& f, std::size_t gpu, const std::string& label, const levels::level& l,
+                             std::size_t scope) {
+  const ft::scope_ref& sc = f.ref.scopes[scope];
+  const ft::part_result& p = f.results[gpu].of(sc.p);
+  const ft::finding* k = finding_of(p, scope);
+  const std::string v = level_verdict(p, k);
+  const tone mood = v == "slower" || v == "failing" ? tone::bad : v == "within" || v == "faster" ? tone::plain : tone::muted;
+  const double change = k != nullptr ? k->change() : NAN;
+  return {{label},
+          {f.gpus[gpu].host},
+          {std::string(l.title)},
+          {sc.p == ft::part::gpu ? "GPU" : "host"},
+          {v, NAN, mood},
+          {std::isnan(change) ? "-" : fmt::format("{:+.2f} %", 100 * change), 100 * change},
+          {k != nullptr ? fmt::format("{:.1f}", k->z) : "-", k != nullptr ? k->z : NAN},
+          {fmt::format("{}", sc.rows.size()), static_cast<double>(sc.rows.size())}};
+}
+
+// A level the GPU ran that its baseline has no row of: said, never passed over.
+std::vector<cell> unreferenced_line(const fleet& f, std::size_t gpu, const std::string& label, const levels::level& l) {
+  return {{label}, {f.gpus[gpu].host}, {std::string(l.title)}, {l.host_link ? "host" : "GPU"},
+          {"not in the reference", NAN, tone::muted}, {"-"}, {"-"}, {"0", 0.0}};
+}
+
+bool ran_but_unreferenced(const fleet& f, const levels::level& l) {
+  return std::any_of(f.not_in_baseline.begin(), f.not_in_baseline.end(), [&](const std::string& name) {
+    const levels::level_row* r = levels::row_of(name);
+    return r != nullptr && r->level == l.key;
+  });
+}
+
+}  // namespace
+
+bool grouped_by_level(const ft::reference& ref) {
+  return std::any_of(ref.rows.begin(), ref.rows.end(), [](const ft::row_meta& r) { return r.family.starts_with("level "); });
+}
+
+table level_table(const fleet_state& s, const std::vector<gpu_summary>& gpus) {
+  table t;
+  t.title = "each GPU by level";
+  t.unit = "a line per GPU and level of the memory hierarchy; deviation: the level's rows against the reference's "
+           "centre; verdict: slower or faster where called, else the part's when it is not judged level by level";
+  t.header = {"GPU", "host", "level", "part", "verdict", "deviation", "z", "rows"};
+  for (const gpu_summary& g : gpus) {
+    const fleet& f = s.fleets[g.fleet];
+    if (!grouped_by_level(f.ref)) continue;
+    const std::string label = f.gpus[g.gpu].uuid;
+    for (const levels::level& l : levels::all()) {
+      const std::size_t scope = level_scope(f.ref, l);
+      if (scope != std::string::npos) {
+        t.rows.push_back(level_line(f, g.gpu, label, l, scope));
+      } else if (ran_but_unreferenced(f, l)) {
+        t.rows.push_back(unreferenced_line(f, g.gpu, label, l));
+      }
+    }
+  }
+  return t;
+}
+
+}  // namespace membench::report
