@@ -1,6 +1,6 @@
-# `cmake --install <dir>` (component runtime): the three builds and membench-report in bin/,
-# the docs, schema.json, the Python package (python/) and the Slurm, ReFrame and Kubernetes
-# integrations in share/membench/,
+# `cmake --install <dir>` (component runtime): the three builds, membench-report and
+# membench-check in bin/; the docs, schema.json, the node check's reference, the Python
+# package (python/) and the Slurm, ReFrame and Kubernetes integrations in share/membench/;
 # README, LICENSE and CHANGELOG in share/doc/membench/; the libraries come from the system.
 # Component bundle: the same tree, plus every non-system shared library they need in
 # lib/membench/ and the GPU checks (peer copy check, GPU tests, SASS check) in
@@ -46,6 +46,12 @@ function(membench_install_tree component)
   install(TARGETS ${membench_bin_targets} ${deps}
           RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT ${component} ${ARGN})
   install(FILES ${PROJECT_SOURCE_DIR}/python/membench/schema.json DESTINATION ${MEMBENCH_INSTALL_DATADIR}
+          COMPONENT ${component} ${ARGN})
+  # The node check: its command beside membench, and the reference a lone node is judged
+  # against (membench-check finds it at ../share/membench/reference/ from its own folder).
+  install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/run/membench-check DESTINATION ${CMAKE_INSTALL_BINDIR}
+          COMPONENT ${component} ${ARGN})
+  install(FILES ${PROJECT_SOURCE_DIR}/reference/node_check.json DESTINATION ${MEMBENCH_INSTALL_DATADIR}/reference
           COMPONENT ${component} ${ARGN})
   # The Python package as it is in the source tree: share/membench/python goes on PYTHONPATH,
   # or `pip install share/membench/python` installs it.

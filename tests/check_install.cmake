@@ -49,6 +49,7 @@ set(expected ${DATADIR}/schema.json ${DATADIR}/python/pyproject.toml ${DATADIR}/
     ${DATADIR}/python/membench/schema.json ${DATADIR}/docs/guide.md ${DATADIR}/docs/schema.md
     ${DATADIR}/integrations/README.md ${DATADIR}/integrations/slurm/submit.sh
     ${DATADIR}/integrations/reframe/membench_check.py ${DATADIR}/integrations/kubernetes/membench-job.yaml
+    ${DATADIR}/reference/node_check.json ${BINDIR}/membench-check
     ${DOCDIR}/README.md ${DOCDIR}/LICENSE ${DOCDIR}/CHANGELOG.md)
 foreach(bin IN LISTS BINS)
   list(APPEND expected ${BINDIR}/${bin})
@@ -75,7 +76,7 @@ set(programs ${BINS})
 list(TRANSFORM programs PREPEND ${BINDIR}/)
 set(checks ${CHECKS})
 list(TRANSFORM checks PREPEND ${CHECKDIR}/)
-foreach(program IN LISTS programs checks ITEMS ${DATADIR}/integrations/slurm/submit.sh)
+foreach(program IN LISTS programs checks ITEMS ${DATADIR}/integrations/slurm/submit.sh ${BINDIR}/membench-check)
   if(EXISTS ${WORK}/bundle/${program})
     execute_process(COMMAND test -x ${WORK}/bundle/${program} RESULT_VARIABLE not_executable)
     if(not_executable)

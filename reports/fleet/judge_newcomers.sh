@@ -2,8 +2,8 @@
 # reports/fleet/judge_newcomers.sh REPORT [OUT]: each committed GPU of a single- or two-GPU
 # host judged against the committed baseline of its model and board part (made from GPUs of
 # 2- and 4-GPU hosts: another host shape), the verdict tables as Markdown into OUT (default
-# reports/fleet/newcomers.md); then the fresh single-GPU H100s of a board part no baseline has,
-# as a fleet of their own. Extracts the archives into a temporary folder.
+# reports/fleet/newcomers.md); then the fresh single-GPU H100s of a board part no baseline has
+# (692-2G520-0202-000), as a fleet of their own. Extracts the archives into a temporary folder.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 report=$(realpath "${1:?usage: judge_newcomers.sh REPORT [OUT]}")
@@ -19,7 +19,10 @@ pairs=(
   "h100/2026-11-27_931553e_1gpu_c5dba753.tar.xz h100/baseline_board695-000.json"
   "h100/2026-11-27_88f9977_2gpu.tar.xz h100/baseline_board695-000.json"
   "h100/newcomers/2026-12-07_1gpu_8def4dde.tar.xz h100/baseline_board695-000.json"
+  "h100/newcomers/2026-12-07_1gpu_371611dc.tar.xz h100/baseline_board692-0200-000.json"
 )
+# The single-GPU H100s of board part 692-2G520-0202-000.
+fresh_gpus=(8def4dde ec89b614 f9db2863 865f7762)
 {
   echo "# Newcomers judged against the committed baselines"
   echo
@@ -42,9 +45,9 @@ pairs=(
   done
   # The fresh single-GPU H100s of a board part no baseline has: a fleet of their own.
   fresh="$work/fresh"
-  for archive in "$here"/h100/newcomers/*.tar.xz; do
-    mkdir -p "$fresh/$(basename "$archive" .tar.xz)"
-    tar xJf "$archive" -C "$fresh/$(basename "$archive" .tar.xz)"
+  for gpu in "${fresh_gpus[@]}"; do
+    mkdir -p "$fresh/$gpu"
+    tar xJf "$here"/h100/newcomers/2026-12-07_1gpu_"$gpu".tar.xz -C "$fresh/$gpu"
   done
   echo
   echo "## \`h100/newcomers/\` as a fleet of their own (no baseline of their board part)"

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# reference/make_reference.sh REPORT EVALUATE [OUT]: the node check's reference and its
+# evidence, from the committed runs, into OUT (default reference/):
+#   node_check.json  what a lone node's check is judged against by default (membench-check;
+#                    installed as share/membench/reference/node_check.json): per model, build
+#                    and board part (the fleet strata) of three GPUs or more, each level row's
+#                    healthy centre and spread (REPORT: membench-report fleet --by=level);
+#   sources.md       the GPUs behind each stratum, by UUID, and their runs;
+#   evaluation.md    the check's false alarms and sensitivity per level on the same runs, each
+#                    GPU left out of the reference it is judged by (EVALUATE:
+#                    membench-check-evaluate).
+# The runs: reports/fleet/'s quick-tier sets and check-tier runs (the check's rows are the same
+# rows, measured alike). Rows that fewer than all of a stratum's GPUs ran are left out until
+# enough check runs cover them (EXCLUDE below): a reference row from one GPU has no spread.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(dirname "$here")
+usage="usage: make_reference.sh REPORT EVALUATE [OUT]"
+report=$(realpath "${1:?$usage}")
+evaluate=$(realpath "${2:?$usage}")
+out=$(realpath "${3:-$here}")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+# Level rows only the check tier has run yet: on too few GPUs of any stratum.
+EXCLUDE='global/latency/load:plain/spacing:128/bytes:32M|cache/l2_bandwidth/bytes:32M|cluster/dsm_bandwidth/cluster:2|host/copy/dir:d2h/'
+keep=$(grep -v '^peer/' "$root/tests/data/benchmark_list_check.txt" | sed 's|/manual_time$||' | grep -Ev "$EXCLUDE" |
+       sed 's/[.]/[.]/g' | paste -sd '|')
+for archive in "$root"/reports/fleet/h100/*.tar.xz "$root"/reports/fleet/h100/newcomers/*.tar.xz \
+               "$root"/reports/fleet/h100/check/*.tar.xz "$root"/reports/fleet/h200/*.tar.xz; do
+  dir="$work/sets/$(basename "$(dirname "$archive")")_$(basename "$archive" .tar.xz)"
+  mkdir -p "$dir"
+  tar xJf "$archive" -C "$dir"
+done
+"$report" fleet "$work/sets" --by=level --allow-mixed --filter="^($keep)(/|$)" --baseline-out="$out/node_check.json" \
+  --format=md -o "$work/report.md" 2>"$work/stderr" || { rc=$?; [ "$rc" -ne 2 ] || { cat "$work/stderr" >&2; exit 2; }; }
+python3 - "$out/node_check.json" > "$out/sources.md" <<'PY'
+import json, sys
+b = json.load(open(sys.argv[1]))
+print("# The node check's reference: its GPUs\n")
+print("Made by `reference/make_reference.sh` with `node_check.json`: per stratum, the GPUs whose runs")
+print("(reports/fleet/) made it, and how many runs each.\n")
+for f in b["fleets"]:
+    s = f["stratum"]
+    print(f"## {f['gpu_name']}, board part {s['gpu_board_part'][0]}, VBIOS {s['gpu_vbios'][0]}: {len(f['gpus'])} GPUs, {len(f['rows'])} rows\n")
+    print("| GPU | runs |\n|---|---:|")
+    for g in f["gpus"]:
+        print(f"| {g['uuid']} | {g['runs']} |")
+    print()
+PY
+"$evaluate" "$work/sets" --filter="^($keep)(/|$)" | sed "s|$work/sets/||g" > "$out/evaluation.md"
+echo "make_reference.sh: $out/node_check.json, sources.md and evaluation.md from $(find "$work/sets" -name '*.json' | wc -l) runs"

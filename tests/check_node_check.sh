@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# tests/check_node_check.sh REPORT EVALUATE SOURCE_DIR: the node check without a GPU.
+#  1. reference/ (the reference, its sources, its evaluation) is what reference/make_reference.sh
+#     makes from the committed runs;
+#  2. membench-check end to end with a stand-in for membench (the GPU: each run writes the next
+#     committed check run of a real H100 where membench would write it) and the real
+#     membench-report: a healthy GPU exits 0 with a line per level; the same runs with the DRAM
+#     rows 20 % slower (tools/gate/inject_slowdown.py) exit 1 on DRAM; with the L1 rows lost,
+#     exit 1, failing; a membench that cannot run (no GPU) exits 2; bad options exit 2.
+set -uo pipefail
+report=$(realpath "$1") evaluate=$(realpath "$2") src=$(realpath "$3")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+fail() { echo "check_node_check: $*" >&2; exit 1; }
+
+"$src/reference/make_reference.sh" "$report" "$evaluate" "$work" >/dev/null || fail "reference/make_reference.sh failed"
+for made in node_check.json sources.md evaluation.md; do
+  cmp -s "$work/$made" "$src/reference/$made" ||
+    fail "reference/$made is not what reference/make_reference.sh makes from the committed runs: run it again"
+done
+
+# The stand-in: the committed check runs of GPU-865f7762 (an H100 alone on its host), one a run.
+runs="$work/runs"
+mkdir -p "$runs" "$work/bin"
+tar xJf "$src"/reports/fleet/h100/check/2026-12-07_1gpu_865f7762.tar.xz -C "$runs"
+cat > "$work/bin/membench" <<'STANDIN'
+#!/usr/bin/env bash
+# A stand-in for membench on a GPU: copies the next committed run to where --benchmark_out
+# and --devices put membench's file, changed as MUTATE says; NO_GPU=1 answers as membench does
+# on a machine without one.
+[ "${NO_GPU:-0}" = 0 ] || { echo "membench: no CUDA device" >&2; exit 3; }
+for a in "$@"; do case $a in --benchmark_out=*) out=${a#*=} ;; esac; done
+n=$(( $(cat "$STATE" 2>/dev/null || echo 0) + 1 )); echo "$n" > "$STATE"
+from=$(ls "$RUNS/check$n"/membench*.json)
+to="$(dirname "$out")/$(basename "$from")"
+case ${MUTATE:-none} in
+  none) cp "$from" "$to" ;;
+  slow) python3 "$INJECT" "$from" "$to" --slowdown 20 --filter "$FILTER" >/dev/null ;;
+  lose) python3 -c 'import json,re,sys; d=json.load(open(sys.argv[1])); d["benchmarks"]=[b for b in d["benchmarks"] if not re.search(sys.argv[3], b["name"])]; json.dump(d, open(sys.argv[2], "w"))' "$from" "$to" "$FILTER" ;;
+esac
+STANDIN
+chmod +x "$work/bin/membench"
+ln -s "$report" "$work/bin/membench-report"
+check() {  # expected exit, then membench-check's options; environment: MUTATE, FILTER, NO_GPU
+  rm -f "$work/state"
+  STATE="$work/state" RUNS="$runs" INJECT="$src/tools/gate/inject_slowdown.py" \
+    "$src/tools/run/membench-check" --bin="$work/bin" --baseline="$src/reference/node_check.json" --format=csv \
+    "${@:2}" > "$work/out.csv" 2> "$work/err.txt"
+  local rc=$?
+  [ "$rc" = "$1" ] || { cat "$work/out.csv" "$work/err.txt" >&2; fail "membench-check ${*:2} (${MUTATE:-none}) exited $rc, not $1"; }
+}
+line() { grep -E "^GPU-865f7762[^,]*,[^,]*,$1," "$work/out.csv" || fail "no line for $1: $(head -20 "$work/out.csv")"; }
+
+MUTATE=none check 0
+for level in "L1" "shared" "L2 near" "DRAM" "constant cache" "DSM \(another SM\)" "SM clock under load" "PCIe h2d \(pinned\)"; do
+  line "$level" | grep -q ",within," || fail "a healthy GPU is not within on $level: $(line "$level")"
+done
+line "L2 far" | grep -q ",not in the reference," || fail "L2 far, which the reference lacks, is not said: $(line "L2 far")"
+MUTATE=slow FILTER='^global/(read|write|copy)/.*bytes:1G|latency/.*bytes:1G' check 1
+line "DRAM" | grep -q ",slower," || fail "DRAM 20 % slower is not called: $(line DRAM)"
+line "L1" | grep -q ",within," || fail "L1 is not within when DRAM is slow: $(line L1)"
+MUTATE=lose FILTER='^(global/latency/.*bytes:16K|cache/l1_bandwidth)' check 1
+line "L1" | grep -q ",failing," || fail "a GPU that lost L1 is not failing: $(line L1)"
+NO_GPU=1 check 2
+grep -q "membench exited 3" "$work/err.txt" || fail "a membench that cannot run is not said: $(cat "$work/err.txt")"
+check 2 --runs=0
+check 2 --self --baseline=x.json
+echo "check_node_check: the reference is reproducible; healthy 0, DRAM 20 % slower 1, L1 lost 1, no GPU 2"
