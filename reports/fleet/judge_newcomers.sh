@@ -20,8 +20,10 @@ pairs=(
   "h100/2026-11-27_88f9977_2gpu.tar.xz h100/baseline_board695-000.json"
   "h100/newcomers/2026-12-07_1gpu_8def4dde.tar.xz h100/baseline_board695-000.json"
   "h100/newcomers/2026-12-07_1gpu_371611dc.tar.xz h100/baseline_board692-0200-000.json"
+  "h100/newcomers/2026-12-07_1gpu_e5f1ca74.tar.xz h100/baseline_board692-0202-000.json"
 )
-# The single-GPU H100s of board part 692-2G520-0202-000.
+# The single-GPU H100s of board part 692-2G520-0202-000 that h100/baseline_board692-0202-000.json
+# was made from (fleet --baseline-out over these four).
 fresh_gpus=(8def4dde ec89b614 f9db2863 865f7762)
 {
   echo "# Newcomers judged against the committed baselines"
