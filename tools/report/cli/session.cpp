@@ -22,6 +22,14 @@ std::string session::locate(const std::string& path) const {
 }
 
 file_refs session::load(const std::vector<std::string>& paths, const read_options& what) {
+  std::vector<std::pair<std::string, std::string>> unreadable;
+  file_refs out = load_readable(paths, what, unreadable);
+  if (!unreadable.empty()) throw input_error(unreadable.front().second);  // the first, in the order given
+  return out;
+}
+
+file_refs session::load_readable(const std::vector<std::string>& paths, const read_options& what,
+                                 std::vector<std::pair<std::string, std::string>>& unreadable) {
   std::vector<std::pair<std::string, std::future<result_file>>> pending;
   for (const auto& p : paths) {
     inputs.push_back(locate(p));
@@ -31,32 +39,14 @@ file_refs session::load(const std::vector<std::string>& paths, const read_option
     const read_options reads = in_views ? read_options{} : what;
     pending.emplace_back(p, std::async(std::launch::async, [path = locate(p), reads] { return load_results(path, reads); }));
   }
-  for (auto& [p, f] : pending) {
-    result_file read = f.get();  // rethrows the first input_error
-    read.path = p;               // shown as given (in views, as the views file names it)
-    if (read.complexity_rows > 0)
-      std::fprintf(stderr, "membench-report: %s: %zu complexity row(s) (BigO, RMS) left out: a fit over sizes, not a time\n",
-                   terminal_text(p).c_str(), read.complexity_rows);
-    files_.emplace(p, std::move(read));
-  }
-  std::vector<const result_file*> out;
-  for (const auto& p : paths) out.push_back(&files_.at(p));
-  return file_refs(std::move(out));
-}
-
-file_refs session::load_readable(const std::vector<std::string>& paths, const read_options& what,
-                                 std::vector<std::pair<std::string, std::string>>& unreadable) {
-  std::vector<std::pair<std::string, std::future<result_file>>> pending;
-  for (const auto& p : paths) {
-    inputs.push_back(locate(p));
-    if (files_.count(p) != 0) continue;
-    pending.emplace_back(p, std::async(std::launch::async, [path = locate(p), what] { return load_results(path, what); }));
-  }
   std::vector<std::string> failed;
   for (auto& [p, f] : pending) {
     try {
       result_file read = f.get();
-      read.path = p;
+      read.path = p;  // shown as given (in views, as the views file names it)
+      if (read.complexity_rows > 0)
+        std::fprintf(stderr, "membench-report: %s: %zu complexity row(s) (BigO, RMS) left out: a fit over sizes, not a time\n",
+                     terminal_text(p).c_str(), read.complexity_rows);
       files_.emplace(p, std::move(read));
     } catch (const input_error& e) {
       unreadable.emplace_back(p, e.what());
