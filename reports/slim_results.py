@@ -52,20 +52,33 @@ def compact(text):
 
 def expected(text, without_samples):
     data = json.loads(text)
-    if without_samples:
+    if without_samples and isinstance(data, dict):
         for row in data.get("benchmarks", []):
-            row.pop("samples_us", None)
+            if isinstance(row, dict):
+                row.pop("samples_us", None)
     return data
 
 
 def main():
     args = sys.argv[1:]
     without_samples = "--drop-samples" in args
-    for path in (a for a in args if a != "--drop-samples"):
-        with open(path) as f:
-            text = f.read()
+    paths = [a for a in args if a != "--drop-samples"]
+    if not paths or any(a.startswith("-") for a in paths):  # an option misspelt is no file
+        print(f"usage: slim_results.py [--drop-samples] FILE... (not: {' '.join(args)})", file=sys.stderr)
+        sys.exit(2)
+    for path in paths:
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            expect = expected(text, without_samples)
+        except (OSError, ValueError) as e:  # missing, a folder, not UTF-8, not JSON: left as it is
+            sys.exit(f"slim_results: {path}: cannot be read as JSON: {e}")
         out = compact(drop_samples(text) if without_samples else text)
-        if "\0" in out or json.loads(out) != expected(text, without_samples):
+        try:
+            same = "\0" not in out and json.loads(out) == expect
+        except ValueError:
+            same = False
+        if not same:
             sys.exit(f"slim_results: {path}: not the same data after rewriting it")
         if out != text:
             with open(path, "w") as f:

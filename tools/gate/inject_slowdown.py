@@ -59,7 +59,11 @@ def main():
         ap.error("--every must be at least 1")
     if not 0 <= args.phase < args.every:
         ap.error("--phase must be between 0 and --every - 1")
-    doc = json.load(open(args.input))
+    try:
+        with open(args.input, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:  # missing, a folder, not UTF-8, not JSON
+        sys.exit(f"{args.input}: cannot be read as JSON: {e}; {args.output} not written")
     try:
         chosen = inject(doc, args.slowdown, args.filter, args.every, args.phase)
     except ValueError as e:
@@ -68,8 +72,11 @@ def main():
         text = json.dumps(doc, indent=2, allow_nan=False)
     except ValueError as e:  # a NaN or Infinity, read from the input: json.load takes them
         sys.exit(f"{args.input}: {e}: JSON has no NaN or Infinity; {args.output} not written")
-    with open(args.output, "w") as out:
-        out.write(text)
+    try:
+        with open(args.output, "w") as out:
+            out.write(text)
+    except OSError as e:
+        sys.exit(f"{args.output}: cannot be written: {e}")
     print(f"{args.output}: {len(chosen)} benchmark(s) {args.slowdown:+g} %", file=sys.stderr)
 
 
