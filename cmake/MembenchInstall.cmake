@@ -47,12 +47,14 @@ function(membench_install_tree component)
           RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT ${component} ${ARGN})
   install(FILES ${PROJECT_SOURCE_DIR}/python/membench/schema.json DESTINATION ${MEMBENCH_INSTALL_DATADIR}
           COMPONENT ${component} ${ARGN})
-  # The node check: its command beside membench, and the reference a lone node is judged
-  # against (membench-check finds it at ../share/membench/reference/ from its own folder).
+  # The node check: its command beside membench, and the references of the models measured:
+  # the check's (membench-check finds it at ../share/membench/reference/ from its own folder)
+  # and the quick tier's, which judges a fleet too small to judge itself (membench-report
+  # fleet finds it there from its own folder).
   install(PROGRAMS ${PROJECT_SOURCE_DIR}/tools/run/membench-check DESTINATION ${CMAKE_INSTALL_BINDIR}
           COMPONENT ${component} ${ARGN})
-  install(FILES ${PROJECT_SOURCE_DIR}/reference/node_check.json DESTINATION ${MEMBENCH_INSTALL_DATADIR}/reference
-          COMPONENT ${component} ${ARGN})
+  install(FILES ${PROJECT_SOURCE_DIR}/reference/node_check.json ${PROJECT_SOURCE_DIR}/reference/fleet.json
+          DESTINATION ${MEMBENCH_INSTALL_DATADIR}/reference COMPONENT ${component} ${ARGN})
   # The Python package as it is in the source tree: share/membench/python goes on PYTHONPATH,
   # or `pip install share/membench/python` installs it.
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/ DESTINATION ${MEMBENCH_INSTALL_DATADIR}/python

@@ -5,6 +5,9 @@
 #                    installed as share/membench/reference/node_check.json): per model, build
 #                    and board part (the fleet strata) of three GPUs or more, each level row's
 #                    healthy centre and spread (REPORT: membench-report fleet --by=level);
+#   fleet.json       the same GPUs' quick-tier reference, every row, grouped by family: what
+#                    judges a fleet too small to judge itself (membench-report fleet
+#                    --model-reference; installed as share/membench/reference/fleet.json);
 #   sources.md       the GPUs behind each stratum, by UUID, and their runs;
 #   evaluation.md    the check's false alarms and sensitivity per level on the same runs, each
 #                    GPU left out of the reference it is judged by (EVALUATE:
@@ -27,17 +30,28 @@ keep=$(grep -v '^peer/' "$root/tests/data/benchmark_list_check.txt" | sed 's|/ma
        sed 's/[.]/[.]/g' | paste -sd '|')
 for archive in "$root"/reports/fleet/h100/*.tar.xz "$root"/reports/fleet/h100/newcomers/*.tar.xz \
                "$root"/reports/fleet/h100/check/*.tar.xz "$root"/reports/fleet/h200/*.tar.xz; do
-  dir="$work/sets/$(basename "$(dirname "$archive")")_$(basename "$archive" .tar.xz)"
+  # The check runs apart: the quick tier's reference is made without them.
+  tier=quick
+  case $archive in */check/*) tier=check ;; esac
+  dir="$work/$tier/$(basename "$(dirname "$archive")")_$(basename "$archive" .tar.xz)"
   mkdir -p "$dir"
   tar xJf "$archive" -C "$dir"
 done
-"$report" fleet "$work/sets" --by=level --allow-mixed --filter="^($keep)(/|$)" --baseline-out="$out/node_check.json" \
+"$report" fleet "$work/quick" "$work/check" --by=level --allow-mixed --filter="^($keep)(/|$)" --baseline-out="$out/node_check.json" \
   --format=md -o "$work/report.md" 2>"$work/stderr" || { rc=$?; [ "$rc" -ne 2 ] || { cat "$work/stderr" >&2; exit 2; }; }
-python3 - "$out/node_check.json" > "$out/sources.md" <<'PY'
+"$report" fleet "$work/quick" --allow-mixed --baseline-out="$out/fleet.json" --format=md -o "$work/quick.md" \
+  2>"$work/stderr" || { rc=$?; [ "$rc" -ne 2 ] || { cat "$work/stderr" >&2; exit 2; }; }
+python3 - "$out/node_check.json" "$out/fleet.json" > "$out/sources.md" <<'PY'
 import json, sys
 b = json.load(open(sys.argv[1]))
-print("# The node check's reference: its GPUs\n")
-print("Made by `reference/make_reference.sh` with `node_check.json`: per stratum, the GPUs whose runs")
+quick = json.load(open(sys.argv[2]))
+print("# The references: their GPUs\n")
+print("Made by `reference/make_reference.sh`: `fleet.json` (the quick tier) holds these strata:\n")
+print("| GPU | board part | VBIOS | GPUs | rows |\n|---|---|---|---:|---:|")
+for f in quick["fleets"]:
+    s = f["stratum"]
+    print(f"| {f['gpu_name']} | {s['gpu_board_part'][0]} | {s['gpu_vbios'][0]} | {len(f['gpus'])} | {len(f['rows'])} |")
+print("\n`node_check.json` (the check's level rows): per stratum, the GPUs whose runs")
 print("(reports/fleet/) made it, and how many runs each.\n")
 for f in b["fleets"]:
     s = f["stratum"]
@@ -47,5 +61,5 @@ for f in b["fleets"]:
         print(f"| {g['uuid']} | {g['runs']} |")
     print()
 PY
-"$evaluate" "$work/sets" --filter="^($keep)(/|$)" | sed "s|$work/sets/||g" > "$out/evaluation.md"
-echo "make_reference.sh: $out/node_check.json, sources.md and evaluation.md from $(find "$work/sets" -name '*.json' | wc -l) runs"
+"$evaluate" "$work/quick" "$work/check" --filter="^($keep)(/|$)" | sed "s|$work/||g" > "$out/evaluation.md"
+echo "make_reference.sh: $out/: node_check.json, fleet.json, sources.md and evaluation.md from $(find "$work" -name '*.json' | wc -l) runs"

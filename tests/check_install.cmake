@@ -49,7 +49,7 @@ set(expected ${DATADIR}/schema.json ${DATADIR}/python/pyproject.toml ${DATADIR}/
     ${DATADIR}/python/membench/schema.json ${DATADIR}/docs/guide.md ${DATADIR}/docs/schema.md
     ${DATADIR}/integrations/README.md ${DATADIR}/integrations/slurm/submit.sh
     ${DATADIR}/integrations/reframe/membench_check.py ${DATADIR}/integrations/kubernetes/membench-job.yaml
-    ${DATADIR}/reference/node_check.json ${BINDIR}/membench-check
+    ${DATADIR}/reference/node_check.json ${DATADIR}/reference/fleet.json ${BINDIR}/membench-check
     ${DOCDIR}/README.md ${DOCDIR}/LICENSE ${DOCDIR}/CHANGELOG.md)
 foreach(bin IN LISTS BINS)
   list(APPEND expected ${BINDIR}/${bin})

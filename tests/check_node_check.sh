@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # tests/check_node_check.sh REPORT EVALUATE SOURCE_DIR: the node check without a GPU.
-#  1. reference/ (the reference, its sources, its evaluation) is what reference/make_reference.sh
+#  1. reference/ (the references, their sources, the check's evaluation) is what reference/make_reference.sh
 #     makes from the committed runs;
 #  2. membench-check end to end with a stand-in for membench (the GPU: each run writes the next
 #     committed check run of a real H100 where membench would write it) and the real
@@ -14,7 +14,7 @@ trap 'rm -rf "$work"' EXIT
 fail() { echo "check_node_check: $*" >&2; exit 1; }
 
 "$src/reference/make_reference.sh" "$report" "$evaluate" "$work" >/dev/null || fail "reference/make_reference.sh failed"
-for made in node_check.json sources.md evaluation.md; do
+for made in node_check.json fleet.json sources.md evaluation.md; do
   cmp -s "$work/$made" "$src/reference/$made" ||
     fail "reference/$made is not what reference/make_reference.sh makes from the committed runs: run it again"
 done

@@ -59,6 +59,7 @@ struct fleet_args {
   fleet_options opt;
   double fail_share_pct = options::fail_share.number;
   std::string baseline, baseline_out;
+  std::string model_reference = std::string(options::fleet_model_reference.text);
   output_options out;
 };
 struct profile_args {

@@ -38,6 +38,18 @@ std::vector<std::string> files_of(const std::string& arg, const session& s) {
   return out;
 }
 
+// --model-reference auto: the reference installed beside this membench-report (bin/ and
+// share/membench/reference/), none when it is not there; none: none.
+std::string model_reference_path(const std::string& given) {
+  if (given == "none") return "";
+  if (given != "auto") return given;
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) return "";
+  const fs::path installed = exe.parent_path().parent_path() / "share" / "membench" / "reference" / "fleet.json";
+  return fs::is_regular_file(installed, ec) ? installed.string() : "";
+}
+
 fleet_baseline read_baseline(const std::string& path, session& s) {
   const std::string where = s.locate(path);
   const std::string text = read_input_text(where, path);
@@ -55,7 +67,7 @@ CLI::App* add_fleet(CLI::App& app, fleet_args& a) {
   b(o::fleet_level, t.alpha)(o::fail_share, a.fail_share_pct)(o::fleet_since, a.opt.since);
   b(o::allow_mixed, a.opt.allow_mixed)(o::baseline_in, a.baseline)(o::baseline_out, a.baseline_out);
   b(o::baseline_format, a.opt.baseline_format)(o::filter, a.opt.filter)(o::fleet_all, a.opt.show_all);
-  b(o::fleet_by, a.opt.by);
+  b(o::fleet_by, a.opt.by)(o::fleet_model_reference, a.model_reference)(o::fleet_model_below, a.opt.model_below);
   b(o::fleet_format, a.out.format)(o::output, a.out.output)(o::color, a.out.colour);
   return b.done();
 }
@@ -101,6 +113,8 @@ int run_fleet(fleet_args a, session& s) {
     }
   }
   const fleet_baseline against = a.baseline.empty() ? fleet_baseline{} : read_baseline(a.baseline, s);
+  const std::string model_path = a.baseline.empty() ? model_reference_path(a.model_reference) : "";
+  const fleet_baseline model = model_path.empty() ? fleet_baseline{} : read_baseline(model_path, s);
   // A file found in a folder that cannot be read (truncated, a leftover) is set aside and
   // said; one the operator named is a mistake to stop on.
   std::vector<std::pair<std::string, std::string>> failed;
@@ -110,7 +124,8 @@ int run_fleet(fleet_args a, session& s) {
     if (explicit_files.count(path) != 0) throw input_error(why);
     unreadable.push_back(why);
   }
-  const fleet_outcome f = view_fleet(files, a.opt, a.baseline.empty() ? nullptr : &against, unreadable);
+  const fleet_outcome f = view_fleet(files, a.opt, a.baseline.empty() ? nullptr : &against, unreadable,
+                                     model_path.empty() ? nullptr : &model);
   const std::string text = a.opt.as_json ? f.json : rendered(f.doc, a.out, s);
   // The report and the baseline as one set: a report that cannot be written leaves the old
   // baseline whole too.

@@ -227,6 +227,19 @@ inline constexpr option_spec fleet_since{
     .names = "--since",
     .help = "DATE (YYYY-MM-DD, or with THH:MM[:SS]): each GPU is judged on its runs since DATE, and also against "
             "its own runs before it (drift: the same chip, so only its run-to-run spread is the null)"};
+inline constexpr option_spec fleet_model_reference{
+    .names = "--model-reference",
+    .help = "a baseline per model and stratum (--baseline-out over many healthy GPUs) that judges a fleet too small "
+            "to judge itself (--model-below); `auto`: share/membench/reference/fleet.json beside the installed "
+            "membench-report, when there; `none`: never",
+    .text = "auto"};
+inline constexpr option_spec fleet_model_below{
+    .names = "--model-below", .kind = k::integer,
+    .help = "a fleet of fewer GPUs than this is judged against the model reference of its stratum, when it has one "
+            "(else on its own, said)",
+    .number = 8, .low = 0, .high = 1e6,
+    .default_note = "four GPUs called a healthy chip at its model's edge 4 times in 20 000 verdicts on their own, never "
+                    "against the model reference (reports/fleet/)"};
 inline constexpr option_spec fleet_by{
     .names = "--by", .kind = k::choice,
     .help = "what a GPU is judged on between all its rows and each row: its families, or the levels of the memory "
@@ -306,7 +319,7 @@ inline constexpr std::array history_command{
 inline constexpr std::array fleet_command{
     &fleet_files, &fleet_threshold, &family_threshold, &row_threshold, &host_threshold, &host_row_threshold,
     &fleet_level, &fail_share, &fleet_since, &allow_mixed, &baseline_in, &baseline_out, &baseline_format, &filter,
-    &fleet_by, &fleet_all, &fleet_format, &output, &color};
+    &fleet_model_reference, &fleet_model_below, &fleet_by, &fleet_all, &fleet_format, &output, &color};
 inline constexpr std::array rows_command{&rows_files, &filter, &output};
 inline constexpr std::array profile_command{&profile_files, &profile_format, &output};
 inline constexpr std::array views_command{&views_dir, &views_file, &views_check, &views_only};

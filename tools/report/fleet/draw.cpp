@@ -80,11 +80,15 @@ draw_mode parse_draw_mode(std::string_view text) {
   throw std::invalid_argument("draw mode must be distinct or bootstrap, not '" + std::string(text) + "'");
 }
 
-matrix draw_fleet(const matrix& m, std::size_t size, draw_mode mode, std::mt19937_64& rng) {
+matrix draw_fleet(const matrix& m, std::size_t size, draw_mode mode, std::mt19937_64& rng,
+                  std::vector<std::size_t>* drawn) {
   matrix out;
   out.rows = m.rows;
   if (m.gpus.empty()) return out;
-  for (std::size_t i : originals(m.gpus.size(), size, mode, rng)) out.gpus.push_back(drawn_gpu(m, m.gpus[i], mode, rng));
+  for (std::size_t i : originals(m.gpus.size(), size, mode, rng)) {
+    out.gpus.push_back(drawn_gpu(m, m.gpus[i], mode, rng));
+    if (drawn != nullptr) drawn->push_back(i);
+  }
   return out;
 }
 

@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <random>
 #include <string_view>
+#include <vector>
 
 #include "fleet/gpu_test.hpp"
 
@@ -24,7 +25,9 @@ enum class draw_mode : unsigned char {
 /// "distinct" or "bootstrap"; throws std::invalid_argument otherwise.
 draw_mode parse_draw_mode(std::string_view text);
 
-/// A fleet of `size` GPUs drawn from `m`'s GPUs (none of them empty) as `mode` says.
-matrix draw_fleet(const matrix& m, std::size_t size, draw_mode mode, std::mt19937_64& rng);
+/// A fleet of `size` GPUs drawn from `m`'s GPUs (none of them empty) as `mode` says; with
+/// `drawn`, the index in `m` of each GPU drawn is appended to it.
+matrix draw_fleet(const matrix& m, std::size_t size, draw_mode mode, std::mt19937_64& rng,
+                  std::vector<std::size_t>* drawn = nullptr);
 
 }  // namespace membench::report::fleet_test

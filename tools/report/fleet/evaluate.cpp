@@ -171,13 +171,31 @@ std::size_t healthy_verdicts = 0, healthy_called = 0;
 
 // The draw of every synthetic fleet (--draw).
 ft::draw_mode draw = ft::draw_mode::distinct;
+// --model-below N: a fleet of fewer than N GPUs (and fewer than its stratum has) is judged
+// against the model reference of its stratum, as fleet does with one installed: here the
+// reference of the stratum's other GPUs, none of the fleet's GPUs in it.
+std::size_t model_below = 0;
+
+// The reference a synthetic fleet is judged against: its own, or below model_below the
+// reference of the stratum's GPUs it did not draw.
+ft::reference reference_for(const ft::matrix& fleet, const ft::matrix& stratum, const std::vector<std::size_t>& drawn,
+                            const ft::settings& set) {
+  if (fleet.gpus.size() >= model_below || drawn.size() >= stratum.gpus.size()) return ft::reference_of(fleet, set);
+  ft::matrix others;
+  others.rows = stratum.rows;
+  for (std::size_t g = 0; g < stratum.gpus.size(); ++g) {
+    if (std::find(drawn.begin(), drawn.end(), g) == drawn.end()) others.gpus.push_back(stratum.gpus[g]);
+  }
+  return ft::reference_of(others, set);
+}
 
 cell_count synthetic_cell(const stratum_set& s, std::size_t size, std::size_t slowed, double p, what w,
                           std::size_t trials, const ft::settings& set, std::mt19937_64& rng) {
   cell_count c;
   const std::vector<std::size_t> all_rows = gpu_rows(s.m, "");
   for (std::size_t t = 0; t < trials; ++t) {
-    ft::matrix m = ft::draw_fleet(s.m, size, draw, rng);
+    std::vector<std::size_t> drawn;
+    ft::matrix m = ft::draw_fleet(s.m, size, draw, rng, &drawn);
     std::vector<std::size_t> rows = all_rows;
     if (w == what::family) rows = gpu_rows(s.m, s.families[std::uniform_int_distribution<std::size_t>(0, s.families.size() - 1)(rng)]);
     if (w == what::row) rows = {all_rows[std::uniform_int_distribution<std::size_t>(0, all_rows.size() - 1)(rng)]};
@@ -187,7 +205,7 @@ cell_count synthetic_cell(const stratum_set& s, std::size_t size, std::size_t sl
       slow_down(m.gpus[k], rows, m.rows.size(), p);
     }
     const auto start = std::chrono::steady_clock::now();
-    const std::vector<ft::gpu_result> r = judge_own(m, set);
+    const std::vector<ft::gpu_result> r = ft::judge(m, reference_for(m, s.m, drawn, set), set);
     c.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
     bool any = false;
     for (std::size_t g = 0; g < size; ++g) {
@@ -322,6 +340,9 @@ int main(int argc, char** argv) {
   app.add_option("--sections", sections, "real, join, synthetic (comma-separated)");
   app.add_option("--draw", draw, "how synthetic fleets are drawn: distinct (each real GPU once before any twice, "
                  "no run counted twice) or bootstrap")->check(CLI::IsMember({"distinct", "bootstrap"}));
+  app.add_option("--model-below", membench::report::model_below,
+                 "judge a synthetic fleet of fewer GPUs than this against the reference of its stratum's other GPUs "
+                 "(fleet --model-below with a model reference; 0: never)");
   CLI11_PARSE(app, argc, argv);
   membench::report::draw = membench::report::fleet_test::parse_draw_mode(draw);
   try {

@@ -51,7 +51,7 @@ void count(fleet_outcome& out, const fleet_state& s, const std::vector<gpu_summa
 }  // namespace
 
 fleet_outcome view_fleet(const file_refs& files, const fleet_options& opt, const fleet_baseline* against,
-                         const std::vector<std::string>& unreadable) {
+                         const std::vector<std::string>& unreadable, const fleet_baseline* model) {
   if (files.empty()) throw input_error("fleet: no file to judge");
   if (against != nullptr && opt.make_baseline)
     throw input_error("fleet: --baseline judges against a baseline, --baseline-out makes one from a fleet: not both");
@@ -77,7 +77,7 @@ fleet_outcome view_fleet(const file_refs& files, const fleet_options& opt, const
                                   s.multi_gpu.empty() ? "" : "; rows that involve several GPUs are left out",
                                   s.no_level.empty() ? "" : "; --by=level leaves out rows of no level"));
   if (against != nullptr) s.baseline_path = against->path;
-  decide_fleets(s, opt, against);
+  decide_fleets(s, opt, against, opt.make_baseline ? nullptr : model);
   const std::vector<gpu_summary> gpus = summarize_gpus(s);
   fleet_outcome out;
   if (opt.as_json) {

@@ -29,6 +29,9 @@ struct fleet_options {
   bool make_baseline = false;              ///< --baseline-out: write the reference too
   std::string since;                       ///< --since DATE: each GPU also against its own runs before it
   std::string by = std::string(options::fleet_by.text);  ///< family or level: the scopes between all and a row
+  /// Fleets of fewer GPUs than this are judged against the model reference of their stratum,
+  /// when one is given (view_fleet's `model`).
+  int model_below = static_cast<int>(options::fleet_model_below.number);
   /// The test's settings at the options table's defaults.
   static fleet_test::settings defaults();
 };
@@ -69,11 +72,12 @@ struct fleet_outcome {
 };
 
 /// Groups the files by model, build and stratum, GPUs by gpu_uuid and host, and judges every
-/// GPU against its fleet (or against `against`); `unreadable` says which files (and why)
-/// could not be read: the outcome is then undecided at best. throws input_error for a file
-/// without gpu_uuid, several models or builds without allow_mixed, a fleet the baseline
-/// lacks, no row to judge.
+/// GPU against its fleet (or against `against`; a fleet of fewer than opt.model_below GPUs
+/// against `model`'s group of its stratum, when it has one); `unreadable` says which files
+/// (and why) could not be read: the outcome is then undecided at best. throws input_error for
+/// a file without gpu_uuid, several models or builds without allow_mixed, a fleet the
+/// baseline lacks, no row to judge.
 fleet_outcome view_fleet(const file_refs& files, const fleet_options& opt, const fleet_baseline* against = nullptr,
-                         const std::vector<std::string>& unreadable = {});
+                         const std::vector<std::string>& unreadable = {}, const fleet_baseline* model = nullptr);
 
 }  // namespace membench::report

@@ -84,11 +84,17 @@ ft::matrix matrix_of(const fleet& f, const std::vector<ft::row_meta>& rows, cons
 
 namespace {
 
+// The baseline's group of a fleet's key and stratum; null when it has none.
+const fleet_baseline::group* find_group(const fleet_baseline& b, const fleet& f) {
+  for (const fleet_baseline::group& g : b.groups) {
+    if (g.key == f.key.fields() && g.stratum == f.stratum) return &g;
+  }
+  return nullptr;
+}
+
 // The baseline's group of a fleet's key and stratum. throws input_error when it has none
 const fleet_baseline::group& baseline_group(const fleet_baseline& b, const fleet& f) {
-  for (const fleet_baseline::group& g : b.groups) {
-    if (g.key == f.key.fields() && g.stratum == f.stratum) return g;
-  }
+  if (const fleet_baseline::group* g = find_group(b, f)) return *g;
   std::string has;
   for (const fleet_baseline::group& g : b.groups)
     has += fmt::format("{}{} of stratum {}", has.empty() ? "" : "; ", fmt::join(g.key, ", "), stratum_text(g.stratum));
@@ -186,15 +192,29 @@ std::string stratum_text(const fleet_identity_values& stratum) {
   return out.empty() ? "(none)" : out;
 }
 
-void decide_fleets(fleet_state& s, const fleet_options& opt, const fleet_baseline* against) {
+// The reference that judges a fleet: the baseline given, else for a fleet of fewer than
+// model_below GPUs the model reference's group of its stratum (a few GPUs cannot show where
+// healthy chips of their model fall: three alike make a healthy fourth at the model's edge
+// look slow, and two slow of four hide each other), else none (the fleet's own).
+const fleet_baseline::group* judging_group(const fleet& f, const fleet_options& opt, const fleet_baseline* against,
+                                           const fleet_baseline* model) {
+  if (against != nullptr) return &baseline_group(*against, f);
+  if (model == nullptr || f.gpus.size() >= static_cast<std::size_t>(opt.model_below)) return nullptr;
+  return find_group(*model, f);
+}
+
+void decide_fleets(fleet_state& s, const fleet_options& opt, const fleet_baseline* against, const fleet_baseline* model) {
   s.test = against != nullptr ? with_thresholds(opt.test, against->test) : opt.test;
   for (fleet& f : s.fleets) {
     std::vector<figure> figs;
     ft::settings t = opt.test;
-    if (against != nullptr) {
-      const fleet_baseline::group& g = baseline_group(*against, f);
+    if (const fleet_baseline::group* found = judging_group(f, opt, against, model)) {
+      const fleet_baseline& from = against != nullptr ? *against : *model;
+      const fleet_baseline::group& g = *found;
+      f.reference_path = from.path;
+      f.by_model = against == nullptr;
       take_baseline(f, g);
-      t = with_thresholds(opt.test, against->test);
+      t = with_thresholds(opt.test, from.test);
       f.results = ft::judge(f.runs, f.ref, t);
       keep_host_shape(f, g);
       figs = g.figures;

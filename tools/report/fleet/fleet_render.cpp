@@ -170,14 +170,20 @@ table confirm_table(const fleet_state& s, const std::vector<gpu_summary>& gpus) 
   return t;
 }
 
-std::string fleet_note(const fleet_state& s, const fleet& f) {
+std::string fleet_note(const fleet& f, const fleet_options& opt) {
   std::size_t files = 0;
   for (const fleet_gpu& g : f.gpus) files += g.files.size();
   std::string note = fmt::format(
       "stratum: {}, {}: {} GPU(s), {} file(s); reference {}", f.key.text(), stratum_text(f.stratum), f.gpus.size(),
       files,
-      s.baseline_path.empty() ? "from the stratum itself"
-                              : fmt::format("from the baseline {} ({} GPUs)", s.baseline_path, f.reference_gpus));
+      f.reference_path.empty() ? "from the stratum itself"
+      : f.by_model ? fmt::format("from the model reference {} ({} GPUs of its stratum): fewer than {} GPUs cannot show "
+                                 "where healthy chips of their model fall", f.reference_path, f.reference_gpus, opt.model_below)
+                   : fmt::format("from the baseline {} ({} GPUs)", f.reference_path, f.reference_gpus));
+  if (f.reference_path.empty() && f.gpus.size() < static_cast<std::size_t>(opt.model_below))
+    note += fmt::format("; fewer than {} GPUs and no model reference of its stratum (--model-reference): a healthy chip "
+                        "at its model's edge may be called",
+                        opt.model_below);
   if (f.host_shapes > 1) note += fmt::format("; host work judged within each of its {} host shapes", f.host_shapes);
   int split = 0;
   for (const ft::scope_ref& sc : f.ref.scopes) split += sc.split;
@@ -188,7 +194,7 @@ std::string fleet_note(const fleet_state& s, const fleet& f) {
   return note;
 }
 
-std::vector<std::string> summary_notes(const fleet_state& s, const std::vector<gpu_summary>& gpus) {
+std::vector<std::string> summary_notes(const fleet_state& s, const std::vector<gpu_summary>& gpus, const fleet_options& opt) {
   int n[4] = {}, h[4] = {};
   for (const gpu_summary& g : gpus) {
     ++n[static_cast<int>(g.v)];
@@ -199,7 +205,7 @@ std::vector<std::string> summary_notes(const fleet_state& s, const std::vector<g
                   "slow, {} failing, {} undecided",
                   gpus.size(), s.fleets.size(), s.fleets.size() == 1 ? "um" : "a", n[0], n[1], n[2], n[3], h[0], h[1],
                   h[2])};
-  for (const fleet& f : s.fleets) notes.push_back(fleet_note(s, f));
+  for (const fleet& f : s.fleets) notes.push_back(fleet_note(f, opt));
   for (std::size_t fi = 0; fi < s.fleets.size(); ++fi) {
     const std::vector<apart_field> apart = outliers_apart(s, gpus, fi);
     if (apart.empty()) continue;
@@ -230,7 +236,7 @@ std::string rule_note(const ft::settings& t) {
 document fleet_document(const fleet_state& s, const std::vector<gpu_summary>& gpus, const fleet_options& opt) {
   document doc;
   doc.title = "membench fleet";
-  doc.notes = summary_notes(s, gpus);
+  doc.notes = summary_notes(s, gpus, opt);
   doc.notes.push_back(rule_note(s.test));
   if (!s.multi_gpu.empty())
     doc.notes.push_back(fmt::format("left out: {} row(s) that involve several GPUs (peer rows: no one GPU's time), "

@@ -57,6 +57,8 @@ struct fleet {
   std::vector<fleet_test::gpu_result> results;  ///< per GPU
   std::vector<fleet_test::gpu_result> drift;    ///< with --since: per GPU against its own earlier runs
   int reference_gpus = 0;            ///< GPUs the reference comes from (the fleet, or the baseline's)
+  std::string reference_path;        ///< the baseline or model reference that judged it; "" its own
+  bool by_model = false;             ///< judged against the model reference (a fleet too small for its own)
   fleet_identity_values baseline_identity;  ///< against a baseline: its GPUs' identity
   std::vector<std::string> not_in_baseline;  ///< rows the GPUs have that the baseline lacks
   std::size_t host_shapes = 1;       ///< host shapes its host work was judged apart by
@@ -111,7 +113,11 @@ struct fleet_state {
 
 /// Stage 2 and 3: every fleet's matrix, its reference (own, or the baseline's: throws
 /// input_error for a fleet it lacks) and each GPU's verdicts.
-void decide_fleets(fleet_state& s, const fleet_options& opt, const fleet_baseline* against);
+/// Stage 2: each fleet's reference and verdicts: against `against` when given; else a fleet of
+/// fewer than opt.model_below GPUs against `model`'s group of its stratum when it has one;
+/// else against itself.
+void decide_fleets(fleet_state& s, const fleet_options& opt, const fleet_baseline* against,
+                   const fleet_baseline* model = nullptr);
 
 /// A GPU's overall verdict: the worse of its parts', slow before failing before undecided.
 enum class gpu_verdict { outlier, failing, undecided, within };

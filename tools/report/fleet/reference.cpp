@@ -193,5 +193,4 @@ reference reference_of(const matrix& m, const settings& s) {
   return ref;
 }
 
-
 }  // namespace membench::report::fleet_test
