@@ -61,7 +61,13 @@ option_binder& option_binder::operator()(const option_spec& o, int& target) {
 }
 
 option_binder& option_binder::operator()(const option_spec& o, std::uint64_t& target) {
-  return keep(o, [this, &o, &target] { return add_value(cmd_, o, target); });
+  // CLI11 reads "-1" into an unsigned value as its largest: a negative is refused first.
+  auto not_negative = [](std::string& text) {
+    return text.starts_with('-') ? fmt::format("'{}' is not a whole number of 0 or more", text) : std::string();
+  };
+  return keep(o, [this, &o, &target, not_negative] {
+    return add_value(cmd_, o, target)->check(CLI::Validator(not_negative, ""));
+  });
 }
 
 option_binder& option_binder::operator()(const option_spec& o, bool& target) {

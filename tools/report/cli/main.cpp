@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,16 @@
 namespace {
 
 using namespace membench::report;
+
+// The first `--name=` with nothing after the '=', before any `--`. CLI11 would take the
+// next argument for its value: `--baseline-out= a.json b.json` would write over a.json.
+std::optional<std::string> empty_value(const std::vector<std::string>& args) {
+  for (const std::string& a : args) {
+    if (a == "--") break;
+    if (a.size() > 3 && a.rfind("--", 0) == 0 && a.back() == '=') return a;
+  }
+  return std::nullopt;
+}
 
 // One membench-report command line. `s` says where it runs.
 int run_command(std::vector<std::string> args, session& s) {
@@ -32,6 +43,18 @@ int run_command(std::vector<std::string> args, session& s) {
   });
   command_set commands;
   const std::vector<command_set::registered> registered = commands.add_to(app, run_command);
+  // A first word that names no command: CLI11 would only say that one is required.
+  const auto named = [&](const command_set::registered& r) { return r.cmd->get_name() == args.front(); };
+  if (!args.empty() && !args.front().starts_with('-') && std::none_of(registered.begin(), registered.end(), named)) {
+    std::fprintf(stderr, "membench-report: '%s' is not a command (--help lists them)\n",
+                 terminal_text(args.front()).c_str());
+    return exit_unusable;
+  }
+  if (const auto bad = empty_value(args)) {
+    std::fprintf(stderr, "membench-report: %s: no value after '=' (give one, or leave the option out)\n",
+                 terminal_text(*bad).c_str());
+    return exit_unusable;
+  }
   try {
     std::reverse(args.begin(), args.end());  // CLI11 takes them last first
     app.parse(args);

@@ -82,6 +82,11 @@ int write_text(const std::string& text, const std::string& output, session& s) {
     }
     return exit_ok;
   }
+  if (s.capture) {  // a step of views whose own output would leave its view without it
+    std::fprintf(stderr, "membench-report: %s: refused: a step of a view writes into the view's file, not elsewhere\n",
+                 terminal_text(output).c_str());
+    return exit_unusable;
+  }
   if (output.empty()) {
     if (std::fwrite(text.data(), 1, text.size(), stdout) != text.size() || std::fflush(stdout) != 0) {
       std::fprintf(stderr, "membench-report: cannot write standard output (%s)\n", std::strerror(errno));
