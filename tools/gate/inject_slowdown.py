@@ -21,6 +21,7 @@ knows what it should find.
 """
 import argparse
 import json
+import re
 import sys
 
 from membench.slowdown import inject
@@ -29,6 +30,9 @@ from membench.slowdown import inject
 # Beyond a hundred and one times the time there is no gate question to ask, and every scaled
 # number stays far inside a double's range.
 MAX_SLOWDOWN = 10000.0
+# What membench-report reads of one file: far above any results file, and an input that never
+# ends (/dev/zero) is refused instead of read until memory runs out.
+MAX_INPUT = 512 << 20
 
 
 def slowdown_pct(text):
@@ -45,13 +49,22 @@ def slowdown_pct(text):
     return pct
 
 
+def row_filter(text):
+    """--filter's value: a regular expression Python compiles."""
+    try:
+        re.compile(text)
+    except re.error as e:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a valid regular expression ({e})") from None
+    return text
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("input")
     ap.add_argument("output")
     ap.add_argument("--slowdown", type=slowdown_pct, required=True,
                     help=f"percent slower (negative: faster), above -100 and at most {MAX_SLOWDOWN:g}")
-    ap.add_argument("--filter", default="", help="regular expression searched in row names")
+    ap.add_argument("--filter", type=row_filter, default="", help="regular expression searched in row names")
     ap.add_argument("--every", type=int, default=1, help="change every N-th matching row")
     ap.add_argument("--phase", type=int, default=0, help="the first matching row changed (0 to N - 1)")
     args = ap.parse_args()
@@ -61,7 +74,10 @@ def main():
         ap.error("--phase must be between 0 and --every - 1")
     try:
         with open(args.input, encoding="utf-8") as f:
-            doc = json.load(f)
+            text = f.read(MAX_INPUT + 1)
+        if len(text) > MAX_INPUT:  # /dev/zero, or no results file
+            raise ValueError(f"longer than {MAX_INPUT >> 20} MiB")
+        doc = json.loads(text)
     except (OSError, ValueError) as e:  # missing, a folder, not UTF-8, not JSON
         sys.exit(f"{args.input}: cannot be read as JSON: {e}; {args.output} not written")
     try:
