@@ -117,6 +117,12 @@ TEST(ReportFleetModel, LargerFleetsAndOtherStrataJudgeThemselves) {
   const std::vector<result_file> eight = gpus(200, 8, [](int, int) { return 0.0; });
   EXPECT_FALSE(judged(eight, &model).fleets[0].by_model);
   EXPECT_TRUE(judged(eight, &model, 9).fleets[0].by_model);
+  // A model of fewer GPUs than the fleet knows less than the fleet: the fleet judges itself.
+  const std::vector<result_file> few_files = gpus(400, 4, model_chip);
+  const fleet_baseline few = model_of(few_files);
+  const std::vector<result_file> six = gpus(500, 6, [](int, int) { return 0.0; });
+  EXPECT_FALSE(judged(six, &few, 16).fleets[0].by_model);
+  EXPECT_TRUE(judged(gpus(600, 3, [](int, int) { return 0.0; }), &few, 16).fleets[0].by_model);
   const std::vector<result_file> other = gpus(300, 4, [](int, int) { return 0.0; }, "692-2G520-0202-000");
   const fleet_state s = judged(other, &model);
   EXPECT_FALSE(s.fleets[0].by_model);

@@ -171,8 +171,8 @@ std::size_t healthy_verdicts = 0, healthy_called = 0;
 
 // The draw of every synthetic fleet (--draw).
 ft::draw_mode draw = ft::draw_mode::distinct;
-// --model-below N: a fleet of fewer than N GPUs (and fewer than its stratum has) is judged
-// against the model reference of its stratum, as fleet does with one installed: here the
+// --model-below N: a fleet of fewer than N GPUs is judged against the model reference of its
+// stratum when that holds more GPUs than the fleet, as fleet does with one installed: here the
 // reference of the stratum's other GPUs, none of the fleet's GPUs in it.
 std::size_t model_below = 0;
 
@@ -180,7 +180,7 @@ std::size_t model_below = 0;
 // reference of the stratum's GPUs it did not draw.
 ft::reference reference_for(const ft::matrix& fleet, const ft::matrix& stratum, const std::vector<std::size_t>& drawn,
                             const ft::settings& set) {
-  if (fleet.gpus.size() >= model_below || drawn.size() >= stratum.gpus.size()) return ft::reference_of(fleet, set);
+  if (fleet.gpus.size() >= model_below || stratum.gpus.size() <= 2 * drawn.size()) return ft::reference_of(fleet, set);
   ft::matrix others;
   others.rows = stratum.rows;
   for (std::size_t g = 0; g < stratum.gpus.size(); ++g) {

@@ -196,12 +196,14 @@ std::string stratum_text(const fleet_identity_values& stratum) {
 // model_below GPUs the model reference's group of its stratum (a few GPUs cannot show where
 // healthy chips of their model fall: three alike make a healthy fourth at the model's edge
 // look slow, and two slow of four hide each other; H100 fleets of 4 and 8 did, of 16 did
-// not), else none (the fleet's own).
+// not) when that group holds more GPUs than the fleet (fewer know less than the fleet itself:
+// four reference GPUs judging sixteen called a healthy one), else none (the fleet's own).
 const fleet_baseline::group* judging_group(const fleet& f, const fleet_options& opt, const fleet_baseline* against,
                                            const fleet_baseline* model) {
   if (against != nullptr) return &baseline_group(*against, f);
   if (model == nullptr || f.gpus.size() >= static_cast<std::size_t>(opt.model_below)) return nullptr;
-  return find_group(*model, f);
+  const fleet_baseline::group* g = find_group(*model, f);
+  return g != nullptr && g->gpus.size() > f.gpus.size() ? g : nullptr;
 }
 
 void decide_fleets(fleet_state& s, const fleet_options& opt, const fleet_baseline* against, const fleet_baseline* model) {
