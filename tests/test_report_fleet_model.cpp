@@ -128,7 +128,7 @@ TEST(ReportFleetModel, LargerFleetsAndOtherStrataJudgeThemselves) {
   EXPECT_FALSE(s.fleets[0].by_model);
   const document doc = fleet_document(s, summarize_gpus(s), fleet_options{});
   EXPECT_TRUE(std::any_of(doc.notes.begin(), doc.notes.end(), [](const std::string& n) {
-    return n.find("no model reference of its stratum") != std::string::npos;
+    return n.find("no model reference for them") != std::string::npos;
   }));
 }
 

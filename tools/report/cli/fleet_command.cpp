@@ -112,6 +112,8 @@ int run_fleet(fleet_args a, session& s) {
       if (named.insert(p).second) paths.push_back(std::move(p));
     }
   }
+  if (!a.baseline.empty() && a.model_reference != "auto" && a.model_reference != "none")
+    throw input_error("--baseline judges every fleet against it: --model-reference would judge none; give one of them");
   const fleet_baseline against = a.baseline.empty() ? fleet_baseline{} : read_baseline(a.baseline, s);
   const std::string model_path = a.baseline.empty() ? model_reference_path(a.model_reference) : "";
   const fleet_baseline model = model_path.empty() ? fleet_baseline{} : read_baseline(model_path, s);

@@ -50,14 +50,29 @@ void count(fleet_outcome& out, const fleet_state& s, const std::vector<gpu_summa
 
 }  // namespace
 
-fleet_outcome view_fleet(const file_refs& files, const fleet_options& opt, const fleet_baseline* against,
+fleet_outcome view_fleet(const file_refs& given, const fleet_options& opt, const fleet_baseline* against,
                          const std::vector<std::string>& unreadable, const fleet_baseline* model) {
-  if (files.empty()) throw input_error("fleet: no file to judge");
+  // A file without a row is no run (a crash before the first row, a truncated write that
+  // still parsed): it counts as unreadable, so its GPU is never vouched for on it.
+  std::vector<std::string> unusable = unreadable;
+  std::vector<const result_file*> kept;
+  for (const result_file& f : given) {
+    if (f.results.empty()) {
+      unusable.push_back(fmt::format("{}: no benchmark rows: no run", f.path));
+    } else {
+      kept.push_back(&f);
+    }
+  }
+  const file_refs files(std::move(kept));
+  if (files.empty())
+    throw input_error(unusable.empty() ? std::string("fleet: no file to judge")
+                                       : fmt::format("fleet: no file to judge: {} unusable, such as {}", unusable.size(),
+                                                     unusable.front()));
   if (against != nullptr && opt.make_baseline)
     throw input_error("fleet: --baseline judges against a baseline, --baseline-out makes one from a fleet: not both");
   fleet_state s;
-  s.set_aside = unreadable;
-  s.unreadable = static_cast<int>(unreadable.size());
+  s.set_aside = unusable;
+  s.unreadable = static_cast<int>(unusable.size());
   s.fleets = group_fleets(files, opt.allow_mixed, &s.set_aside);
   if (!opt.since.empty()) {
     s.since = opt.since;
@@ -88,7 +103,7 @@ fleet_outcome view_fleet(const file_refs& files, const fleet_options& opt, const
   if (opt.make_baseline) out.baseline = baseline_text(s, opt);
   count(out, s, gpus);
   out.unreadable = s.unreadable;
-  for (const std::string& u : unreadable) out.findings.push_back("unreadable " + u);
+  for (const std::string& u : unusable) out.findings.push_back("unreadable " + u);
   return out;
 }
 

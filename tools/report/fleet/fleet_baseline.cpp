@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "fleet/fleet_stages.hpp"
@@ -161,9 +162,21 @@ int count_at(const nlohmann::json& j, const char* key, const std::string& what) 
   return static_cast<int>(v.get<std::int64_t>());
 }
 
+// A row's group as fleet makes it: its family, or under --by=level its level's.
+void check_family(const std::string& name, const std::string& family) {
+  const levels::level_row* level = levels::row_of(name);
+  result r;
+  r.set_name(name);
+  const bool own = family == r.family();
+  const bool levels_own = level != nullptr && family == level_group(*levels::find(level->level));
+  if (!own && !levels_own)
+    throw input_error(fmt::format("row '{}': family '{}' is neither its family nor its level's", name, family));
+}
+
 void read_rows(const nlohmann::json& rows, fleet_baseline::group& g) {
   for (const auto& r : rows) {
     const std::string name = r.at("name").get<std::string>();
+    check_family(name, r.at("family").get<std::string>());
     const double centre = finite_at_least(r, "centre_us", 0, "row '" + name + "'");
     // A picosecond to eleven days: any time a row of membench's can take.
     if (!(centre >= 1e-6 && centre <= 1e12)) throw input_error(fmt::format("row '{}': centre_us out of range", name));
@@ -221,6 +234,10 @@ fleet_baseline::group group_of(const nlohmann::json& f) {
     g.key.push_back(f.at(k).get<std::string>());
   g.stratum = identity_of(f.at("stratum"), true);
   for (const auto& gpu : f.at("gpus")) g.gpus.push_back(gpu.at("uuid").get<std::string>());
+  std::vector<std::string> uuids = g.gpus;
+  std::sort(uuids.begin(), uuids.end());
+  if (auto twice = std::adjacent_find(uuids.begin(), uuids.end()); twice != uuids.end())
+    throw input_error(fmt::format("GPU {} listed twice", *twice));
   // As a fleet's own reference needs them: fewer healthy GPUs are no reference.
   if (g.gpus.size() < static_cast<std::size_t>(ft::settings{}.robust_gpus))
     throw input_error(fmt::format("a fleet of {} GPU(s): a reference needs {} or more", g.gpus.size(), ft::settings{}.robust_gpus));
@@ -270,7 +287,14 @@ fleet_baseline parse_baseline(std::string_view text, const std::string& path) {
                                     "--baseline-out)",
                                     j.at("version").dump(), baseline_version));
     b.test = thresholds_of(j.at("thresholds_pct"));
-    for (const auto& f : j.at("fleets")) b.groups.push_back(group_of(f));
+    for (const auto& f : j.at("fleets")) {
+      b.groups.push_back(group_of(f));
+      const fleet_baseline::group& g = b.groups.back();
+      const auto same = [&g](const fleet_baseline::group& o) { return o.key == g.key && o.stratum == g.stratum; };
+      if (std::count_if(b.groups.begin(), b.groups.end(), same) > 1)
+        throw input_error(fmt::format("two fleets of {} of stratum {}: which judges?", fmt::join(g.key, ", "),
+                                      stratum_text(g.stratum)));
+    }
     if (b.groups.empty()) throw input_error("no fleet in it");
   } catch (const input_error& e) {
     throw input_error(fmt::format("{}: {}", path, e.what()));

@@ -203,7 +203,10 @@ const fleet_baseline::group* judging_group(const fleet& f, const fleet_options& 
   if (against != nullptr) return &baseline_group(*against, f);
   if (model == nullptr || f.gpus.size() >= static_cast<std::size_t>(opt.model_below)) return nullptr;
   const fleet_baseline::group* g = find_group(*model, f);
-  return g != nullptr && g->gpus.size() > f.gpus.size() ? g : nullptr;
+  // Rows grouped otherwise than this judgement groups them (a quick-tier model for --by=level)
+  // are another test's reference.
+  const bool same_grouping = grouped_by_level(g != nullptr ? g->ref : ft::reference{}) == (opt.by == "level");
+  return g != nullptr && same_grouping && g->gpus.size() > f.gpus.size() ? g : nullptr;
 }
 
 void decide_fleets(fleet_state& s, const fleet_options& opt, const fleet_baseline* against, const fleet_baseline* model) {

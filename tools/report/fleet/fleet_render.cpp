@@ -181,8 +181,9 @@ std::string fleet_note(const fleet& f, const fleet_options& opt) {
                                  "where healthy chips of their model fall", f.reference_path, f.reference_gpus, opt.model_below)
                    : fmt::format("from the baseline {} ({} GPUs)", f.reference_path, f.reference_gpus));
   if (f.reference_path.empty() && f.gpus.size() < static_cast<std::size_t>(opt.model_below))
-    note += fmt::format("; fewer than {} GPUs and no model reference of its stratum with more GPUs than the fleet "
-                        "(--model-reference): a healthy chip at its model's edge may be called",
+    note += fmt::format("; fewer than {} GPUs and no model reference for them (--model-reference: of their stratum, "
+                        "grouped as here, with more GPUs than the fleet): a healthy chip at its model's edge may be "
+                        "called",
                         opt.model_below);
   if (f.host_shapes > 1) note += fmt::format("; host work judged within each of its {} host shapes", f.host_shapes);
   int split = 0;
