@@ -237,10 +237,9 @@ inline constexpr option_spec fleet_model_below{
     .names = "--model-below", .kind = k::integer,
     .help = "a fleet of fewer GPUs than this is judged against the model reference of its stratum, when it has one "
             "(else on its own, said)",
-    .number = 16, .low = 0, .high = 1e6,
-    .default_note = "on their own, fleets of 4 and 8 H100s called a healthy chip at its model's edge (4 in 20 000 and "
-                    "10 in 47 200 verdicts), fleets of 16 none in 101 600; against the model reference none "
-                    "(reports/fleet/README.md)"};
+    .number = 32, .low = 0, .high = 1e6,
+    .default_note = "on their own, H100 fleets of 4 to 16 called a healthy chip at its model's edge (10 in 168 800 "
+                    "verdicts), fleets of 32 or more none in 3.4 million (reports/fleet/README.md)"};
 inline constexpr option_spec fleet_by{
     .names = "--by", .kind = k::choice,
     .help = "what a GPU is judged on between all its rows and each row: its families, or the levels of the memory "

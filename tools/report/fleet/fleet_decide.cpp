@@ -195,8 +195,8 @@ std::string stratum_text(const fleet_identity_values& stratum) {
 // The reference that judges a fleet: the baseline given, else for a fleet of fewer than
 // model_below GPUs the model reference's group of its stratum (a few GPUs cannot show where
 // healthy chips of their model fall: three alike make a healthy fourth at the model's edge
-// look slow, and two slow of four hide each other; H100 fleets of 4 and 8 did, of 16 did
-// not) when that group holds more GPUs than the fleet (fewer know less than the fleet itself:
+// look slow, and two slow of four hide each other; H100 fleets of 4 to 16 did, of 32 or more
+// did not) when that group holds more GPUs than the fleet (fewer know less than the fleet itself:
 // four reference GPUs judging sixteen called a healthy one), else none (the fleet's own).
 const fleet_baseline::group* judging_group(const fleet& f, const fleet_options& opt, const fleet_baseline* against,
                                            const fleet_baseline* model) {
