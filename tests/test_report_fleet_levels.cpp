@@ -10,6 +10,7 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "common/levels.hpp"
 #include "fleet/fleet_stages.hpp"
@@ -115,6 +116,20 @@ TEST(ReportFleetLevels, ALineForEveryGpuAndLevel) {
   // Every single-GPU level: L1, shared, L2 near and far, DRAM, constant, DSM, SM clock, PCIe both ways.
   EXPECT_EQ(t.rows.size(), 4u * 10u);
   for (const auto& line : t.rows) EXPECT_EQ(line[4].text, "within") << line[0].text << " " << line[2].text;
+}
+
+TEST(ReportFleetLevels, TheJsonHoldsARecordPerGpuAndLevel) {
+  const std::vector<result_file> files = check_files(4, 3);
+  const fleet_state s = by_level(files);
+  fleet_options opt;
+  opt.by = "level";
+  const nlohmann::json j = nlohmann::json::parse(fleet_json(s, summarize_gpus(s), opt));
+  ASSERT_TRUE(j.contains("levels"));
+  EXPECT_EQ(j["levels"].size(), 4u * 10u);
+  const nlohmann::json& first = j["levels"][0];
+  EXPECT_EQ(first["level"], "L1");
+  EXPECT_EQ(first["verdict"], "within");
+  EXPECT_TRUE(first["deviation"].is_number());
 }
 
 TEST(ReportFleetLevels, ALevelWithoutTimeFailsItsGpu) {
