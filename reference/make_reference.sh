@@ -28,11 +28,13 @@ trap 'rm -rf "$work"' EXIT
 EXCLUDE='global/latency/load:plain/spacing:128/bytes:32M|cache/l2_bandwidth/bytes:32M|cluster/dsm_bandwidth/cluster:2|host/copy/dir:d2h/'
 keep=$(grep -v '^peer/' "$root/tests/data/benchmark_list_check.txt" | sed 's|/manual_time$||' | grep -Ev "$EXCLUDE" |
        sed 's/[.]/[.]/g' | paste -sd '|')
-for archive in "$root"/reports/fleet/h100/*.tar.xz "$root"/reports/fleet/h100/newcomers/*.tar.xz \
-               "$root"/reports/fleet/h100/check/*.tar.xz "$root"/reports/fleet/h200/*.tar.xz; do
-  # The check runs apart: the quick tier's reference is made without them.
+cd "$root"
+for archive in reports/fleet/h100/*.tar.xz reports/fleet/h100/newcomers/*.tar.xz \
+               reports/fleet/h100/check/*.tar.xz reports/fleet/h200/*.tar.xz; do
+  # The check runs apart: the quick tier's reference is made without them. Matched on the path
+  # inside the repository: a clone under a folder named check is no check run.
   tier=quick
-  case $archive in */check/*) tier=check ;; esac
+  case $archive in reports/fleet/h100/check/*) tier=check ;; esac
   dir="$work/$tier/$(basename "$(dirname "$archive")")_$(basename "$archive" .tar.xz)"
   mkdir -p "$dir"
   tar xJf "$archive" -C "$dir"

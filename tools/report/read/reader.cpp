@@ -19,6 +19,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
+#include <cstring>
 #include <optional>
 #include <thread>
 
@@ -43,7 +45,7 @@ class source {
   explicit source(const std::string& path) : path_(path) {
     // Without blocking: a FIFO nobody writes to would wait in open() for ever.
     fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
-    if (fd_ < 0) throw input_error(fmt::format("{}: cannot open", path));
+    if (fd_ < 0) throw input_error(fmt::format("{}: cannot open ({})", path, std::strerror(errno)));
     try {
       struct stat st {};
       if (::fstat(fd_, &st) != 0) throw input_error(fmt::format("{}: cannot read", path));
