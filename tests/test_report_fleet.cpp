@@ -146,7 +146,7 @@ TEST(ReportFleet, MoreRunsDoNotTurnAHealthyChipIntoAnOutlier) {
   slow(many, 0, 1.5, range(0, 16));  // every row 1.5 % (1.5 sd of the chips' spread) slower
   m.gpus.push_back(many.gpus[0]);
   const auto r = judged(m);
-  EXPECT_EQ(gpu_verdict_of(r.back()), ft::verdict::pass) << r.back().of(ft::part::gpu).reason;
+  EXPECT_EQ(gpu_verdict_of(r.back()), ft::verdict::pass) << r.back().of(ft::part::gpu).why.text;
 }
 
 // Power per GPU does not depend on how many other GPUs were judged: the level is per GPU.
@@ -182,7 +182,8 @@ TEST(ReportFleet, AMinorityOfSlowGpusIsFoundAndAnEvenSplitIsUndecided) {
   slow(four, 1, 10, range(4, 8));
   for (const ft::gpu_result& r : judged(four)) {
     EXPECT_EQ(gpu_verdict_of(r), ft::verdict::undecided);
-    EXPECT_NE(r.of(ft::part::gpu).reason.find("splits on family f1"), std::string::npos) << r.of(ft::part::gpu).reason;
+    EXPECT_NE(r.of(ft::part::gpu).why.text.find("splits on family f1"), std::string::npos) << r.of(ft::part::gpu).why.text;
+    EXPECT_EQ(r.of(ft::part::gpu).why.codes, std::vector<reason_code>{reason_code::reference_splits});
   }
   ft::matrix eight = mk.make(8);
   for (std::size_t g : {0, 1, 2}) slow(eight, g, 10, range(0, 16));
@@ -272,7 +273,7 @@ TEST(ReportFleet, AGpuIsJudgedAgainstItsOwnEarlierRuns) {
   const ft::reference ref = ft::reference_of(now, {});
   EXPECT_EQ(gpu_verdict_of(ft::judge(now, ref, {})[0]), ft::verdict::pass) << "within the chips' spread";
   const auto d = ft::drift(then, now, ref, {});
-  EXPECT_EQ(gpu_verdict_of(d[0]), ft::verdict::slow) << d[0].of(ft::part::gpu).reason;
+  EXPECT_EQ(gpu_verdict_of(d[0]), ft::verdict::slow) << d[0].of(ft::part::gpu).why.text;
   for (std::size_t g = 1; g < 6; ++g) EXPECT_EQ(gpu_verdict_of(d[g]), ft::verdict::pass) << g;
   // The rows to rerun to confirm it are the family's.
   const auto rows = ft::rows_to_confirm(d[0].of(ft::part::gpu), ref, 4);
@@ -294,7 +295,8 @@ TEST(ReportFleet, OneRunJudgesAllRowsTogetherOnly) {
   EXPECT_EQ(gpu_verdict_of(r[0]), ft::verdict::slow);
   EXPECT_EQ(gpu_verdict_of(r[1]), ft::verdict::slow) << "a family 20 % slower moves all rows 5 %";
   EXPECT_EQ(gpu_verdict_of(r[2]), ft::verdict::undecided);
-  EXPECT_NE(r[2].of(ft::part::gpu).reason.find("need 2 runs"), std::string::npos) << r[2].of(ft::part::gpu).reason;
+  EXPECT_NE(r[2].of(ft::part::gpu).why.text.find("need 2 runs"), std::string::npos) << r[2].of(ft::part::gpu).why.text;
+  EXPECT_EQ(r[2].of(ft::part::gpu).why.codes, std::vector<reason_code>{reason_code::too_few_runs});
 }
 
 TEST(ReportFleet, FewerThanThreeGpusAreUndecided) {

@@ -141,7 +141,8 @@ TEST(ReportFleetLevels, ALevelWithoutTimeFailsItsGpu) {
   // Two rows of seventeen: under the failed share, yet a level the check did not measure.
   EXPECT_EQ(p.failed, 2);
   EXPECT_EQ(p.v, ft::verdict::failing);
-  EXPECT_NE(p.reason.find("level L2 far"), std::string::npos) << p.reason;
+  EXPECT_NE(p.why.text.find("level L2 far"), std::string::npos) << p.why.text;
+  EXPECT_EQ(p.why.codes, std::vector<reason_code>{reason_code::level_lost});
   for (std::size_t g = 0; g + 1 < s.fleets[0].results.size(); ++g)
     EXPECT_EQ(s.fleets[0].results[g].of(ft::part::gpu).v, ft::verdict::pass);
 }

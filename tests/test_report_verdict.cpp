@@ -5,12 +5,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "common/stats.hpp"
 #include "views/family.hpp"
 #include "test_report_support.hpp"
+#include "stats/reasons.hpp"
 #include "stats/verdict.hpp"
 
 namespace membench::report {
@@ -62,7 +66,7 @@ side one(const run& r) {
 decision expect_unsure(const run& base, const run& next, const std::string& reason) {
   const decision d = decide(one(base), one(next), {}, "x");
   EXPECT_EQ(d.v, verdict::unsure);
-  EXPECT_EQ(d.reason, reason);
+  EXPECT_EQ(d.why.text, reason);
   return d;
 }
 
@@ -99,7 +103,7 @@ TEST(ReportVerdict, AFivePercentShiftOnTightSamplesIsSlower) {
   const run base = sampled(100, 0.003, 200, 1);
   const run next = scaled(base, 1.05);  // every sample 5 % slower: the default threshold exactly
   const decision d = decide(one(base), one(next), {}, "x");
-  EXPECT_EQ(d.v, verdict::slower) << d.reason;
+  EXPECT_EQ(d.v, verdict::slower) << d.why.text;
   EXPECT_EQ(d.from, evidence::samples);
   EXPECT_GT(d.low, 0.02);
   EXPECT_LT(d.high, 0.08);
@@ -157,7 +161,8 @@ TEST(ReportVerdict, RowsWithoutTheirClockUseTheRunsReferenceClock) {
   n.reference_clock_mhz = 1600;
   const decision d = decide(b, n, {}, "x");
   EXPECT_EQ(d.v, verdict::unsure);
-  EXPECT_EQ(d.reason, "clock: +12.0 % in time, -9.5 % in cycles (1980 vs 1600 MHz)");
+  EXPECT_EQ(d.why.text, "clock: +12.0 % in time, -9.5 % in cycles (1980 vs 1600 MHz)");
+  EXPECT_EQ(d.why.codes, std::vector<reason_code>{reason_code::clock_in_cycles});
 }
 
 TEST(ReportVerdict, AnUnconvergedRowIsUnsure) {
@@ -183,8 +188,10 @@ TEST(ReportVerdict, ChangesBelowTheResolutionAreTooSmall) {
   o.run_spread_us = 0;
   const decision d = decide(one(base), one(next), o, "x");
   EXPECT_EQ(d.v, verdict::unsure);
-  EXPECT_EQ(d.reason, "too small");
-  EXPECT_EQ(decide(one(base), one(next), {}, "x").reason, "too small; too noisy");
+  EXPECT_EQ(d.why.text, "too small");
+  EXPECT_EQ(decide(one(base), one(next), {}, "x").why.text, "too small; too noisy");
+  EXPECT_EQ(decide(one(base), one(next), {}, "x").why.codes,
+            (std::vector<reason_code>{reason_code::too_small, reason_code::too_noisy}));
 }
 
 TEST(ReportVerdict, TheBootstrapIsSeededAndDeterministic) {
@@ -214,7 +221,7 @@ TEST(ReportVerdict, RowIntervalsWhenThereAreNoSamples) {
   next.ci_high_us = 125;
   d = decide(one(base), one(next), {}, "x");
   EXPECT_EQ(d.v, verdict::unsure);
-  EXPECT_EQ(d.reason, "too noisy");
+  EXPECT_EQ(d.why.text, "too noisy");
 }
 
 TEST(ReportVerdict, NoiseAndSampleCountForOlderRows) {
@@ -257,7 +264,7 @@ TEST(ReportVerdict, RepetitionsWeighTheSpreadOfTheirMedians) {
   const auto spread = runs_at({100.0, 108.0, 92.0, 104.0, 96.0});
   d = decide(many(spread), many(shifted), {}, "x");
   EXPECT_EQ(d.v, verdict::unsure) << "a 6 % shift inside an 8 % run-to-run spread";
-  EXPECT_EQ(d.reason, "too noisy");
+  EXPECT_EQ(d.why.text, "too noisy");
 }
 
 TEST(ReportVerdict, RunToRunShiftsCountEvenWhenEachRunIsTight) {
@@ -272,7 +279,7 @@ TEST(ReportVerdict, RunToRunShiftsCountEvenWhenEachRunIsTight) {
   }
   const decision pooled = decide(many(base), many(next), {}, "x");
   EXPECT_EQ(pooled.v, verdict::unsure);
-  EXPECT_EQ(pooled.reason, "too noisy");
+  EXPECT_EQ(pooled.why.text, "too noisy");
   const decision first_runs = decide(one(base[0]), one(next[0]), {}, "x");
   EXPECT_EQ(first_runs.v, verdict::slower) << "one run a side cannot see the run-to-run spread";
 }
@@ -333,7 +340,7 @@ TEST(ReportVerdict, HostWorkNeedsSeveralRunsASide) {
   next.work = run::work_kind::host;
   const decision single = decide(one(host_base), one(next), decide_options{}, "host17");
   EXPECT_EQ(single.v, verdict::unsure);
-  EXPECT_NE(single.reason.find("host work"), std::string::npos) << single.reason;
+  EXPECT_NE(single.why.text.find("host work"), std::string::npos) << single.why.text;
   // With three runs a side their spread is measured: 10 % run to run hides a 17 % move ...
   std::vector<run> b3, n3;
   for (int i = 0; i < 3; ++i) {
@@ -377,7 +384,7 @@ TEST(ReportVerdict, ManyBaseRunsMeasureTheRunToRunSpread) {
   EXPECT_EQ(decide(many(base), many(next), o, "h").v, verdict::unsure);
   const decision d = decide(many(base), many(next), decide_options{}, "h");
   EXPECT_EQ(d.from, evidence::runs);
-  EXPECT_EQ(d.v, verdict::slower) << d.reason;
+  EXPECT_EQ(d.v, verdict::slower) << d.why.text;
   // Seven runs are not enough to measure it (the default asks for eight).
   EXPECT_NE(decide(many(std::vector<run>(base.begin(), base.begin() + 7)), many(next), decide_options{}, "h").from,
             evidence::runs);
@@ -392,7 +399,7 @@ TEST(ReportVerdict, AMeasuredLargeSpreadStaysUnsure) {
   const decision d = decide(many(base), many(next), decide_options{}, "m");
   EXPECT_NE(d.v, verdict::slower);
   if (d.v == verdict::unsure) {
-    EXPECT_NE(d.reason.find("runs spread"), std::string::npos) << d.reason;
+    EXPECT_NE(d.why.text.find("runs spread"), std::string::npos) << d.why.text;
   }
 }
 
@@ -418,7 +425,7 @@ TEST(ReportVerdict, ACalibratedVerdictNeverRestsOnThrottledRuns) {
   next[5].throttle = "sw_power_cap";
   const decision d = decide(many(base), many(next), decide_options{}, "s");
   EXPECT_EQ(d.from, evidence::runs);
-  EXPECT_EQ(d.v, verdict::slower) << d.reason;
+  EXPECT_EQ(d.v, verdict::slower) << d.why.text;
   // When the change is only in the throttled runs, it is not a finding.
   auto same = host_runs(8, 0.01, 1.0, 9);
   for (int i : {0, 1, 2, 3}) {
@@ -427,7 +434,7 @@ TEST(ReportVerdict, ACalibratedVerdictNeverRestsOnThrottledRuns) {
   }
   const decision u = decide(many(base), many(same), decide_options{}, "s");
   EXPECT_EQ(u.v, verdict::unsure);
-  EXPECT_NE(u.reason.find("throttled"), std::string::npos) << u.reason;
+  EXPECT_NE(u.why.text.find("throttled"), std::string::npos) << u.why.text;
   // Fewer than two unthrottled runs on a side: unsure.
   for (run& r : next) r.throttle = "sw_power_cap";
   next[0].throttle = "";
@@ -449,11 +456,11 @@ TEST(ReportVerdict, UnconvergedRunsCountInTheMeasuredSpread) {
   }
   const decision u = decide(many(base), many(same), decide_options{}, "u");
   EXPECT_EQ(u.v, verdict::unsure);
-  EXPECT_NE(u.reason.find("too noisy"), std::string::npos) << u.reason;
+  EXPECT_NE(u.why.text.find("too noisy"), std::string::npos) << u.why.text;
   // Without measured spreads (two runs a side) an unconverged run still makes it unsure.
   const std::vector<run> b2(base.begin(), base.begin() + 2), n2(next.begin(), next.begin() + 2);
   const decision two = decide(many(b2), many(n2), decide_options{}, "u");
-  EXPECT_NE(two.reason.find("not converged"), std::string::npos) << two.reason;
+  EXPECT_NE(two.why.text.find("not converged"), std::string::npos) << two.why.text;
 }
 
 TEST(ReportVerdict, OneOutlierProcessNeitherHidesNorFakesAChange) {
@@ -463,7 +470,7 @@ TEST(ReportVerdict, OneOutlierProcessNeitherHidesNorFakesAChange) {
   auto next = host_runs(7, 0.005, 1.08, 22);
   base[2] = scaled(base[2], 2.35);
   const decision d = decide(many(base), many(next), decide_options{}, "o");
-  EXPECT_EQ(d.v, verdict::slower) << d.change << " [" << d.low << ", " << d.high << "] " << d.reason;
+  EXPECT_EQ(d.v, verdict::slower) << d.change << " [" << d.low << ", " << d.high << "] " << d.why.text;
   auto base2 = host_runs(8, 0.005, 1.0, 21);
   next[4] = scaled(next[4], 2.35);
   EXPECT_EQ(decide(many(base2), many(next), decide_options{}, "o").v, verdict::slower);
@@ -475,7 +482,7 @@ TEST(ReportVerdict, OneOutlierProcessNeitherHidesNorFakesAChange) {
   auto most = host_runs(7, 0.005, 1.0, 24);
   for (int i : {0, 1, 2, 3, 4, 5}) most[i] = scaled(most[i], 1.08);
   const decision m = decide(many(base2), many(most), decide_options{}, "o");
-  EXPECT_EQ(m.v, verdict::slower) << m.change << " [" << m.low << ", " << m.high << "] " << m.reason;
+  EXPECT_EQ(m.v, verdict::slower) << m.change << " [" << m.low << ", " << m.high << "] " << m.why.text;
 }
 
 TEST(ReportVerdict, RunsThatSwitchLevelsAreNotAChange) {
@@ -489,18 +496,19 @@ TEST(ReportVerdict, RunsThatSwitchLevelsAreNotAChange) {
   };
   const auto base = mixed(1, 1.0, 31), next = mixed(7, 1.0, 32);
   const decision d = decide(many(base), many(next), decide_options{}, "l");
-  EXPECT_EQ(d.v, verdict::unsure) << d.change << " [" << d.low << ", " << d.high << "] " << d.reason;
-  EXPECT_NE(d.reason.find("two levels"), std::string::npos) << d.reason;
+  EXPECT_EQ(d.v, verdict::unsure) << d.change << " [" << d.low << ", " << d.high << "] " << d.why.text;
+  EXPECT_NE(d.why.text.find("two levels"), std::string::npos) << d.why.text;
+  EXPECT_EQ(d.why.codes, std::vector<reason_code>{reason_code::two_levels});
   EXPECT_EQ(decide(many(next), many(base), decide_options{}, "l").v, verdict::unsure);
   // The same shares on both sides: nothing to call.
   EXPECT_NE(decide(many(mixed(4, 1.0, 33)), many(mixed(4, 1.0, 34)), decide_options{}, "l").v, verdict::slower);
   // A change moves every run: the sides no longer share a level, and the rule stays out of
   // the way of an 8 % slowdown of a steady row...
   const decision s1 = decide(many(host_runs(8, 0.01, 1.0, 37)), many(host_runs(8, 0.01, 1.08, 38)), decide_options{}, "l");
-  EXPECT_EQ(s1.v, verdict::slower) << s1.reason;
+  EXPECT_EQ(s1.v, verdict::slower) << s1.why.text;
   // ...or of a two-level row whose new runs are all 25 % slower at the high level.
   const decision s2 = decide(many(mixed(1, 1.0, 35)), many(mixed(8, 1.04, 36)), decide_options{}, "l");
-  EXPECT_EQ(s2.v, verdict::slower) << s2.change << " [" << s2.low << ", " << s2.high << "] " << s2.reason;
+  EXPECT_EQ(s2.v, verdict::slower) << s2.change << " [" << s2.low << ", " << s2.high << "] " << s2.why.text;
 }
 
 TEST(ReportVerdict, TheMarginIsWhatTheIntervalMustClear) {
@@ -508,13 +516,13 @@ TEST(ReportVerdict, TheMarginIsWhatTheIntervalMustClear) {
   const auto next = host_runs(8, 0.01, 1.08, 12);
   decide_options o;
   const decision d = decide(many(base), many(next), o, "m");
-  ASSERT_EQ(d.v, verdict::slower) << d.reason;
+  ASSERT_EQ(d.v, verdict::slower) << d.why.text;
   o.margin = d.low / 2;
   EXPECT_EQ(decide(many(base), many(next), o, "m").v, verdict::slower);
   o.margin = (d.low + d.change) / 2;
   const decision u = decide(many(base), many(next), o, "m");
   EXPECT_EQ(u.v, verdict::unsure);
-  EXPECT_NE(u.reason.find("too noisy"), std::string::npos) << u.reason;
+  EXPECT_NE(u.why.text.find("too noisy"), std::string::npos) << u.why.text;
   // Faster is held to the same margin.
   EXPECT_EQ(decide(many(next), many(base), o, "m").v, verdict::unsure);
 }
@@ -586,7 +594,8 @@ TEST(ReportFamily, StepUpKeepsWhatBenjaminiHochbergKeeps) {
         EXPECT_EQ(ds[i].v, verdict::slower) << "trial " << trial << " row " << i;
       } else if (p[i] <= q) {
         EXPECT_EQ(ds[i].v, verdict::unsure) << "trial " << trial << " row " << i;
-        EXPECT_NE(ds[i].reason.find("Benjamini-Hochberg"), std::string::npos) << ds[i].reason;
+        EXPECT_NE(ds[i].why.text.find("Benjamini-Hochberg"), std::string::npos) << ds[i].why.text;
+        EXPECT_EQ(ds[i].why.codes, std::vector<reason_code>{reason_code::family_alone});
       } else {
         EXPECT_EQ(ds[i].v, verdict::same);
       }
@@ -738,12 +747,12 @@ TEST(ReportVerdict, AShortRowIsDecidedOnItsBatchFigure) {
   decision d = decide(one(base), one(next), o, "x");
   EXPECT_EQ(d.fig, figure::single);
   EXPECT_EQ(d.v, verdict::unsure);
-  EXPECT_EQ(d.reason, "too small");
+  EXPECT_EQ(d.why.text, "too small");
   add_batch(base, 2.94, 0.004, 100);
   add_batch(next, 2.78, 0.004, 100);
   d = decide(one(base), one(next), o, "x");
   EXPECT_EQ(d.fig, figure::batch);
-  EXPECT_EQ(d.v, verdict::faster) << d.reason;
+  EXPECT_EQ(d.v, verdict::faster) << d.why.text;
   EXPECT_NEAR(d.change, 2.78 / 2.94 - 1, 1e-12);
   EXPECT_NEAR(d.resolution_us, std::hypot(2.94, 2.78) * 0.004, 1e-12) << "a launch's step is 0.005 us: the intervals bind";
   // Batch samples kept on both sides: the bootstrap decides, on the batches.
@@ -781,7 +790,7 @@ TEST(ReportVerdict, AProcessesJitterOfATenthOfAMicrosecondCounts) {
   base = with_interval(40, 0.001, 1980);
   next = with_interval(37.84, 0.001, 1980);
   d = decide(one(base), one(next), o, "x");
-  EXPECT_EQ(d.v, verdict::faster) << d.reason;
+  EXPECT_EQ(d.v, verdict::faster) << d.why.text;
 }
 
 TEST(ReportVerdict, TheBatchFigureDecidesOnlyWhereItResolvesMore) {
@@ -820,11 +829,11 @@ TEST(ReportVerdict, TheResolutionFloorIsWhatTheMeasurementResolves) {
 
 TEST(ReportVerdict, AChangeTheMeasuredTimerResolvesCounts) {
   const run base = with_interval(3, 0.002, 1980), next = with_interval(3.3, 0.002, 1980);  // +10 %, 0.3 us
-  EXPECT_EQ(decide(one(base), one(next), {}, "x").reason, "too small") << "the 0.5 us fallback";
+  EXPECT_EQ(decide(one(base), one(next), {}, "x").why.text, "too small") << "the 0.5 us fallback";
   side b = one(base), n = one(next);
   b.timer_resolution_us = n.timer_resolution_us = 0.032;
   const decision d = decide(b, n, {}, "x");
-  EXPECT_EQ(d.v, verdict::slower) << d.reason;
+  EXPECT_EQ(d.v, verdict::slower) << d.why.text;
   EXPECT_DOUBLE_EQ(d.resolution_us, 0.032);
 }
 
@@ -846,14 +855,14 @@ TEST(ReportVerdict, AChangeTheClocksExplainIsUnsure) {
   EXPECT_NEAR(d.cycles_low, (1 + d.low) * 1930 / 1980 - 1, 1e-12) << "the same interval, shifted by the clocks";
   // Faster in time at a higher clock: no faster in cycles.
   run quick = with_interval(94, 0.002, 2100);
-  EXPECT_EQ(decide(one(base), one(quick), {}, "x").reason, "clock: -6.0 % in time, -0.3 % in cycles (1980 vs 2100 MHz)");
+  EXPECT_EQ(decide(one(base), one(quick), {}, "x").why.text, "clock: -6.0 % in time, -0.3 % in cycles (1980 vs 2100 MHz)");
 }
 
 TEST(ReportVerdict, AChangeThatHoldsInCyclesTooIsCalled) {
   const run base = with_interval(100, 0.002, 1980);
   const run next = with_interval(110, 0.002, 1950);  // +10 % in time, +8.3 % in cycles
   const decision d = decide(one(base), one(next), {}, "x");
-  EXPECT_EQ(d.v, verdict::slower) << d.reason;
+  EXPECT_EQ(d.v, verdict::slower) << d.why.text;
   EXPECT_NEAR(d.cycles_change, 1.10 * 1950 / 1980 - 1, 1e-12);
   // Where clocks are no reason (fleet), cycles are not asked.
   decide_options fleet_like;
@@ -861,6 +870,29 @@ TEST(ReportVerdict, AChangeThatHoldsInCyclesTooIsCalled) {
   const decision f = decide(one(base), one(with_interval(106, 0.002, 1870)), fleet_like, "x");
   EXPECT_EQ(f.v, verdict::slower);
   EXPECT_TRUE(std::isnan(f.cycles_change));
+}
+
+}  // namespace
+}  // namespace membench::report
+
+namespace membench::report {
+namespace {
+
+TEST(ReportReasons, EveryCodeHasOneEntryAndTheDocsHoldTheTable) {
+  EXPECT_TRUE(reason_table_in_order());
+  EXPECT_STREQ(to_string(reason_code::timer_floor), "timer_floor");
+  EXPECT_STREQ(to_string(reason_code::within), "within");
+  std::ifstream in(MEMBENCH_REASONS_DOC, std::ios::binary);
+  std::ostringstream doc;
+  doc << in.rdbuf();
+  const std::string text = doc.str();
+  const auto begin = text.find("<!-- reason-codes -->");
+  const auto end = text.find("<!-- /reason-codes -->\n");
+  ASSERT_NE(begin, std::string::npos) << "docs/reasons.md has no reason-codes table";
+  ASSERT_NE(end, std::string::npos);
+  EXPECT_EQ(text.substr(begin, end + std::strlen("<!-- /reason-codes -->\n") - begin), reasons_markdown())
+      << "docs/reasons.md's table differs from tools/report/stats/reasons.cpp's; it should read:\n"
+      << reasons_markdown();
 }
 
 }  // namespace

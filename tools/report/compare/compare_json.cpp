@@ -22,6 +22,15 @@ const char* state_name(pair_state s) {
   return "?";
 }
 
+// The codes of why a verdict is unsure (empty for a verdict that is not).
+json reason_codes(const decision& d) {
+  json codes = json::array();
+  if (d.v == verdict::unsure) {
+    for (reason_code c : d.why.codes) codes.push_back(to_string(c));
+  }
+  return codes;
+}
+
 json number(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 
 json paths(const std::vector<const result_file*>& files) {
@@ -59,7 +68,8 @@ json pair_record(const benchmark_pair& p, const compare_sides& files, const deci
             {"figure", x ? json(to_string(d.fig)) : json(nullptr)},
             {"resolution_us", number(d.resolution_us)},
             {"cycles", {{"change", number(d.cycles_change)}, {"low", number(d.cycles_low)}, {"high", number(d.cycles_high)}}},
-            {"reason", d.v == verdict::unsure ? d.reason : ""},
+            {"reason", d.v == verdict::unsure ? d.why.text : ""},
+            {"reasons", reason_codes(d)},
             {"problem", p.why}};
   return r;
 }

@@ -54,7 +54,7 @@ std::vector<cell> change_row(const benchmark_pair& p, const decision& x) {
   // A short row decided on its batch figure says so: its times are per launch of a batch.
   line.push_back({x.fig == figure::batch ? fmt::format("{} (batch)", to_string(x.from)) : to_string(x.from), NAN,
                   tone::plain});
-  line.push_back({x.v == verdict::unsure ? fmt::format("unsure: {}", x.reason) : to_string(x.v), NAN, mood});
+  line.push_back({x.v == verdict::unsure ? fmt::format("unsure: {}", x.why.text) : to_string(x.v), NAN, mood});
   return line;
 }
 

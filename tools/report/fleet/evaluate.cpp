@@ -221,7 +221,7 @@ cell_count synthetic_cell(const stratum_set& s, std::size_t size, std::size_t sl
         c.undecided += undecided;
         ++healthy_verdicts;
         healthy_called += hit;
-        if (hit) ++alarm_reasons[r[g].of(ft::part::gpu).reason];
+        if (hit) ++alarm_reasons[r[g].of(ft::part::gpu).why.text];
       }
     }
     ++c.fleets;

@@ -90,7 +90,7 @@ void judge_checks(const ft::matrix& m, std::size_t g, std::size_t runs, const st
     t.short_checks += n < runs;
     t.called += called(healthy);
     t.undecided += healthy.of(ft::part::gpu).v == ft::verdict::undecided;
-    if (healthy.of(ft::part::gpu).v != ft::verdict::pass) ++t.reasons[healthy.of(ft::part::gpu).reason];
+    if (healthy.of(ft::part::gpu).v != ft::verdict::pass) ++t.reasons[healthy.of(ft::part::gpu).why.text];
     for (const auto& [level, rows] : levels) {
       std::vector<std::size_t>& hits = t.found[level];
       hits.resize(steps.size());

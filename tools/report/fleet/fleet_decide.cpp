@@ -151,7 +151,7 @@ void judge_hosts_by_shape(fleet& f, const ft::settings& s) {
     for (std::size_t k = 0; k < members.size(); ++k) {
       ft::part_result& host = f.results[members[k]].parts[static_cast<int>(ft::part::host)];
       host = r[k].of(ft::part::host);
-      if (host.v != ft::verdict::pass) host.reason += fmt::format(" (among the {} GPU(s) of host shape {})", members.size(), shape);
+      if (host.v != ft::verdict::pass) host.why.text += fmt::format(" (among the {} GPU(s) of host shape {})", members.size(), shape);
     }
   }
 }
@@ -177,10 +177,11 @@ void keep_host_shape(fleet& f, const fleet_baseline::group& g) {
     ft::part_result& host = f.results[i].parts[static_cast<int>(ft::part::host)];
     host = {};
     host.v = ft::verdict::not_judged;
-    host.reason = fmt::format("host work not judged: the baseline's GPUs ran it on another host shape ({} GPU(s) a "
-                              "host, host rows {}) than this GPU ({}, {})",
-                              fmt::join(devices, "/"), links.empty() ? "together" : fmt::format("{}", fmt::join(links, "/")),
-                              mine, link == "?" ? "together" : link);
+    host.why.add(reason_code::host_other_shape,
+                 fmt::format("host work not judged: the baseline's GPUs ran it on another host shape ({} GPU(s) a "
+                             "host, host rows {}) than this GPU ({}, {})",
+                             fmt::join(devices, "/"), links.empty() ? "together" : fmt::format("{}", fmt::join(links, "/")),
+                             mine, link == "?" ? "together" : link));
   }
 }
 

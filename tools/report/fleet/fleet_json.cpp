@@ -54,7 +54,9 @@ json fleet_record(const fleet_state& s, const std::vector<gpu_summary>& summarie
 }
 
 json part_record(const ft::part_result& p, gpu_verdict v) {
-  return {{"verdict", to_string(v)}, {"reason", p.reason}, {"rows", p.rows}, {"failed_rows", p.failed},
+  json codes = json::array();
+  for (reason_code c : p.why.codes) codes.push_back(to_string(c));
+  return {{"verdict", to_string(v)}, {"reason", p.why.text}, {"reasons", codes}, {"rows", p.rows}, {"failed_rows", p.failed},
           {"scopes_called", p.called.size()}};
 }
 

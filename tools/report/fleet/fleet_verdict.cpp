@@ -47,14 +47,14 @@ std::vector<gpu_summary> summarize_gpus(const fleet_state& s) {
     const fleet& f = s.fleets[fi];
     for (std::size_t g = 0; g < f.results.size(); ++g) {
       const fleet_test::gpu_result& r = f.results[g];
-      gpu_summary x{fi, g, verdict_of(r.of(part::gpu)), verdict_of(r.of(part::host)), r.of(part::gpu).reason,
-                    r.of(part::host).reason, 0};
+      gpu_summary x{fi, g, verdict_of(r.of(part::gpu)), verdict_of(r.of(part::host)), r.of(part::gpu).why.text,
+                    r.of(part::host).why.text, 0};
       for (const fleet_test::finding& k : r.of(part::gpu).findings) x.worst_z = std::max(x.worst_z, k.z);
       if (!f.drift.empty()) {
         const fleet_test::gpu_result& d = f.drift[g];
         x.drift_v = verdict_of(d.of(part::gpu));
         x.host_drift_v = verdict_of(d.of(part::host));
-        x.drift_reason = fmt::format("GPU work {}; host work {}", d.of(part::gpu).reason, d.of(part::host).reason);
+        x.drift_reason = fmt::format("GPU work {}; host work {}", d.of(part::gpu).why.text, d.of(part::host).why.text);
       }
       out.push_back(std::move(x));
     }

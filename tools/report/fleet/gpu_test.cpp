@@ -67,45 +67,49 @@ void set_verdict(part_result& out, const reference& ref, part p, const settings&
   const std::string failed_text =
       fmt::format("{} of {} rows failed (errored, missing, unconverged or throttled in every run){}", out.failed,
                   out.rows, lost_level.empty() ? "" : fmt::format(", {} among them", lost_level));
+  const reason_code failed_code = lost_level.empty() ? reason_code::rows_failed : reason_code::level_lost;
   if (!out.called.empty()) {
     const finding& worst = out.findings[out.called.front()];
     out.v = verdict::slow;
-    out.reason = fmt::format("slower: {}{}", finding_text(worst, ref.scopes[worst.scope]),
-                             out.called.size() > 1 ? fmt::format(" and {} more scope(s)", out.called.size() - 1) : "");
-    if (failing) out.reason += "; " + failed_text;
+    out.why.add(reason_code::slower,
+                fmt::format("slower: {}{}", finding_text(worst, ref.scopes[worst.scope]),
+                            out.called.size() > 1 ? fmt::format(" and {} more scope(s)", out.called.size() - 1) : ""));
+    if (failing) out.why.add(failed_code, failed_text);
   } else if (failing) {
     out.v = verdict::failing;
-    out.reason = failed_text;
+    out.why.add(failed_code, failed_text);
   } else if (ref.part_gpus[static_cast<int>(p)] < s.robust_gpus) {
     out.v = verdict::undecided;
-    out.reason = fmt::format("a reference of {} GPU(s) is not robust ({} or more needed)",
-                             ref.part_gpus[static_cast<int>(p)], s.robust_gpus);
+    out.why.add(reason_code::thin_reference, fmt::format("a reference of {} GPU(s) is not robust ({} or more needed)",
+                                                         ref.part_gpus[static_cast<int>(p)], s.robust_gpus));
   } else if (out.findings.empty()) {
     out.v = verdict::undecided;
-    out.reason = "no scope scored (too few rows in any run)";
+    out.why.add(reason_code::nothing_scored, "no scope scored (too few rows in any run)");
   } else {
     for (const finding& f : out.findings) {
       const scope_ref& sc = ref.scopes[f.scope];
       if (!sc.split) continue;
       out.v = verdict::undecided;
-      out.reason = fmt::format("the reference splits on {}: no group of more than half its {} GPUs agrees within "
-                               "{:g} % (largest {})",
-                               describe(sc), sc.gpus, s.threshold_pct(sc.p, sc.kind), sc.majority);
+      out.why.add(reason_code::reference_splits,
+                  fmt::format("the reference splits on {}: no group of more than half its {} GPUs agrees within "
+                              "{:g} % (largest {})",
+                              describe(sc), sc.gpus, s.threshold_pct(sc.p, sc.kind), sc.majority));
       return;
     }
     if (p == part::gpu && out.runs < s.scope_runs) {
       out.v = verdict::undecided;
-      out.reason = fmt::format("{} run judges all its GPU rows together only (families and rows need {} runs)",
-                               out.runs, s.scope_runs);
+      out.why.add(reason_code::too_few_runs,
+                  fmt::format("{} run judges all its GPU rows together only (families and rows need {} runs)",
+                              out.runs, s.scope_runs));
       return;
     }
     if (const std::string why = implausibly_fast(out, ref); !why.empty()) {
       out.v = verdict::undecided;
-      out.reason = why;
+      out.why.add(reason_code::implausibly_fast, why);
       return;
     }
     out.v = verdict::pass;
-    out.reason = "within the reference" + notable(out, ref, s);
+    out.why.add(reason_code::within, "within the reference" + notable(out, ref, s));
   }
 }
 
@@ -117,14 +121,15 @@ part_result judge_part(const matrix::gpu& g, const reference& ref, part p, const
     // A GPU judged on no work of its own is not vouched for; a host without host rows is
     // simply not judged (a filter of kernel rows).
     out.v = p == part::gpu ? verdict::undecided : verdict::not_judged;
-    out.reason = fmt::format("no {}-work rows", p == part::gpu ? "GPU" : "host");
+    out.why.add(reason_code::no_rows, fmt::format("no {}-work rows", p == part::gpu ? "GPU" : "host"));
     return out;
   }
   if (p == part::host && runs_with(g, ref.rows, p) < s.host_runs) {
     out.v = verdict::not_judged;
-    out.reason = fmt::format("host work not judged: {} run(s) of it, {} needed (one run of a host row can take three "
-                             "times its usual time: a driver call's first touch, a neighbour's copy)",
-                             runs_with(g, ref.rows, p), s.host_runs);
+    out.why.add(reason_code::host_runs_short,
+                fmt::format("host work not judged: {} run(s) of it, {} needed (one run of a host row can take three "
+                            "times its usual time: a driver call's first touch, a neighbour's copy)",
+                            runs_with(g, ref.rows, p), s.host_runs));
     return out;
   }
   const double z_crit = critical_z(s, ref.scope_count(p));
@@ -157,9 +162,12 @@ part_result drift_part(const matrix::gpu& then, const matrix::gpu& now, const re
   const int before = runs_with(then, ref.rows, p), since = runs_with(now, ref.rows, p);
   if (out.rows == 0 || before < need || since < need) {
     out.v = verdict::not_judged;
-    out.reason = out.rows == 0 ? fmt::format("no {} rows", to_string(p))
-                               : fmt::format("not judged ({} run(s) before, {} since; {} needed on each side)", before,
-                                             since, need);
+    if (out.rows == 0) {
+      out.why.add(reason_code::no_rows, fmt::format("no {} rows", to_string(p)));
+    } else {
+      out.why.add(reason_code::too_few_runs, fmt::format("not judged ({} run(s) before, {} since; {} needed on each side)",
+                                                         before, since, need));
+    }
     return out;
   }
   const double z_crit = critical_z(s, ref.scope_count(p));
@@ -186,13 +194,14 @@ part_result drift_part(const matrix::gpu& then, const matrix::gpu& now, const re
   if (!out.called.empty()) {
     const finding& worst = out.findings[out.called.front()];
     out.v = verdict::slow;
-    out.reason = fmt::format("slower than itself: {}{}", finding_text(worst, ref.scopes[worst.scope]),
-                             out.called.size() > 1 ? fmt::format(" and {} more scope(s)", out.called.size() - 1) : "");
+    out.why.add(reason_code::slower,
+                fmt::format("slower than itself: {}{}", finding_text(worst, ref.scopes[worst.scope]),
+                            out.called.size() > 1 ? fmt::format(" and {} more scope(s)", out.called.size() - 1) : ""));
   } else if (out.findings.empty()) {
     out.v = verdict::not_judged;
-    out.reason = "no scope with a measured run-to-run spread";
+    out.why.add(reason_code::no_run_spread, "no scope with a measured run-to-run spread");
   } else {
-    out.reason = "as before";
+    out.why.add(reason_code::within, "as before");
   }
   return out;
 }

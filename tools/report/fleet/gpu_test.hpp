@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "stats/reasons.hpp"
+
 namespace membench::report::fleet_test {
 
 /// What a row's time measures: the GPU's own work, or the host's (the host link, the driver).
@@ -139,7 +141,7 @@ const char* to_string(verdict v) noexcept;
 /// One part of one GPU: its verdict and the evidence.
 struct part_result {
   verdict v = verdict::pass;
-  std::string reason;
+  reasons why;                     ///< codes, and the prose the text shows
   int rows = 0, failed = 0;        ///< rows the reference has in this part, and those the GPU failed
   int unjudged = 0;                ///< scopes not judged: too few runs of their rows (settings::scope_runs), or
                                    ///< a reference of fewer than settings::robust_gpus GPUs on them

@@ -170,7 +170,7 @@ void decide_effect(profile_lesson& l, const row& base, const row& contrast, cons
   l.effect = fmt::format("{}: {:.3g}x {} {} ({}, {:g} % interval): {}", bar_label(*contrast.first, bars), ratio(d.change),
                          what, bar_label(*base.first, bars), range, 100 * decide_options{}.confidence,
                          d.v == verdict::slower ? "worse" : d.v == verdict::faster ? "better" : to_string(d.v));
-  if (d.v == verdict::unsure) l.effect_flag = fmt::format("unsure: {}", d.reason);
+  if (d.v == verdict::unsure) l.effect_flag = fmt::format("unsure: {}", d.why.text);
 }
 
 profile_lesson lesson_of(const lesson_spec& s, const std::vector<const result_file*>& files) {

@@ -184,7 +184,7 @@ void in_cycles(decision& out, const decide_options& o) {
 }
 
 // The reasons from the runs' state: throttled, unconverged, host work of one run a side.
-void state_reasons(std::vector<std::string>& reasons, const decision& out, const side& base, const side& next,
+void state_reasons(reasons& why, const decision& out, const side& base, const side& next,
                    const decide_options& o) {
   const side* cal = calibrating_side(base, next, o);
   const std::string tb = throttle_of(base), tn = throttle_of(next);
@@ -193,29 +193,29 @@ void state_reasons(std::vector<std::string>& reasons, const decision& out, const
   // Throttled runs were measured in another state: the verdict stands only when the
   // unthrottled runs alone give it too.
   const bool throttled = !tb.empty() || !tn.empty();
-  const bool tolerated = cal != nullptr && throttled && reasons.empty() &&
+  const bool tolerated = cal != nullptr && throttled && why.empty() &&
                          holds_without_suspect_runs(base, next, o, out.change > 0 ? verdict::slower : verdict::faster);
   if (throttled && !tolerated) {
-    reasons.push_back(fmt::format("throttled ({}{}{})", tb.empty() ? "" : "base: " + tb,
+    why.add(reason_code::throttled, fmt::format("throttled ({}{}{})", tb.empty() ? "" : "base: " + tb,
                                   !tb.empty() && !tn.empty() ? ", " : "", tn.empty() ? "" : "new: " + tn));
   }
-  if (cal == nullptr && (unconverged(base) || unconverged(next))) reasons.emplace_back("not converged");
+  if (cal == nullptr && (unconverged(base) || unconverged(next))) why.add(reason_code::not_converged, "not converged");
   // Host work moves from run to run by more than any sample shows (5-35 % between two runs
   // of one commit on an H100): one run a side cannot tell that from a change.
   if (!cal && work_of(base, next) == run::work_kind::host && (run_count(base) < 2 || run_count(next) < 2))
-    reasons.push_back(fmt::format("host work, one run a side ({})", o.more_runs));
+    why.add(reason_code::host_one_run, fmt::format("host work, one run a side ({})", o.more_runs));
 }
 
 // The clocks' reason, one at most: a change in time that clears the test must clear it in
 // cycles too ("clock: ..."); otherwise clocks further apart than the tolerance are still a
 // different state of the GPU ("clocks differ").
-void clock_reasons(std::vector<std::string>& reasons, const decision& out, const decide_options& o, bool clears) {
+void clock_reasons(reasons& why, const decision& out, const decide_options& o, bool clears) {
   if (clears && !std::isnan(out.cycles_change) &&
       !clears_test(out.cycles_change, out.cycles_low, out.cycles_high, out.change, o)) {
-    reasons.push_back(fmt::format("clock: {:+.1f} % in time, {:+.1f} % in cycles ({:.0f} vs {:.0f} MHz)",
+    why.add(reason_code::clock_in_cycles, fmt::format("clock: {:+.1f} % in time, {:+.1f} % in cycles ({:.0f} vs {:.0f} MHz)",
                                   100 * out.change, 100 * out.cycles_change, out.base_clock_mhz, out.new_clock_mhz));
   } else if (std::abs(out.new_clock_mhz / out.base_clock_mhz - 1) > o.clock_tolerance) {
-    reasons.push_back(fmt::format("clocks differ ({:.0f} vs {:.0f} MHz)", out.base_clock_mhz, out.new_clock_mhz));
+    why.add(reason_code::clocks_differ, fmt::format("clocks differ ({:.0f} vs {:.0f} MHz)", out.base_clock_mhz, out.new_clock_mhz));
   }
 }
 
@@ -300,40 +300,35 @@ void judge_change(decision& out, const side& base, const side& next, const decid
   in_cycles(out, o);
   if (std::abs(out.change) < o.threshold * (1 - 1e-9)) return;  // same
 
-  std::vector<std::string> reasons;
-  if (at_timer_floor(base) || at_timer_floor(next)) reasons.emplace_back("at the timer's floor");
+  reasons& why = out.why;
+  if (at_timer_floor(base) || at_timer_floor(next)) why.add(reason_code::timer_floor, "at the timer's floor");
   const bool clears = out.from != evidence::none && clears_test(out.change, out.low, out.high, out.change, o);
   // Within the sides' own intervals but above the timer's step, a change that does not
   // clear the test is too noisy, not too small: the interval says so already.
   const double moved = std::abs(out.new_us - out.base_us);
   if (moved < out.resolution_us && (clears || out.from == evidence::none || moved < timer_floor_us(base, next, o)))
-    reasons.emplace_back("too small");
+    why.add(reason_code::too_small, "too small");
   if (out.from == evidence::none) {
-    reasons.emplace_back("no spread (one run a side, no samples or interval)");
+    why.add(reason_code::no_spread, "no spread (one run a side, no samples or interval)");
   } else if (!clears) {
     if (cal) {
-      reasons.push_back(fmt::format("too noisy (runs spread {:.1f} % over {})",
+      why.add(reason_code::too_noisy, fmt::format("too noisy (runs spread {:.1f} % over {})",
                                     100 * std::sqrt(trimmed_logs(*cal).wvar), cal->runs.size()));
     } else {
-      reasons.emplace_back("too noisy");
+      why.add(reason_code::too_noisy, "too noisy");
     }
   }
-  state_reasons(reasons, out, base, next, o);
-  clock_reasons(reasons, out, o, clears);
-  if (reasons.empty() && cal != nullptr) {
+  state_reasons(why, out, base, next, o);
+  clock_reasons(why, out, o, clears);
+  if (why.empty() && cal != nullptr) {
     const verdict v = out.change > 0 ? verdict::slower : verdict::faster;
     const two_levels lv = find_two_levels(base, next, o.threshold);
     if (lv.found && !holds_within_levels(base, next, o, v, lv)) {
-      reasons.push_back(fmt::format("two levels ({:.4g} and {:.4g} us) in different shares of the runs, not {} within a level",
+      why.add(reason_code::two_levels, fmt::format("two levels ({:.4g} and {:.4g} us) in different shares of the runs, not {} within a level",
                                     lv.low_us, lv.high_us, to_string(v)));
     }
   }
-  if (reasons.empty()) {
-    out.v = out.change > 0 ? verdict::slower : verdict::faster;
-    return;
-  }
-  out.v = verdict::unsure;
-  for (const auto& r : reasons) out.reason += (out.reason.empty() ? "" : "; ") + r;
+  out.v = why.empty() ? (out.change > 0 ? verdict::slower : verdict::faster) : verdict::unsure;
 }
 
 }  // namespace membench::report

@@ -12,6 +12,7 @@
 
 #include "core/model.hpp"
 #include "core/options.hpp"
+#include "stats/reasons.hpp"
 
 namespace membench::report {
 
@@ -101,7 +102,7 @@ struct decide_options {
 
 struct decision {
   verdict v = verdict::same;
-  std::string reason;                 ///< why unsure ("too noisy; throttled (new: sw_power_cap)")
+  reasons why;                        ///< why unsure: codes, and prose ("too noisy; throttled (new: sw_power_cap)")
   evidence from = evidence::none;
   double base_us = NAN, new_us = NAN;  ///< each side's median of its runs' medians (evidence runs: exp of the trimmed mean of their logs)
   double change = NAN;                ///< new / base - 1

@@ -47,9 +47,10 @@ family_outcome correct_family(std::vector<decision>& ds, const decide_options& o
     decision& d = ds[i];
     const std::string bar = o.margin > 0 ? fmt::format("clear {}{:g} %", d.v == verdict::slower ? "+" : "-", 100 * o.margin)
                                          : std::string("exclude 0");
-    d.reason = fmt::format("{} alone, not as one of {} compared (Benjamini-Hochberg at {:g} % would keep it if its "
-                           "{} % interval did {})",
-                           to_string(d.v), ds.size(), 100 * q, level_pct(enough), bar);
+    d.why.add(reason_code::family_alone,
+              fmt::format("{} alone, not as one of {} compared (Benjamini-Hochberg at {:g} % would keep it if its "
+                          "{} % interval did {})",
+                          to_string(d.v), ds.size(), 100 * q, level_pct(enough), bar));
     d.v = verdict::unsure;
   }
   return out;
