@@ -19,6 +19,10 @@ TEST(ReportEscape, ControlCharactersBecomeVisible) {
   EXPECT_EQ(visible_controls("c1\xc2\x9b" "31m"), "c1\\u{9b}31m") << "the 8-bit CSI";
   EXPECT_EQ(visible_controls("global/read_offset/type:f32 \xc2\xb5s \xe2\x80\x94"), "global/read_offset/type:f32 \xc2\xb5s \xe2\x80\x94")
       << "UTF-8 text passes";
+  EXPECT_EQ(visible_controls("node\xe2\x80\xaegnp.exe"), "node\\u{202e}gnp.exe") << "right-to-left override";
+  EXPECT_EQ(visible_controls("a\xe2\x81\xa6" "b\xe2\x81\xa9" "c\xe2\x80\x8f"), "a\\u{2066}b\\u{2069}c\\u{200f}") << "isolates, RLM";
+  EXPECT_EQ(markdown_text("x\xe2\x80\xaey"), "x\\\\u{202e}y");
+  EXPECT_EQ(visible_controls("\xe2\x80\xa2 \xe2\x80\xaf"), "\xe2\x80\xa2 \xe2\x80\xaf") << "a bullet and a narrow space are text";
 }
 
 TEST(ReportEscape, MarkdownCellsStayCells) {

@@ -29,8 +29,10 @@ std::vector<std::string> files_of(const std::string& arg, const session& s) {
   for (fs::recursive_directory_iterator it(where, ec), end; !ec && it != end; it.increment(ec)) {
     // Every .json entry but a folder: one that is no regular file (a FIFO, a dangling link, a
     // device) is then found unreadable and said, never skipped unsaid.
+    // Named as the folder holds it: fs::relative would resolve a link to its target's path,
+    // and a link to a run of the folder would vanish into that run unsaid.
     if (it->path().extension() == ".json" && !it->is_directory(ec))
-      out.push_back((fs::path(arg) / fs::relative(it->path(), where, ec)).string());
+      out.push_back((fs::path(arg) / it->path().lexically_relative(where)).string());
   }
   if (ec) throw input_error(fmt::format("{}: cannot list ({})", arg, ec.message()));
   if (out.empty()) throw input_error(fmt::format("{}: a folder without .json files", arg));
@@ -126,6 +128,9 @@ int run_fleet(fleet_args a, session& s) {
     if (explicit_files.count(path) != 0) throw input_error(why);
     unreadable.push_back(why);
   }
+  if (a.opt.make_baseline && a.out.output.empty() && s.is_standard_output(a.baseline_out))
+    throw input_error(fmt::format("fleet: --baseline-out {} is standard output, where the report goes: give -o for one "
+                                  "of them", a.baseline_out));
   const fleet_outcome f = view_fleet(files, a.opt, a.baseline.empty() ? nullptr : &against, unreadable,
                                      model_path.empty() ? nullptr : &model);
   const std::string text = a.opt.as_json ? f.json : rendered(f.doc, a.out, s);

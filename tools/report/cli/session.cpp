@@ -1,5 +1,6 @@
 #include "cli/session.hpp"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -107,6 +108,13 @@ int write_text(const std::string& text, const std::string& output, session& s) {
     return exit_unusable;
   }
   return exit_ok;
+}
+
+bool session::is_standard_output(const std::string& path) const {
+  if (capture) return false;  // a step of views writes into its view, not standard output
+  struct stat out {}, named {};
+  return ::fstat(STDOUT_FILENO, &out) == 0 && ::stat(locate(path).c_str(), &named) == 0 && out.st_dev == named.st_dev &&
+         out.st_ino == named.st_ino;
 }
 
 int write_files(const std::vector<std::pair<std::string, std::string>>& files, session& s) {

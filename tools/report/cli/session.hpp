@@ -27,6 +27,9 @@ struct session {
   std::string locate(const std::string& path) const;
   /// The input `path` names by any name (`./x`, a symlink, a hard link); nullptr when none.
   const std::string* input_named(const std::string& path) const;
+  /// Whether `path` is the file standard output writes to (/dev/stdout, or the file it is
+  /// redirected to): a second output there would interleave with the first.
+  bool is_standard_output(const std::string& path) const;
   /// The files, each read once for the session (a path given twice is one file) and kept
   /// there: those not read yet at once, each on every core (one file's serial steps
   /// overlap another's parsing). One command reads what `what` asks; the steps of views

@@ -7,10 +7,18 @@ namespace {
 
 unsigned char byte(std::string_view s, std::size_t i) { return static_cast<unsigned char>(s[i]); }
 
-bool is_c1_lead(std::string_view s, std::size_t i) {
-  // U+0080..U+009F are 0xC2 0x80..0x9F in UTF-8.
-  return byte(s, i) == 0xC2 && i + 1 < s.size() && byte(s, i + 1) >= 0x80 && byte(s, i + 1) <= 0x9F;
+// The bytes of the invisible control that starts at s[i], 0 for none: a C1 control
+// (U+0080..U+009F: 0xC2 0x80..0x9F) or a bidirectional one (U+200E, U+200F, U+202A..U+202E,
+// U+2066..U+2069: 0xE2 0x80/0x81 ...), which reorders what follows it on a terminal or a page.
+std::size_t wide_control(std::string_view s, std::size_t i) {
+  if (byte(s, i) == 0xC2 && i + 1 < s.size() && byte(s, i + 1) >= 0x80 && byte(s, i + 1) <= 0x9F) return 2;
+  if (byte(s, i) != 0xE2 || i + 2 >= s.size()) return 0;
+  const unsigned char b1 = byte(s, i + 1), b2 = byte(s, i + 2);
+  const bool marks = b1 == 0x80 && (b2 == 0x8E || b2 == 0x8F || (b2 >= 0xAA && b2 <= 0xAE));
+  const bool isolates = b1 == 0x81 && b2 >= 0xA6 && b2 <= 0xA9;
+  return marks || isolates ? 3 : 0;
 }
+bool is_c1_lead(std::string_view s, std::size_t i) { return wide_control(s, i) != 0; }
 
 bool is_c0_or_del(unsigned char c) { return c < 0x20 || c == 0x7F; }
 
@@ -23,8 +31,15 @@ void append_control(std::string& out, unsigned char c) {
   }
 }
 
-// The C1 control at s[i] (two bytes) as visible_controls writes it.
-void append_c1(std::string& out, std::string_view s, std::size_t i) { out += fmt::format("\\u{{{:02x}}}", byte(s, i + 1)); }
+// The control at s[i] (wide_control's bytes) as visible_controls writes it: \u{85}, \u{202e}.
+// Returns how many bytes it took.
+std::size_t append_c1(std::string& out, std::string_view s, std::size_t i) {
+  const std::size_t n = wide_control(s, i);
+  const unsigned point = n == 2 ? byte(s, i + 1)
+                                : ((byte(s, i) & 0x0Fu) << 12) | ((byte(s, i + 1) & 0x3Fu) << 6) | (byte(s, i + 2) & 0x3Fu);
+  out += fmt::format("\\u{{{:02x}}}", point);
+  return n;
+}
 
 bool word_byte(std::string_view s, std::size_t i) {
   const unsigned char c = byte(s, i);
@@ -62,8 +77,7 @@ std::string visible_controls(std::string_view s) {
     if (is_c0_or_del(byte(s, i))) {
       append_control(out, byte(s, i));
     } else if (is_c1_lead(s, i)) {
-      append_c1(out, s, i);
-      ++i;
+      i += append_c1(out, s, i) - 1;
     } else {
       out += s[i];
     }
@@ -86,7 +100,7 @@ void append_markdown_text(std::string& out, std::string_view s) {
       append_control(out, c);
     } else if (is_c1_lead(s, i)) {
       out += '\\';
-      append_c1(out, s, i++);
+      i += append_c1(out, s, i) - 1;
     } else {
       out += '\\';
       out += s[i];

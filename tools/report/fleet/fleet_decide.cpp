@@ -180,7 +180,7 @@ void keep_host_shape(fleet& f, const fleet_baseline::group& g) {
     host.why.add(reason_code::host_other_shape,
                  fmt::format("host work not judged: the baseline's GPUs ran it on another host shape ({} GPU(s) a "
                              "host, host rows {}) than this GPU ({}, {})",
-                             fmt::join(devices, "/"), links.empty() ? "together" : fmt::format("{}", fmt::join(links, "/")),
+                             devices.empty() ? "?" : fmt::format("{}", fmt::join(devices, "/")), links.empty() ? "together" : fmt::format("{}", fmt::join(links, "/")),
                              mine, link == "?" ? "together" : link));
   }
 }

@@ -203,6 +203,12 @@ std::vector<gpu_group> group_files(const file_refs& files) {
   auto add = [&](const std::string& key, const result_file* f, int device) {
     const auto [it, fresh] = at.emplace(key, groups.size());
     if (fresh) groups.push_back({{}, device});
+    // One GPU is one model: files that say otherwise are of different GPUs (a copied UUID)
+    // and would be pooled into one page.
+    const result_file* first = fresh ? nullptr : groups[it->second].files.front();
+    if (first != nullptr && !peer_rows_only(*first) && first->gpu() != f->gpu())
+      throw input_error(fmt::format("{} and {}: one GPU ({}) named as two models ({}, {}): not one GPU's runs", first->path,
+                                    f->path, key, first->gpu(), f->gpu()));
     groups[it->second].files.push_back(f);
   };
   for (const result_file& f : files) {

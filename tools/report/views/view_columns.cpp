@@ -87,6 +87,12 @@ document view_builds(const file_refs& files, const common_options& options) {
       throw input_error(fmt::format("{}: the context names no membench build (membench_cache_mode)", f.path));
   }
   if (cols.size() < 2) throw input_error("builds needs files of at least two builds (default, ca, cg)");
+  // A build's effect is measured on one model: a ratio across models is the models' difference.
+  for (const auto& c : cols) {
+    if (c.file->gpu() != cols.front().file->gpu())
+      throw input_error(fmt::format("builds compares the builds on one GPU model: {} is {}, {} is {}",
+                                    cols.front().file->path, cols.front().file->gpu(), c.file->path, c.file->gpu()));
+  }
   const bool lower_better = lower_is_better(opt.value);
   document d;
   d.title = fmt::format("{} per build", opt.value);
