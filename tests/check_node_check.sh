@@ -61,6 +61,9 @@ line "L2 far" | grep -q ",not in the reference," || fail "L2 far, which the refe
 MUTATE=slow FILTER='^global/(read|write|copy)/.*bytes:1G|latency/.*bytes:1G' check 1
 line "DRAM" | grep -q ",slower," || fail "DRAM 20 % slower is not called: $(line DRAM)"
 line "L1" | grep -q ",within," || fail "L1 is not within when DRAM is slow: $(line L1)"
+# The same verdict as a CI system reads it: DRAM a failed case of its GPU.
+MUTATE=slow FILTER='^global/(read|write|copy)/.*bytes:1G|latency/.*bytes:1G' check 1 --format=junit
+grep -A1 'name="DRAM"' "$work/out.csv" | grep -q '<failure .*type="slower"' || fail "DRAM slower is no failed JUnit case"
 MUTATE=lose FILTER='^(global/latency/.*bytes:16K|cache/l1_bandwidth)' check 1
 line "L1" | grep -q ",failing," || fail "a GPU that lost L1 is not failing: $(line L1)"
 NO_GPU=1 check 2

@@ -13,6 +13,7 @@
 #include "common/schema.hpp"
 #include "core/escape.hpp"
 #include "core/input_text.hpp"
+#include "render/test_report.hpp"
 
 namespace membench::report {
 namespace {
@@ -239,7 +240,9 @@ compare_outcome compare_given_pairs(const compare_args& a, session& s) {
 
 int run_compare(compare_args a, session& s) {
   a.opt.unsure_fails = a.unsure == "fail";
-  a.opt.as_json = a.out.format == "json";
+  a.opt.as_json = a.out.format == "json" || a.out.format == "junit" || a.out.format == "ctrf";
+  a.opt.tests_format = a.opt.as_json && a.out.format != "json" ? a.out.format : "";
+  a.opt.started_ms = now_ms();
   compare_outcome c;
   if (!a.pairs.empty()) {
     c = compare_given_pairs(a, s);

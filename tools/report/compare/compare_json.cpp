@@ -3,6 +3,7 @@
 // full precision; null where a number is unknown (no interval, a side without a time).
 #include <cmath>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "compare/compare_stages.hpp"
@@ -22,12 +23,14 @@ const char* state_name(pair_state s) {
   return "?";
 }
 
-// The codes of why a verdict is unsure (empty for a verdict that is not).
+// The codes of why a verdict is unsure (none for a verdict that is not).
+std::vector<reason_code> reason_codes_of(const decision& d) {
+  return d.v == verdict::unsure ? d.why.codes : std::vector<reason_code>{};
+}
+
 json reason_codes(const decision& d) {
   json codes = json::array();
-  if (d.v == verdict::unsure) {
-    for (reason_code c : d.why.codes) codes.push_back(to_string(c));
-  }
+  for (reason_code c : reason_codes_of(d)) codes.push_back(to_string(c));
   return codes;
 }
 
@@ -89,6 +92,34 @@ json summary(const family_outcome& fam, const compare_counts& c, const compare_o
 }
 
 }  // namespace
+
+namespace {
+
+test_case pair_case(const benchmark_pair& p, const decision* x, const compare_options& opt) {
+  test_case c{"compare", pair_name(p), test_status::skipped, state_name(p.state), {}, p.why};
+  if (x == nullptr) {
+    // Missing or an error row on a side: the input cannot vouch for the benchmark.
+    if (p.state == pair_state::unusable) c.status = test_status::failed;
+    return c;
+  }
+  c.verdict = to_string(x->v);
+  for (reason_code r : reason_codes_of(*x)) c.reasons.push_back(to_string(r));
+  const bool fails = x->v == verdict::slower || (x->v == verdict::unsure && opt.unsure_fails);
+  c.status = fails ? test_status::failed : x->v == verdict::unsure ? test_status::skipped : test_status::passed;
+  c.message = fmt::format("{}: {:+.2f} % ({:.4g} us to {:.4g} us){}", c.verdict, 100 * x->change, x->base_us, x->new_us,
+                          x->v == verdict::unsure ? "; " + x->why.text : std::string());
+  return c;
+}
+
+}  // namespace
+
+test_run compare_tests(const std::vector<benchmark_pair>& pairs, const decided_pairs& d, const compare_options& opt) {
+  test_run run;
+  run.command = "compare";
+  std::size_t j = 0;  // the next decision, in the order of the pairs decided
+  for (const benchmark_pair& p : pairs) run.cases.push_back(pair_case(p, p.state == pair_state::decide ? &d.decisions[j++] : nullptr, opt));
+  return run;
+}
 
 std::string compare_json(const compare_sides& files, const std::vector<benchmark_pair>& pairs, const decided_pairs& d,
                          const family_outcome& fam, const compare_counts& counts, const compare_options& opt) {

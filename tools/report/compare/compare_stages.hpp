@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "render/test_report.hpp"
 #include "views/family.hpp"
 #include "views/views.hpp"
 
@@ -87,6 +88,9 @@ document compare_document(const compare_sides& files, const std::vector<benchmar
 compare_outcome compare_outcome_of(const compare_sides& files, const std::vector<benchmark_pair>& pairs,
                                    const decided_pairs& decided, const family_outcome& fam, const compare_counts& counts,
                                    const compare_options& opt);
+/// Stage 5 for --format junit and ctrf: a test case per pair (compare_json.cpp): slower and
+/// unusable fail, unsure fails with --unsure=fail and is skipped otherwise, said with its reasons.
+test_run compare_tests(const std::vector<benchmark_pair>& pairs, const decided_pairs& d, const compare_options& opt);
 /// Stage 5 for --format json: a record per pair and the summary, numbers in full precision.
 std::string compare_json(const compare_sides& files, const std::vector<benchmark_pair>& pairs, const decided_pairs& d,
                          const family_outcome& fam, const compare_counts& counts, const compare_options& opt);

@@ -32,7 +32,7 @@ struct option_spec {
   double number = 0;                             ///< number, integer: the default
   std::string_view text = {};                    ///< text, choice: the default ("" none)
   double low = 0, high = 0;                      ///< number, integer: the allowed range (low == high: any)
-  std::array<std::string_view, 5> choices = {};  ///< choice: the values (the unused ones empty)
+  std::array<std::string_view, 8> choices = {};  ///< choice: the values (the unused ones empty)
   std::string_view default_note = {};            ///< what the default means: "it must exclude no change"
   bool required = false;
   bool list = false;          ///< positional: several values
@@ -159,8 +159,9 @@ inline constexpr option_spec pairs{
             "or files: [{\"base\": {\"file\", \"row\", \"scale\"}, \"new\": {...}, \"threshold\"}], scale "
             "(multiplies the row's times) and threshold (percent) optional"};
 inline constexpr option_spec compare_format{.names = "--format", .kind = k::choice,
-                                            .help = "output format (json: a record per benchmark, for programs)",
-                                            .text = "term", .choices = {"term", "md", "csv", "html", "json"}};
+                                            .help = "output format (json: a record per benchmark, for programs; junit, "
+                                                    "ctrf: a test case per benchmark, for CI systems)",
+                                            .text = "term", .choices = {"term", "md", "csv", "html", "json", "junit", "ctrf"}};
 inline constexpr option_spec show_all{.names = "--all", .kind = k::flag, .help = "list unchanged benchmarks too"};
 
 // history.
@@ -250,8 +251,8 @@ inline constexpr option_spec fleet_all{.names = "--all", .kind = k::flag,
 inline constexpr option_spec fleet_format{
     .names = "--format", .kind = k::choice,
     .help = "output format (html: with a GPU x family heatmap; json: a record per GPU and per row called, for "
-            "programs)",
-    .text = "term", .choices = {"term", "md", "csv", "html", "json"}};
+            "programs; junit, ctrf: a test case per GPU and part, or per GPU and level, for CI systems)",
+    .text = "term", .choices = {"term", "md", "csv", "html", "json", "junit", "ctrf"}};
 
 // views.
 inline constexpr option_spec views_dir{.names = "dir", .kind = k::positional, .help = "the result folder",

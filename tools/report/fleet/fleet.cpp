@@ -95,7 +95,12 @@ fleet_outcome view_fleet(const file_refs& given, const fleet_options& opt, const
   decide_fleets(s, opt, against, opt.make_baseline ? nullptr : model);
   const std::vector<gpu_summary> gpus = summarize_gpus(s);
   fleet_outcome out;
-  if (opt.as_json) {
+  if (opt.as_json && !opt.tests_format.empty()) {
+    test_run run = fleet_tests(s, gpus);
+    run.start_ms = opt.started_ms;
+    run.stop_ms = now_ms();
+    out.json = test_report_text(run, opt.tests_format);
+  } else if (opt.as_json) {
     out.json = fleet_json(s, gpus, opt);
   } else {
     out.doc = fleet_document(s, gpus, opt);

@@ -75,7 +75,46 @@ bool ran_but_unreferenced(const fleet& f, const levels::level& l) {
   });
 }
 
+// How a CI system counts a level's verdict word: undecided and a level without a time are
+// errors (never passed), a level the reference lacks is skipped, said.
+test_status level_status(const std::string& v) {
+  if (v == "slower" || v == "failing") return test_status::failed;
+  if (v == "within" || v == "faster") return test_status::passed;
+  if (v == "not judged" || v == "not in the reference") return test_status::skipped;
+  return test_status::error;
+}
+
+test_case level_case(const fleet& f, std::size_t gpu, const levels::level& l, std::size_t scope) {
+  const ft::scope_ref& sc = f.ref.scopes[scope];
+  const ft::part_result& p = f.results[gpu].of(sc.p);
+  const ft::finding* k = finding_of(p, scope);
+  test_case c{f.gpus[gpu].uuid, std::string(l.title), test_status::passed, level_verdict(p, k), {}, p.why.text};
+  c.status = level_status(c.verdict);
+  if (k != nullptr && p.v != ft::verdict::failing && p.v != ft::verdict::undecided) {
+    c.reasons = {to_string(k->slower ? reason_code::slower : reason_code::within)};
+    c.message = fmt::format("{:+.2f} % against the reference (z {:.1f}, {} row(s))", 100 * k->change(), k->z, sc.rows.size());
+  } else {
+    for (reason_code r : p.why.codes) c.reasons.push_back(to_string(r));
+  }
+  return c;
+}
+
 }  // namespace
+
+void add_level_cases(test_run& run, const fleet_state& s, const std::vector<gpu_summary>& gpus) {
+  for (const gpu_summary& g : gpus) {
+    const fleet& f = s.fleets[g.fleet];
+    for (const levels::level& l : levels::all()) {
+      const std::size_t scope = level_scope(f.ref, l);
+      if (scope != std::string::npos) {
+        run.cases.push_back(level_case(f, g.gpu, l, scope));
+      } else if (ran_but_unreferenced(f, l)) {
+        run.cases.push_back({f.gpus[g.gpu].uuid, std::string(l.title), test_status::skipped, "not in the reference",
+                             {}, "the GPU ran this level; the reference has no row of it"});
+      }
+    }
+  }
+}
 
 bool grouped_by_level(const ft::reference& ref) {
   return std::any_of(ref.rows.begin(), ref.rows.end(), [](const ft::row_meta& r) { return r.family.starts_with("level "); });

@@ -12,6 +12,7 @@
 #include "common/levels.hpp"
 #include "fleet/fleet.hpp"
 #include "fleet/gpu_test.hpp"
+#include "render/test_report.hpp"
 #include "stats/verdict.hpp"
 
 namespace membench::report {
@@ -174,6 +175,11 @@ bool grouped_by_level(const fleet_test::reference& ref);
 /// A line per GPU and level (fleet_levels.cpp); empty unless a fleet is grouped by level.
 table level_table(const fleet_state& s, const std::vector<gpu_summary>& gpus);
 document fleet_document(const fleet_state& s, const std::vector<gpu_summary>& gpus, const fleet_options& opt);
+/// A test case per GPU and level (fleet_levels.cpp) of the fleets grouped by level.
+void add_level_cases(test_run& run, const fleet_state& s, const std::vector<gpu_summary>& gpus);
+/// The verdicts as test results (fleet_tests.cpp): per GPU and level where the fleet is
+/// grouped by level, else per GPU and part; a GPU without a run since --since is an error.
+test_run fleet_tests(const fleet_state& s, const std::vector<gpu_summary>& gpus);
 std::string fleet_json(const fleet_state& s, const std::vector<gpu_summary>& gpus, const fleet_options& opt);
 std::string baseline_text(const fleet_state& s, const fleet_options& opt);
 
