@@ -53,12 +53,21 @@ check() {  # expected exit, then membench-check's options; environment: MUTATE, 
 }
 line() { grep -E "^GPU-865f7762[^,]*,[^,]*,$1," "$work/out.csv" || fail "no line for $1: $(head -20 "$work/out.csv")"; }
 
-MUTATE=none check 0
+MUTATE=none check 0 --metrics="$work/node.prom"
+# The metrics a textfile collector reads: a healthy series per level judged, the check's own.
+grep -q '^membench_level_healthy{gpu_uuid="GPU-865f7762[^}]*level="dram"} 1$' "$work/node.prom" ||
+  fail "no healthy DRAM series in the metrics: $(head -c 600 "$work/node.prom")"
+grep -q '^membench_check_exit_code 0$' "$work/node.prom" || fail "the metrics lack the check's exit code"
+if command -v promtool >/dev/null; then
+  promtool check metrics < "$work/node.prom" || fail "promtool check metrics refuses the node check's metrics"
+fi
 for level in "L1" "shared" "L2 near" "DRAM" "constant cache" "DSM \(another SM\)" "SM clock under load" "PCIe h2d \(pinned\)"; do
   line "$level" | grep -q ",within," || fail "a healthy GPU is not within on $level: $(line "$level")"
 done
 line "L2 far" | grep -q ",not in the reference," || fail "L2 far, which the reference lacks, is not said: $(line "L2 far")"
-MUTATE=slow FILTER='^global/(read|write|copy)/.*bytes:1G|latency/.*bytes:1G' check 1
+MUTATE=slow FILTER='^global/(read|write|copy)/.*bytes:1G|latency/.*bytes:1G' check 1 --metrics="$work/node.prom"
+grep -q '^membench_level_healthy{[^}]*level="dram"} 0$' "$work/node.prom" || fail "DRAM slower is healthy in the metrics"
+grep -q '^membench_check_exit_code 1$' "$work/node.prom" || fail "the metrics do not say exit 1"
 line "DRAM" | grep -q ",slower," || fail "DRAM 20 % slower is not called: $(line DRAM)"
 line "L1" | grep -q ",within," || fail "L1 is not within when DRAM is slow: $(line L1)"
 # The same verdict as a CI system reads it: DRAM a failed case of its GPU.
@@ -66,8 +75,11 @@ MUTATE=slow FILTER='^global/(read|write|copy)/.*bytes:1G|latency/.*bytes:1G' che
 grep -A1 'name="DRAM"' "$work/out.csv" | grep -q '<failure .*type="slower"' || fail "DRAM slower is no failed JUnit case"
 MUTATE=lose FILTER='^(global/latency/.*bytes:16K|cache/l1_bandwidth)' check 1
 line "L1" | grep -q ",failing," || fail "a GPU that lost L1 is not failing: $(line L1)"
-NO_GPU=1 check 2
+NO_GPU=1 check 2 --metrics="$work/node.prom"
+grep -q '^membench_check_exit_code 2$' "$work/node.prom" && ! grep -q '^membench_level_healthy' "$work/node.prom" ||
+  fail "a check that could not run is not said in the metrics, or still has level series"
 grep -q "membench exited 3" "$work/err.txt" || fail "a membench that cannot run is not said: $(cat "$work/err.txt")"
 check 2 --runs=0
+check 2 --out=
 check 2 --self --baseline=x.json
 echo "check_node_check: the reference is reproducible; healthy 0, DRAM 20 % slower 1, L1 lost 1, no GPU 2"

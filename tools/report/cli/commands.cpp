@@ -241,7 +241,7 @@ compare_outcome compare_given_pairs(const compare_args& a, session& s) {
 int run_compare(compare_args a, session& s) {
   a.opt.unsure_fails = a.unsure == "fail";
   a.opt.as_json = a.out.format == "json" || a.out.format == "junit" || a.out.format == "ctrf";
-  a.opt.tests_format = a.opt.as_json && a.out.format != "json" ? a.out.format : "";
+  a.opt.machine_format = a.opt.as_json && a.out.format != "json" ? a.out.format : "";
   a.opt.started_ms = now_ms();
   compare_outcome c;
   if (!a.pairs.empty()) {

@@ -104,8 +104,8 @@ int run_fleet(fleet_args a, session& s) {
                  terminal_text(a.opt.since).c_str());
     return exit_unusable;
   }
-  a.opt.as_json = a.out.format == "json" || a.out.format == "junit" || a.out.format == "ctrf";
-  a.opt.tests_format = a.opt.as_json && a.out.format != "json" ? a.out.format : "";
+  a.opt.as_json = a.out.format == "json" || a.out.format == "junit" || a.out.format == "ctrf" || a.out.format == "prom";
+  a.opt.machine_format = a.opt.as_json && a.out.format != "json" ? a.out.format : "";
   a.opt.started_ms = now_ms();
   a.opt.test.fail_share = a.fail_share_pct / 100;
   a.opt.make_baseline = !a.baseline_out.empty();

@@ -126,11 +126,11 @@ compare_outcome compare_outcome_of(const compare_sides& files, const std::vector
                                    const decided_pairs& decided, const family_outcome& fam, const compare_counts& counts,
                                    const compare_options& opt) {
   compare_outcome out;
-  if (opt.as_json && !opt.tests_format.empty()) {
+  if (opt.as_json && !opt.machine_format.empty()) {
     test_run run = compare_tests(pairs, decided, opt);
     run.start_ms = opt.started_ms;
     run.stop_ms = now_ms();
-    out.json = test_report_text(run, opt.tests_format);
+    out.json = test_report_text(run, opt.machine_format);
   } else if (opt.as_json) {
     out.json = compare_json(files, pairs, decided, fam, counts, opt);
   } else {

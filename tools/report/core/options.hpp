@@ -251,8 +251,9 @@ inline constexpr option_spec fleet_all{.names = "--all", .kind = k::flag,
 inline constexpr option_spec fleet_format{
     .names = "--format", .kind = k::choice,
     .help = "output format (html: with a GPU x family heatmap; json: a record per GPU and per row called, for "
-            "programs; junit, ctrf: a test case per GPU and part, or per GPU and level, for CI systems)",
-    .text = "term", .choices = {"term", "md", "csv", "html", "json", "junit", "ctrf"}};
+            "programs; junit, ctrf: a test case per GPU and part, or per GPU and level, for CI systems; prom: "
+            "Prometheus metrics, for node_exporter's textfile collector)",
+    .text = "term", .choices = {"term", "md", "csv", "html", "json", "junit", "ctrf", "prom"}};
 
 // views.
 inline constexpr option_spec views_dir{.names = "dir", .kind = k::positional, .help = "the result folder",

@@ -95,11 +95,13 @@ fleet_outcome view_fleet(const file_refs& given, const fleet_options& opt, const
   decide_fleets(s, opt, against, opt.make_baseline ? nullptr : model);
   const std::vector<gpu_summary> gpus = summarize_gpus(s);
   fleet_outcome out;
-  if (opt.as_json && !opt.tests_format.empty()) {
+  if (opt.as_json && opt.machine_format == "prom") {
+    out.json = fleet_metrics(s, gpus);
+  } else if (opt.as_json && !opt.machine_format.empty()) {
     test_run run = fleet_tests(s, gpus);
     run.start_ms = opt.started_ms;
     run.stop_ms = now_ms();
-    out.json = test_report_text(run, opt.tests_format);
+    out.json = test_report_text(run, opt.machine_format);
   } else if (opt.as_json) {
     out.json = fleet_json(s, gpus, opt);
   } else {

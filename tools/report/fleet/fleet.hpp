@@ -24,7 +24,7 @@ struct fleet_options {
   std::string filter;                      ///< rows to judge (--filter)
   bool show_all = false;                   ///< every scope of every GPU, not only those called
   bool as_json = false;
-  std::string tests_format;     ///< with as_json: "junit" or "ctrf", test results instead of the JSON record
+  std::string machine_format;   ///< with as_json: "junit", "ctrf" (test results) or "prom" (metrics) instead of the JSON
   std::int64_t started_ms = 0;  ///< when the command started (test results' start)
   bool allow_mixed = false;                ///< several models or builds: a fleet each
   std::string baseline_format = std::string(options::baseline_format.text);  ///< membench or reframe

@@ -44,35 +44,43 @@ std::string level_verdict(const ft::part_result& p, const ft::finding* k) {
   return k->slower ? "slower" : k->faster ? "faster" : "within";
 }
 
-std::vector<cell> level_line(const fleet& f, std::size_t gpu, const std::string& label, const levels::level& l,
-                             std::size_t scope) {
-  const ft::scope_ref& sc = f.ref.scopes[scope];
-  const ft::part_result& p = f.results[gpu].of(sc.p);
-  const ft::finding* k = finding_of(p, scope);
-  const std::string v = level_verdict(p, k);
-  const tone mood = v == "slower" || v == "failing" ? tone::bad : v == "within" || v == "faster" ? tone::plain : tone::muted;
-  const double change = k != nullptr ? k->change() : NAN;
-  return {{label},
-          {f.gpus[gpu].host},
-          {std::string(l.title)},
-          {sc.p == ft::part::gpu ? "GPU" : "host"},
-          {v, NAN, mood},
-          {std::isnan(change) ? "-" : fmt::format("{:+.2f} %", 100 * change), 100 * change},
-          {k != nullptr ? fmt::format("{:.1f}", k->z) : "-", k != nullptr ? k->z : NAN},
-          {fmt::format("{}", sc.rows.size()), static_cast<double>(sc.rows.size())}};
-}
-
-// A level the GPU ran that its baseline has no row of: said, never passed over.
-std::vector<cell> unreferenced_line(const fleet& f, std::size_t gpu, const std::string& label, const levels::level& l) {
-  return {{label}, {f.gpus[gpu].host}, {std::string(l.title)}, {l.host_link ? "host" : "GPU"},
-          {"not in the reference", NAN, tone::muted}, {"-"}, {"-"}, {"0", 0.0}};
-}
-
 bool ran_but_unreferenced(const fleet& f, const levels::level& l) {
   return std::any_of(f.not_in_baseline.begin(), f.not_in_baseline.end(), [&](const std::string& name) {
     const levels::level_row* r = levels::row_of(name);
     return r != nullptr && r->level == l.key;
   });
+}
+
+// One GPU on one level the reference has: the scope's finding, or the part's verdict.
+level_outcome judged_level(const fleet& f, std::size_t gpu, const levels::level& l, std::size_t scope) {
+  const ft::scope_ref& sc = f.ref.scopes[scope];
+  const ft::part_result& p = f.results[gpu].of(sc.p);
+  const ft::finding* k = finding_of(p, scope);
+  level_outcome o{&f, gpu, &l, sc.p == ft::part::gpu ? "GPU" : "host", level_verdict(p, k), NAN, NAN,
+                  static_cast<int>(sc.rows.size()), {}, p.why.text};
+  if (k != nullptr && p.v != ft::verdict::failing && p.v != ft::verdict::undecided) {
+    o.change = k->change();
+    o.z = k->z;
+    o.reasons = {k->slower ? reason_code::slower : reason_code::within};
+    o.message = fmt::format("{:+.2f} % against the reference (z {:.1f}, {} row(s))", 100 * o.change, o.z, o.rows);
+  } else {
+    o.reasons = p.why.codes;
+  }
+  return o;
+}
+
+std::vector<cell> level_line(const level_outcome& o) {
+  const std::string& v = o.verdict;
+  const tone mood = v == "slower" || v == "failing" ? tone::bad : v == "within" || v == "faster" ? tone::plain : tone::muted;
+  const bool judged = !std::isnan(o.change);
+  return {{o.f->gpus[o.gpu].uuid},
+          {o.f->gpus[o.gpu].host},
+          {std::string(o.l->title)},
+          {o.part},
+          {v, NAN, mood},
+          {judged ? fmt::format("{:+.2f} %", 100 * o.change) : "-", 100 * o.change},
+          {judged ? fmt::format("{:.1f}", o.z) : "-", o.z},
+          {fmt::format("{}", o.rows), static_cast<double>(o.rows)}};
 }
 
 // How a CI system counts a level's verdict word: undecided and a level without a time are
@@ -84,35 +92,32 @@ test_status level_status(const std::string& v) {
   return test_status::error;
 }
 
-test_case level_case(const fleet& f, std::size_t gpu, const levels::level& l, std::size_t scope) {
-  const ft::scope_ref& sc = f.ref.scopes[scope];
-  const ft::part_result& p = f.results[gpu].of(sc.p);
-  const ft::finding* k = finding_of(p, scope);
-  test_case c{f.gpus[gpu].uuid, std::string(l.title), test_status::passed, level_verdict(p, k), {}, p.why.text};
-  c.status = level_status(c.verdict);
-  if (k != nullptr && p.v != ft::verdict::failing && p.v != ft::verdict::undecided) {
-    c.reasons = {to_string(k->slower ? reason_code::slower : reason_code::within)};
-    c.message = fmt::format("{:+.2f} % against the reference (z {:.1f}, {} row(s))", 100 * k->change(), k->z, sc.rows.size());
-  } else {
-    for (reason_code r : p.why.codes) c.reasons.push_back(to_string(r));
-  }
-  return c;
-}
-
 }  // namespace
 
-void add_level_cases(test_run& run, const fleet_state& s, const std::vector<gpu_summary>& gpus) {
+std::vector<level_outcome> level_outcomes(const fleet_state& s, const std::vector<gpu_summary>& gpus) {
+  std::vector<level_outcome> out;
   for (const gpu_summary& g : gpus) {
     const fleet& f = s.fleets[g.fleet];
+    if (!grouped_by_level(f.ref)) continue;
     for (const levels::level& l : levels::all()) {
       const std::size_t scope = level_scope(f.ref, l);
       if (scope != std::string::npos) {
-        run.cases.push_back(level_case(f, g.gpu, l, scope));
+        out.push_back(judged_level(f, g.gpu, l, scope));
       } else if (ran_but_unreferenced(f, l)) {
-        run.cases.push_back({f.gpus[g.gpu].uuid, std::string(l.title), test_status::skipped, "not in the reference",
-                             {}, "the GPU ran this level; the reference has no row of it"});
+        // A level the GPU ran that its reference has no row of: said, never passed over.
+        out.push_back({&f, g.gpu, &l, l.host_link ? "host" : "GPU", "not in the reference", NAN, NAN, 0, {},
+                       "the GPU ran this level; the reference has no row of it"});
       }
     }
+  }
+  return out;
+}
+
+void add_level_cases(test_run& run, const std::vector<level_outcome>& levels) {
+  for (const level_outcome& o : levels) {
+    test_case c{o.f->gpus[o.gpu].uuid, std::string(o.l->title), level_status(o.verdict), o.verdict, {}, o.message};
+    for (reason_code r : o.reasons) c.reasons.push_back(to_string(r));
+    run.cases.push_back(std::move(c));
   }
 }
 
@@ -126,19 +131,7 @@ table level_table(const fleet_state& s, const std::vector<gpu_summary>& gpus) {
   t.unit = "a line per GPU and level of the memory hierarchy; deviation: the level's rows against the reference's "
            "centre; verdict: slower or faster where called, else the part's when it is not judged level by level";
   t.header = {"GPU", "host", "level", "part", "verdict", "deviation", "z", "rows"};
-  for (const gpu_summary& g : gpus) {
-    const fleet& f = s.fleets[g.fleet];
-    if (!grouped_by_level(f.ref)) continue;
-    const std::string label = f.gpus[g.gpu].uuid;
-    for (const levels::level& l : levels::all()) {
-      const std::size_t scope = level_scope(f.ref, l);
-      if (scope != std::string::npos) {
-        t.rows.push_back(level_line(f, g.gpu, label, l, scope));
-      } else if (ran_but_unreferenced(f, l)) {
-        t.rows.push_back(unreferenced_line(f, g.gpu, label, l));
-      }
-    }
-  }
+  for (const level_outcome& o : level_outcomes(s, gpus)) t.rows.push_back(level_line(o));
   return t;
 }
 

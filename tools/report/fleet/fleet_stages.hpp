@@ -5,6 +5,7 @@
 // fleet_baseline.cpp).
 #pragma once
 
+#include <cmath>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -175,8 +176,27 @@ bool grouped_by_level(const fleet_test::reference& ref);
 /// A line per GPU and level (fleet_levels.cpp); empty unless a fleet is grouped by level.
 table level_table(const fleet_state& s, const std::vector<gpu_summary>& gpus);
 document fleet_document(const fleet_state& s, const std::vector<gpu_summary>& gpus, const fleet_options& opt);
-/// A test case per GPU and level (fleet_levels.cpp) of the fleets grouped by level.
-void add_level_cases(test_run& run, const fleet_state& s, const std::vector<gpu_summary>& gpus);
+/// One GPU on one level (fleet --by=level), the record the level table, the test results and
+/// the metrics are each rendered from.
+struct level_outcome {
+  const fleet* f = nullptr;
+  std::size_t gpu = 0;                ///< index into f->gpus
+  const levels::level* l = nullptr;
+  std::string part;                   ///< "GPU" or "host"
+  std::string verdict;                ///< within, faster, slower, failing, undecided, not judged, no time, not in the reference
+  double change = NAN, z = NAN;       ///< against the reference's centre; NAN where not judged on the level
+  int rows = 0;                       ///< the level's rows in the reference
+  std::vector<reason_code> reasons;
+  std::string message;                ///< the prose: the deviation, or the part's reason
+};
+/// Every GPU's levels, GPUs worst first, levels in the hierarchy's order (fleet_levels.cpp),
+/// of the fleets grouped by level.
+std::vector<level_outcome> level_outcomes(const fleet_state& s, const std::vector<gpu_summary>& gpus);
+/// A test case per GPU and level.
+void add_level_cases(test_run& run, const std::vector<level_outcome>& levels);
+/// The verdicts and the level rows' measurements as Prometheus metrics in the text format
+/// (fleet_metrics.cpp): per GPU and level, or per GPU and part.
+std::string fleet_metrics(const fleet_state& s, const std::vector<gpu_summary>& gpus);
 /// The verdicts as test results (fleet_tests.cpp): per GPU and level where the fleet is
 /// grouped by level, else per GPU and part; a GPU without a run since --since is an error.
 test_run fleet_tests(const fleet_state& s, const std::vector<gpu_summary>& gpus);

@@ -39,7 +39,7 @@ test_run fleet_tests(const fleet_state& s, const std::vector<gpu_summary>& gpus)
   bool by_level = false;
   for (const fleet& f : s.fleets) by_level = by_level || grouped_by_level(f.ref);
   if (by_level) {
-    add_level_cases(run, s, gpus);
+    add_level_cases(run, level_outcomes(s, gpus));
   } else {
     for (const gpu_summary& g : gpus) {
       run.cases.push_back(part_case(s.fleets[g.fleet], g.gpu, ft::part::gpu));

@@ -84,7 +84,7 @@ struct compare_options {
   bool unsure_fails = options::unsure.text == "fail";              ///< an unsure benchmark fails like a slower one
   correction family = correction_named(options::correction.text);  ///< how the benchmarks together are corrected
   bool as_json = false;                                            ///< the outcome as JSON instead of a document
-  std::string tests_format;        ///< with as_json: "junit" or "ctrf", test results instead of the JSON record
+  std::string machine_format;        ///< with as_json: "junit" or "ctrf", test results instead of the JSON record
   std::int64_t started_ms = 0;     ///< when the command started (test results' start)
 
   decide_options decide() const;
