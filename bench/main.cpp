@@ -2,8 +2,11 @@
 // code. Google Benchmark's flags first, membench's own after (options/cli.hpp).
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
+#include <iostream>
 #include <optional>
 #include <string>
 #include <variant>
@@ -186,6 +189,12 @@ int run_here(const std::vector<std::string>& user_args, const run_options& opt, 
   results_reporter reporter(*benchmark::CreateDefaultDisplayReporter(), out.format);
   if (list_only) {
     benchmark::RunSpecifiedBenchmarks(&reporter, "all");  // the results file is not touched
+    // A listing no one received (a full disk, a closed pipe) is no listing.
+    std::cout.flush();  // Google Benchmark lists on std::cout
+    if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+      std::fprintf(stderr, "membench: the listing could not be written to standard output (%s)\n", std::strerror(errno));
+      return exit_usage;
+    }
     return exit_ok;
   }
   int count = 0;

@@ -220,6 +220,10 @@ TEST(Peers, VisibleGpusCountedWithoutCuda) {
   EXPECT_EQ(visible_gpu_count("1,1", 4), 1) << "nor one listed twice";
   EXPECT_EQ(visible_gpu_count("0,-1,1", 4), 1);
   EXPECT_EQ(visible_gpu_count("GPU-4f8a1c2e,GPU-0b6d9e3f", std::nullopt), 2);
+  std::string many;
+  for (int i = 0; i < 1000; ++i) many += fmt::format("{}GPU-{}", i == 0 ? "" : ",", i);
+  EXPECT_EQ(visible_gpu_count(many.c_str(), 4), 4) << "no more than the host has";
+  EXPECT_EQ(visible_gpu_count(many.c_str(), std::nullopt), 16) << "no more than a host holds";
   EXPECT_EQ(visible_gpu_count("MIG-abc", 4), 0);
   EXPECT_EQ(visible_gpu_count("0,1,2,3", std::nullopt), 4) << "no driver list: the entries";
 }

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <memory>
 #include <stdexcept>
 
@@ -189,6 +190,17 @@ std::optional<benchmark_filter> process_filter(const std::vector<std::string>& a
 
 }  // namespace
 
+std::optional<std::string> check_filter_syntax(const std::vector<std::string>& args) {
+  const auto filter = process_filter(args);
+  if (!filter) return std::nullopt;
+  std::string spec = filter->spec;
+  if (!spec.empty() && spec.front() == '-') spec.erase(0, 1);
+  if (spec.empty() || spec == "all") return std::nullopt;
+  std::string error;
+  if (!filter_regex(spec, error)) return fmt::format("{}='{}' is not a valid regular expression ({})", filter->origin, spec, error);
+  return std::nullopt;
+}
+
 std::optional<std::string> check_filter(const std::vector<std::string>& args, const std::vector<std::string>& names,
                                         std::string_view tier) {
   const auto filter = process_filter(args);
@@ -235,13 +247,25 @@ std::optional<std::string> check_output(const std::vector<std::string>& args) {
   const std::string path = output_path(args);
   if (path.empty()) return std::nullopt;
   struct stat st {};
-  const bool existed = stat(path.c_str(), &st) == 0;
+  const bool existed = stat(path.c_str(), &st) == 0;  // through a link: what would be written
   // The results are completed by a rename over the file, which a device or FIFO cannot take.
   if (existed && !S_ISREG(st.st_mode)) return fmt::format("--benchmark_out={}: cannot write it (not a regular file)", path);
-  std::FILE* f = std::fopen(path.c_str(), "a");
-  if (f == nullptr) return fmt::format("--benchmark_out={}: cannot write it ({})", path, std::strerror(errno));
-  std::fclose(f);
-  if (!existed) std::remove(path.c_str());
+  if (existed) {
+    // Opened to append and closed: its bytes stay as they are.
+    std::FILE* f = std::fopen(path.c_str(), "a");
+    if (f == nullptr) return fmt::format("--benchmark_out={}: cannot write it ({})", path, std::strerror(errno));
+    std::fclose(f);
+    return std::nullopt;
+  }
+  // Nothing there yet (or a link to nothing): the folder must take a new file. Probed with a
+  // file of its own, removed, never at the path: a listing or a run that cannot start leaves
+  // the folder as it was (a link to nothing stays one).
+  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
+  std::string probe = (parent.empty() ? std::string(".") : parent.string()) + "/.membench-probe-XXXXXX";
+  const int fd = mkstemp(probe.data());
+  if (fd < 0) return fmt::format("--benchmark_out={}: cannot write it ({})", path, std::strerror(errno));
+  close(fd);
+  unlink(probe.c_str());
   return std::nullopt;
 }
 

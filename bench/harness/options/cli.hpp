@@ -77,6 +77,10 @@ struct benchmark_filter {
 /// else none (every benchmark).
 std::optional<benchmark_filter> effective_filter(const std::vector<std::string>& args, const char* environment);
 
+/// Null when the filter (as check_filter finds it) is absent or a valid regular expression;
+/// otherwise what is wrong. What --devices checks before it looks for a GPU.
+std::optional<std::string> check_filter_syntax(const std::vector<std::string>& args);
+
 /// Null when the filter (effective_filter of `args` and the environment; none: all) is a
 /// regular expression Google Benchmark accepts (POSIX extended, an optional leading '-'
 /// negating it) and selects at least one of `names` (registered names; Google Benchmark

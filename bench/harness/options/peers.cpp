@@ -83,6 +83,9 @@ std::vector<int> first_devices(int count) {
   return out;
 }
 
+// Where the driver's count is unknown: the most GPUs one host holds (DGX-2, HGX: 16).
+constexpr int most_gpus_a_host = 16;
+
 int visible_gpu_count(const char* visible, std::optional<int> driver_gpus) {
   if (visible == nullptr) return driver_gpus.value_or(0);
   // CUDA reads the list up to the first entry it cannot use and ignores the rest.
@@ -99,6 +102,9 @@ int visible_gpu_count(const char* visible, std::optional<int> driver_gpus) {
     const bool is_index = !entry.empty() && ec == std::errc{} && end == entry.data() + entry.size() && index >= 0;
     const bool usable = is_index ? !driver_gpus || index < *driver_gpus : entry.substr(0, 4) == "GPU-";
     if (!usable || !seen.insert(std::string(entry)).second) break;
+    // No process sees more GPUs than the host has: a list of made-up UUIDs would otherwise
+    // register a peer row for each of n x (n - 1) pairs (a thousand entries: a million rows).
+    if (count == (driver_gpus ? *driver_gpus : most_gpus_a_host)) break;
     ++count;
     if (comma == std::string_view::npos) break;
     text.remove_prefix(comma + 1);

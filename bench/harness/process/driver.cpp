@@ -62,6 +62,11 @@ int run_devices(const std::vector<std::string>& user_args, const run_options& op
     std::fprintf(stderr, "membench: %s\n", problem->c_str());
     return exit_usage;
   }
+  // A bad filter is said as such, not as the missing GPU a machine without one would report first.
+  if (const auto problem = check_filter_syntax(user_args)) {
+    std::fprintf(stderr, "membench: %s\n", problem->c_str());
+    return exit_usage;
+  }
   int count = 0;
   if (const int rc = select_device(0, count); rc != exit_ok) return rc;
   const auto resolved = resolve_devices(std::get<device_request>(request), count);

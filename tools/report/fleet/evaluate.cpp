@@ -335,7 +335,8 @@ int main(int argc, char** argv) {
   std::string sections = "real,join,synthetic", draw = "distinct";
   app.add_option("folders", folders, "folders of membench JSON files")->required()->check(CLI::ExistingDirectory);
   app.add_option("--sizes", sizes, "synthetic fleet sizes")->delimiter(',')->check(CLI::Range(std::size_t{2}, std::size_t{1000000}));
-  app.add_option("--trials", trials, "trials per cell at 32 GPUs or fewer (fewer for larger fleets)");
+  app.add_option("--trials", trials, "trials per cell at 32 GPUs or fewer (fewer for larger fleets)")
+      ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
   app.add_option("--seed", seed, "random seed");
   app.add_option("--sections", sections, "real, join, synthetic (comma-separated)");
   app.add_option("--draw", draw, "how synthetic fleets are drawn: distinct (each real GPU once before any twice, "
@@ -344,6 +345,15 @@ int main(int argc, char** argv) {
                  "judge a synthetic fleet of fewer GPUs than this against the reference of its stratum's other GPUs "
                  "(fleet --model-below with a model reference; 0: never)");
   CLI11_PARSE(app, argc, argv);
+  for (std::size_t at = 0; at <= sections.size();) {
+    const std::size_t comma = std::min(sections.find(',', at), sections.size());
+    const std::string part = sections.substr(at, comma - at);
+    if (part != "real" && part != "join" && part != "synthetic") {
+      std::fprintf(stderr, "membench-fleet-evaluate: --sections: '%s' is none of real, join, synthetic\n", part.c_str());
+      return 2;
+    }
+    at = comma + 1;
+  }
   membench::report::draw = membench::report::fleet_test::parse_draw_mode(draw);
   try {
     return membench::report::evaluate(folders, sizes, trials, seed, sections);

@@ -136,6 +136,7 @@ int evaluate(const std::vector<std::string>& folders, std::size_t runs, const st
              "reference of the other GPUs of its stratum (fleet --by=level; thresholds: level {:g} %, one row {:g} "
              "%); GPU work only.\n",
              runs, runs, set.family_pct, set.row_pct);
+  int evaluated = 0;
   for (const stratum_set& s : strata) {
     if (s.m.gpus.size() < 4) {
       fmt::print("\n### {}\n\n{} GPU(s): too few to leave one out (four or more).\n", s.name, s.m.gpus.size());
@@ -144,7 +145,10 @@ int evaluate(const std::vector<std::string>& folders, std::size_t runs, const st
     tally t;
     for (std::size_t g = 0; g < s.m.gpus.size(); ++g) judge_checks(s.m, g, runs, steps, set, t);
     print_stratum(s, t, runs, steps);
+    ++evaluated;
   }
+  // An evaluation of nothing is no evidence: a script that keeps its output must not take it as one.
+  if (evaluated == 0) throw input_error("no stratum has four GPUs or more: nothing was evaluated");
   return 0;
 }
 
@@ -165,6 +169,13 @@ int main(int argc, char** argv) {
   app.add_option("--level-threshold", set.family_pct, "fleet --family-threshold: a level's rows together (%)");
   app.add_option("--row-threshold", set.row_pct, "fleet --row-threshold: one row (%)");
   CLI11_PARSE(app, argc, argv);
+  // CLI11's Range lets NaN through (every comparison with it is false).
+  const auto percent = [](double x) { return std::isfinite(x) && x > 0 && x <= 1000; };
+  if (!std::all_of(steps.begin(), steps.end(), percent) || !percent(set.family_pct) || !percent(set.row_pct)) {
+    std::fprintf(stderr, "membench-check-evaluate: --steps, --level-threshold and --row-threshold take percentages "
+                         "above 0 and at most 1000\n");
+    return 2;
+  }
   try {
     return membench::report::evaluate(folders, runs, filter, steps, set);
   } catch (const membench::report::input_error& e) {
