@@ -25,27 +25,11 @@ done
 runs="$work/runs"
 mkdir -p "$runs" "$work/bin"
 tar xJf "$src"/reports/fleet/h100/check/2026-12-07_1gpu_865f7762.tar.xz -C "$runs"
-cat > "$work/bin/membench" <<'STANDIN'
-#!/usr/bin/env bash
-# A stand-in for membench on a GPU: copies the next committed run to where --benchmark_out
-# and --devices put membench's file, changed as MUTATE says; NO_GPU=1 answers as membench does
-# on a machine without one.
-[ "${NO_GPU:-0}" = 0 ] || { echo "membench: no CUDA device" >&2; exit 3; }
-for a in "$@"; do case $a in --benchmark_out=*) out=${a#*=} ;; esac; done
-n=$(( $(cat "$STATE" 2>/dev/null || echo 0) + 1 )); echo "$n" > "$STATE"
-from=$(ls "$RUNS/check$n"/membench*.json)
-to="$(dirname "$out")/$(basename "$from")"
-case ${MUTATE:-none} in
-  none) cp "$from" "$to" ;;
-  slow) python3 "$INJECT" "$from" "$to" --slowdown 20 --filter "$FILTER" >/dev/null ;;
-  lose) python3 -c 'import json,re,sys; d=json.load(open(sys.argv[1])); d["benchmarks"]=[b for b in d["benchmarks"] if not re.search(sys.argv[3], b["name"])]; json.dump(d, open(sys.argv[2], "w"))' "$from" "$to" "$FILTER" ;;
-esac
-STANDIN
-chmod +x "$work/bin/membench"
+ln -s "$src/integrations/ci/check_standin" "$work/bin/membench"
 ln -s "$report" "$work/bin/membench-report"
 check() {  # expected exit, then membench-check's options; environment: MUTATE, FILTER, NO_GPU
   rm -f "$work/state"
-  STATE="$work/state" RUNS="$runs" INJECT="$src/tools/gate/inject_slowdown.py" \
+  CHECK_STATE="$work/state" CHECK_RUNS="$runs" CHECK_MUTATE=${MUTATE:-none} CHECK_FILTER=${FILTER:-} \
     "$src/tools/run/membench-check" --bin="$work/bin" --baseline="$src/reference/node_check.json" --format=csv \
     "${@:2}" > "$work/out.csv" 2> "$work/err.txt"
   local rc=$?

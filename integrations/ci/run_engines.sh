@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# integrations/ci/run_engines.sh [--report=PATH] [--work=DIR]: the engines that fleets run,
+# integrations/ci/run_engines.sh [--report=PATH] [--work=DIR] [--parts=LIST]: the engines that fleets run,
 # really run, on a machine without a GPU. Only the GPU is a test double: membench_standin
 # replays recorded membench JSON for the GPU it is given (four GPUs of one node, the last one
 # made 10 % slower). Parts, each skipped with its reason only where what it needs cannot be
@@ -7,10 +7,15 @@
 #   local       integrations/slurm/run_local.sh: the array's task body per GPU, then the fleet report
 #   slurm       a one-node Slurm (slurmctld, slurmd, munged started here, four fake GPUs in
 #               gres.conf); submit.sh's three shapes (array, node, srun) with their fleet jobs
+#   slurm-healthcheck  membench_healthcheck.sh on that Slurm: a slow GPU drains the node with a
+#               reason naming GPU, level and deficit, a healthy check resumes it, an operator's
+#               drain stays; then the same run by slurmd as its HealthCheckProgram; promtool
+#               checks the metrics it writes
 #   reframe     membench_check.py under the local scheduler and on the Slurm partition (--distribute)
 #   kubernetes  the manifests against the Kubernetes API schema (offline); the Jobs' containers
 #               run here as the kubelet would run them
-# --report: membench-report (default build/ci/bin, else build/dev/bin); --work: build/engines.
+# --report: membench-report (default build/ci/bin, else build/dev/bin); --work: build/engines;
+# --parts: the parts to run, comma-separated (default all; those not named are not counted).
 # Needs root for Slurm (daemons, device nodes) and apt-get. Exit: 0 every part passed or was
 # skipped, 1 a part failed, 2 no membench-report.
 set -uo pipefail
@@ -20,11 +25,12 @@ repo=$PWD
 # The membench package (python/) for every script here and what the engines run: the checks,
 # the stand-in, ReFrame's test and configuration (Slurm jobs and the replayed pods inherit it).
 export PYTHONPATH="$repo/python${PYTHONPATH:+:$PYTHONPATH}"
-report='' work=build/engines
+report='' work=build/engines parts="local slurm slurm-healthcheck reframe kubernetes"
 for arg in "$@"; do
   case $arg in
     --report=*) report=${arg#*=} ;;
     --work=*) work=${arg#*=} ;;
+    --parts=*) parts=${arg#*=}; parts=${parts//,/ } ;;
     *) echo "run_engines.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done
@@ -48,6 +54,7 @@ started=$SECONDS passed=0 failed=0 skipped=0
 
 part() {  # part NAME FUNCTION: runs it, counts it; the function returns 77 to skip
   local name=$1 t0=$SECONDS code
+  [[ " $parts " == *" $name "* ]] || return 0
   say "--- $name"
   "$2"
   code=$?
@@ -138,6 +145,78 @@ slurm_part() {
   "$report" fleet --allow-mixed "$root/membench-${job[node]}"/node-* "$root/membench-$host_job"/node-* \
     --format json -o "$work/joined.json" 2>"$work/joined.err"
   $check joined "$work/joined.json" "$?" "$standin/recordings" --runs=3 --build=default || { cat "$work/joined.err"; ok=1; }
+  return $ok
+}
+
+healthcheck_state() {  # healthcheck_state NODE: its state, then its reason, as scontrol shows them
+  scontrol show node "$1" | grep -oE '(^| )State=[^ ]+' | head -n 1 | cut -d= -f2
+  scontrol show node "$1" | sed -n 's/^ *Reason=//p'
+}
+
+healthcheck_wait() {  # healthcheck_wait NODE PATTERN SECONDS: until the node's state matches
+  local deadline=$((SECONDS + $3)) state
+  while :; do
+    state=$(healthcheck_state "$1" | head -n 1)
+    [[ $state =~ $2 ]] && return 0
+    [ $SECONDS -ge $deadline ] && { say "node $1 is $state after $3 s (want $2)"; return 1; }
+    sleep 1
+  done
+}
+
+healthcheck_run() {  # healthcheck_run MUTATE: the health check as an operator or a prolog runs it
+  echo "$1" > "$work/hc/mutate"
+  MEMBENCH_HEALTHCHECK_CONF="$work/hc/conf" bash integrations/slurm/membench_healthcheck.sh
+}
+
+# The node check as Slurm's health check, under the real slurmctld and slurmd: the check stand-in
+# replays an H100's committed check runs (DRAM made 20 % slower, or not), membench-check and
+# membench-report are real.
+healthcheck_part() {
+  if [ -z "${SLURM_CONF:-}" ] || ! sinfo -h >/dev/null 2>&1; then  # run alone (--parts)
+    slurm_install || return $?
+    slurm_start || return 1
+  fi
+  local node hc="$work/hc" ok=0 code slow="slow ^global/(read|write|copy)/.*bytes:1G|latency/.*bytes:1G"
+  node=$(hostname -s)
+  rm -rf "$hc" && mkdir -p "$hc/runs" "$hc/bin"
+  tar xJf reports/fleet/h100/check/2026-12-07_1gpu_865f7762.tar.xz -C "$hc/runs"
+  ln -s "$repo/integrations/ci/check_standin" "$hc/bin/membench"
+  ln -s "$report" "$hc/bin/membench-report"
+  cat >"$hc/conf" <<CONF
+export MEMBENCH_CHECK=$repo/tools/run/membench-check
+export MEMBENCH_CHECK_ARGS="--runs=4 --bin=$hc/bin --baseline=$repo/reference/node_check.json"
+export MEMBENCH_METRICS=$hc/node.prom MEMBENCH_NODE=$node SLURM_CONF=$SLURM_CONF
+export CHECK_RUNS=$hc/runs CHECK_STATE=$hc/state CHECK_MUTATE_FILE=$hc/mutate PYTHONPATH=$repo/python
+CONF
+  healthcheck_run "$slow"; code=$?
+  say "health check, DRAM 20 % slower: exit $code (want 1); node $(healthcheck_state "$node" | paste -sd' ')"
+  [ "$code" = 1 ] && healthcheck_state "$node" | tail -n 1 | grep -q '^membench: GPU-865f7762 DRAM slower +2' || ok=1
+  sinfo -R -h -o '  sinfo -R: %n %t "%E"' -n "$node"
+  if command -v promtool >/dev/null; then
+    promtool check metrics <"$hc/node.prom" && say "promtool check metrics: the health check's metrics pass" || ok=1
+    grep -E '^membench_(level_healthy\{[^}]*level="dram"|check_exit_code)' "$hc/node.prom" | sed 's/^/  /'
+  else
+    say "promtool not installed: the metrics are not checked"
+  fi
+  healthcheck_run none; code=$?
+  say "health check, healthy: exit $code (want 0); node $(healthcheck_state "$node" | paste -sd' ')"
+  [ "$code" = 0 ] && healthcheck_wait "$node" '^(IDLE|MIXED|ALLOCATED)$' 10 || ok=1
+  # An operator's drain is theirs: a check, failing or passing, leaves it and its reason.
+  scontrol update nodename="$node" state=drain reason="disk replacement"
+  healthcheck_run "$slow" >/dev/null 2>&1; healthcheck_run none >/dev/null 2>&1
+  healthcheck_state "$node" | tail -n 1 | grep -q '^disk replacement' && say "an operator's drain stays as it was" || ok=1
+  scontrol update nodename="$node" state=resume
+  # slurmd itself runs it: HealthCheckProgram, every 2 s, until the node is drained, then resumed.
+  printf '#!/bin/bash\nMEMBENCH_HEALTHCHECK_CONF=%s exec bash %s\n' "$hc/conf" "$repo/integrations/slurm/membench_healthcheck.sh" >"$hc/program"
+  chmod +x "$hc/program"
+  cp "$SLURM_CONF" "$hc/slurm.conf.before"
+  printf 'HealthCheckProgram=%s\nHealthCheckInterval=2\nHealthCheckNodeState=ANY\n' "$hc/program" >>"$SLURM_CONF"
+  echo "$slow" > "$hc/mutate"
+  scontrol reconfigure
+  healthcheck_wait "$node" 'DRAIN' 60 && say "slurmd's health check drained $node: $(healthcheck_state "$node" | tail -n 1)" || ok=1
+  echo none > "$hc/mutate"
+  healthcheck_wait "$node" '^(IDLE|MIXED|ALLOCATED)$' 60 && say "slurmd's health check resumed $node" || ok=1
+  cp "$hc/slurm.conf.before" "$SLURM_CONF" && scontrol reconfigure
   return $ok
 }
 
@@ -232,6 +311,7 @@ say "membench-report: $report; work: $work"
 make_standin "$standin" 4 && make_standin "$standin8" 8 || exit 1
 part local local_part
 part slurm slurm_part
+part slurm-healthcheck healthcheck_part
 part reframe reframe_part
 part kubernetes kubernetes_part
 say "$((SECONDS - started)) s in all"
