@@ -15,6 +15,9 @@
 # The runs: reports/fleet/'s quick-tier sets and check-tier runs (the check's rows are the same
 # rows, measured alike). Rows that fewer than all of a stratum's GPUs ran are left out until
 # enough check runs cover them (EXCLUDE below): a reference row from one GPU has no spread.
+# The four files are made in a temporary folder and moved into OUT together once every step
+# succeeded: a failed run leaves OUT's earlier files whole. Exit 2 when REPORT finds the runs
+# unusable, else non-zero when a step fails.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -24,6 +27,24 @@ evaluate=$(realpath "${2:?$usage}")
 out=$(realpath "${3:-$here}")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+new="$work/new"
+mkdir "$new"
+fail() { echo "make_reference.sh: $*" >&2; exit 1; }
+[ -d "$out" ] || { echo "make_reference.sh: $out: no such folder" >&2; exit 2; }
+# membench-report fleet: the file its --baseline-out writes, then its other arguments. It exits
+# 0, 1, 3 or 4 with a verdict on the GPUs, the reference written all the same; 2 when the runs
+# are unusable. Any other exit, or no reference written, is a failure too.
+fleet() {
+  local made=$1 rc=0
+  shift
+  "$report" fleet "$@" --baseline-out="$made" 2>"$work/stderr" || rc=$?
+  case $rc in
+    0|1|3|4) ;;
+    2) cat "$work/stderr" >&2; exit 2 ;;
+    *) cat "$work/stderr" >&2; fail "$report fleet exited $rc" ;;
+  esac
+  [ -s "$made" ] || { cat "$work/stderr" >&2; fail "$report fleet exited $rc but wrote no $(basename "$made")"; }
+}
 # Level rows only the check tier has run yet: on too few GPUs of any stratum.
 EXCLUDE='global/latency/load:plain/spacing:128/bytes:32M|cache/l2_bandwidth/bytes:32M|cluster/dsm_bandwidth/cluster:2|host/copy/dir:d2h/'
 keep=$(grep -v '^peer/' "$root/tests/data/benchmark_list_check.txt" | sed 's|/manual_time$||' | grep -Ev "$EXCLUDE" |
@@ -39,11 +60,10 @@ for archive in reports/fleet/h100/*.tar.xz reports/fleet/h100/newcomers/*.tar.xz
   mkdir -p "$dir"
   tar xJf "$archive" -C "$dir"
 done
-"$report" fleet "$work/quick" "$work/check" --by=level --allow-mixed --filter="^($keep)(/|$)" --baseline-out="$out/node_check.json" \
-  --format=md -o "$work/report.md" 2>"$work/stderr" || { rc=$?; [ "$rc" -ne 2 ] || { cat "$work/stderr" >&2; exit 2; }; }
-"$report" fleet "$work/quick" --allow-mixed --baseline-out="$out/fleet.json" --format=md -o "$work/quick.md" \
-  2>"$work/stderr" || { rc=$?; [ "$rc" -ne 2 ] || { cat "$work/stderr" >&2; exit 2; }; }
-python3 - "$out/node_check.json" "$out/fleet.json" > "$out/sources.md" <<'PY'
+fleet "$new/node_check.json" "$work/quick" "$work/check" --by=level --allow-mixed --filter="^($keep)(/|$)" \
+  --format=md -o "$work/report.md"
+fleet "$new/fleet.json" "$work/quick" --allow-mixed --format=md -o "$work/quick.md"
+python3 - "$new/node_check.json" "$new/fleet.json" > "$new/sources.md" <<'PY' || fail "sources.md could not be written"
 import json, sys
 b = json.load(open(sys.argv[1]))
 quick = json.load(open(sys.argv[2]))
@@ -63,5 +83,8 @@ for f in b["fleets"]:
         print(f"| {g['uuid']} | {g['runs']} |")
     print()
 PY
-"$evaluate" "$work/quick" "$work/check" --filter="^($keep)(/|$)" | sed "s|$work/||g" > "$out/evaluation.md"
-echo "make_reference.sh: $out/: node_check.json, fleet.json, sources.md and evaluation.md from $(find "$work" -name '*.json' | wc -l) runs"
+"$evaluate" "$work/quick" "$work/check" --filter="^($keep)(/|$)" > "$work/evaluation.raw" ||
+  fail "$evaluate exited $?: no evaluation.md"
+sed "s|$work/||g" "$work/evaluation.raw" > "$new/evaluation.md"
+mv -f "$new/node_check.json" "$new/fleet.json" "$new/sources.md" "$new/evaluation.md" "$out/"
+echo "make_reference.sh: $out/: node_check.json, fleet.json, sources.md and evaluation.md from $(find "$work/quick" "$work/check" -name '*.json' | wc -l) runs"

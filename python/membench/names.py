@@ -78,7 +78,10 @@ def _membench_name(text):
 
 def parse_name(text):
     """The family and keys of any Google Benchmark name; never raises. A membench name's keys
-    are the schema's name keys; an aggregate's `_mean`, `_median`, ... is taken off first."""
+    are the schema's name keys; an aggregate's `_mean`, `_median`, ... is taken off first.
+    What is no string (a file's `"name": 5`) is no name: Name('', {}), as the empty name."""
+    if not isinstance(text, str):
+        return Name("", {})
     own = text
     for aggregate in _AGGREGATES:
         if own.endswith(aggregate) and len(own) > len(aggregate):

@@ -25,6 +25,30 @@ def _number(value):
     return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
 
 
+def _json_type(value):
+    """How JSON names the type of a loaded value, for messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    return "an array" if isinstance(value, list) else "an object"
+
+
+def _text(obj, key, default):
+    """A row's string `key` (`default` where absent or null); ValueError where it is another
+    type, which no results file writes and the names and messages built from it cannot use."""
+    value = obj.get(key)
+    if value is None:
+        return default
+    if not isinstance(value, str):
+        raise ValueError(f"'{key}' is {_json_type(value)}, not a string")
+    return value
+
+
 class Row:
     """One row of a results file.
 
@@ -40,13 +64,15 @@ class Row:
     """
 
     def __init__(self, obj, context):
+        if not isinstance(obj, dict):
+            raise ValueError(f"a row is {_json_type(obj)}, not an object")
         self.json = obj
         self.context = context
-        self.name = obj.get(R.name, "")
-        self.run_name = obj.get(R.run_name, self.name)
+        self.name = _text(obj, R.name, "")
+        self.run_name = _text(obj, R.run_name, self.name)
         self.family, self.keys = parse_name(self.run_name)
-        self.run_type = obj.get(R.run_type, "iteration")
-        self.aggregate = obj.get(R.aggregate_name)
+        self.run_type = _text(obj, R.run_type, "iteration")
+        self.aggregate = _text(obj, R.aggregate_name, None)
         self.time = _number(obj.get(R.real_time))
         self.time_unit = obj.get(R.time_unit, "ns")
         self.ci_low_us = _number(obj.get(C.ci_low_us))
@@ -57,14 +83,16 @@ class Row:
         self.converged = None if converged is None else converged == 1
         samples = obj.get(R.samples_us)
         self.samples_us = list(samples) if isinstance(samples, list) else None
-        self.label = obj.get(R.label, "")
-        self.error = obj.get(R.error_message, "") if obj.get(R.error_occurred) else None
+        self.label = _text(obj, R.label, "")
+        self.error = _text(obj, R.error_message, "") if obj.get(R.error_occurred) else None
 
     @property
     def time_us(self):
         """The row's time in microseconds; None without a time or with an unknown unit
         (an aggregate in `percentage`, such as `cv`, has none)."""
-        if self.time is None or self.time_unit not in _TO_US or self.get(R.aggregate_unit) == "percentage":
+        # A unit that is no string (`"time_unit": []`) is as unknown as any other.
+        if (self.time is None or not isinstance(self.time_unit, str) or self.time_unit not in _TO_US
+                or self.get(R.aggregate_unit) == "percentage"):
             return None
         return self.time * _TO_US[self.time_unit]
 
@@ -94,7 +122,14 @@ class Results:
             raise ValueError(f"{path or 'document'}: not a Google Benchmark JSON file (no '{F.benchmarks}' array)")
         self.path = path
         self.context = doc.get(F.context, {})
-        self.rows = [Row(obj, self.context) for obj in doc[F.benchmarks]]
+        if not isinstance(self.context, dict):
+            raise ValueError(f"{path or 'document'}: the '{F.context}' is {_json_type(self.context)}, not an object")
+        self.rows = []
+        for i, obj in enumerate(doc[F.benchmarks]):
+            try:
+                self.rows.append(Row(obj, self.context))
+            except ValueError as e:
+                raise ValueError(f"{path or 'document'}: benchmark {i}: {e}") from None
 
     def __iter__(self):
         return iter(self.rows)
@@ -112,6 +147,11 @@ class Results:
 
 def load(path):
     """The rows and context of a results file (a path). Raises OSError, ValueError (not JSON,
-    or no `benchmarks` array)."""
+    no `benchmarks` array, a row or context that is no object, a name that is no string)."""
     path = Path(path)
-    return Results(json.loads(path.read_text(encoding="utf-8")), path)
+    text = path.read_text(encoding="utf-8")
+    try:
+        doc = json.loads(text)
+    except RecursionError:  # nested deeper than Python's parser goes: no results file
+        raise ValueError(f"{path}: not JSON this reader can take: nested too deeply") from None
+    return Results(doc, path)

@@ -14,6 +14,7 @@ How, with s = 1 + PCT / 100, in each chosen row:
 import re
 
 from . import schema as S
+from .results import _json_type
 
 C, R = S.counter, S.row
 SCALED = (R.real_time, R.cpu_time, C.ci_low_us, C.ci_high_us, C.batch_us, C.batch_ci_low_us, C.batch_ci_high_us,
@@ -32,13 +33,17 @@ def report_name(name):
     return re.sub(r"/(manual_time|real_time|process_time)$", "", name)
 
 
+def _is_number(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def scale_row(row, s):
     """A row's JSON object `s` times slower in place (see above)."""
     for key in list(row):
         if key in SCALED or key in SAMPLE_TIMES:
-            if isinstance(row[key], (int, float)):
+            if _is_number(row[key]):
                 row[key] *= s
-        elif key in DIVIDED and isinstance(row[key], (int, float)):
+        elif key in DIVIDED and _is_number(row[key]):
             row[key] /= s
     for key in SAMPLE_ARRAYS:
         if isinstance(row.get(key), list):
@@ -50,18 +55,32 @@ def inject(doc, slowdown, pattern="", every=1, phase=0):
     context; returns the changed benchmarks as membench-report names them. Which rows: every
     timed iteration row whose name the regular expression `pattern` finds, and of those every
     `every`-th in file order, starting at the `phase`-th. Error rows and aggregate rows are
-    never changed (an aggregates-only file gets its mean, median and stddev rows scaled instead)."""
+    never changed (an aggregates-only file gets its mean, median and stddev rows scaled instead).
+    Raises ValueError, `doc` unchanged, for a slowdown out of range or a file of another shape
+    (a top level, row or context that is no object, a name that is no string, a chosen row's
+    sample that is no number)."""
     # Above -100 a time stays positive; NaN fails the comparison and is refused with infinities.
     if not -100 < slowdown < float("inf"):
         raise ValueError(f"slowdown {slowdown}: a finite percentage above -100")
+    # Every shape is checked before the first row changes: a refused file is left as it was.
+    if not isinstance(doc, dict):
+        raise ValueError(f"not a results file: the top level is {_json_type(doc)}, not an object")
     rows = doc.get(S.file.benchmarks)
     if not isinstance(rows, list):
         raise ValueError("no benchmarks array")
+    if not isinstance(doc.get(S.file.context, {}), dict):
+        raise ValueError(f"the context is {_json_type(doc[S.file.context])}, not an object")
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict):
+            raise ValueError(f"benchmark {i} is {_json_type(row)}, not an object")
+        for key in (R.name, R.run_name):
+            if not isinstance(row.get(key, ""), str):
+                raise ValueError(f"benchmark {i}: {key} is {_json_type(row[key])}, not a string")
     pattern = re.compile(pattern)
     s = 1 + slowdown / 100
     aggregates_only = not any(r.get(R.run_type, "iteration") == "iteration" for r in rows)
-    chosen, decided = [], {}
-    for row in rows:
+    chosen, decided, scaled = [], {}, []
+    for i, row in enumerate(rows):
         name = row.get(R.run_name, row.get(R.name, ""))
         if row.get(R.error_occurred) or not pattern.search(name):
             continue
@@ -77,7 +96,13 @@ def inject(doc, slowdown, pattern="", every=1, phase=0):
             if decided[name]:
                 chosen.append(report_name(name))
         if decided[name]:
-            scale_row(row, s)
+            for key in SAMPLE_ARRAYS:
+                # A sample that is no number (null) cannot be made slower.
+                if isinstance(row.get(key), list) and not all(_is_number(x) for x in row[key]):
+                    raise ValueError(f"benchmark {i} ({name}): {key} holds an element that is not a number")
+            scaled.append(row)
+    for row in scaled:
+        scale_row(row, s)
     ctx = doc.setdefault(S.file.context, {})
     ctx[INJECTED_PCT] = f"{slowdown:g}"
     ctx[INJECTED_ROWS] = ",".join(chosen)

@@ -40,16 +40,31 @@ def runs_of(folder, gpu, keep):
     for path in sorted(folder.rglob("*.json")):
         try:
             doc = json.loads(path.read_text())
+        except RecursionError:  # nested deeper than Python's parser goes: no results file
+            fail(f"{path}: not readable JSON (nested too deeply)")
         except (OSError, ValueError) as error:
             fail(f"{path}: not readable JSON ({error})")
-        if not doc.get(S.file.context, {}).get("gpu_uuid", "").startswith(gpu):
+        # Every shape this reads is checked: a file of another shape is unreadable, not a crash.
+        context = doc.get(S.file.context, {}) if isinstance(doc, dict) else None
+        if not isinstance(context, dict) or not isinstance(doc.get(S.file.benchmarks, []), list):
+            fail(f"{path}: not a membench results file (an object with a context object and a benchmarks array)")
+        uuid = context.get("gpu_uuid", "")
+        if not isinstance(uuid, str) or not uuid.startswith(gpu):
             continue
-        for row in doc.get(S.file.benchmarks, []):
+        for i, row in enumerate(doc.get(S.file.benchmarks, [])):
+            if not isinstance(row, dict) or not isinstance(row.get(S.row.name, ""), str):
+                fail(f"{path}: benchmark {i} is not an object with a string name")
             name = bare(row.get(S.row.name, ""))
             usable = row.get(S.row.run_type) == "iteration" and not row.get(S.row.error_occurred)
-            if usable and keep.search(name) and row.get(S.row.real_time, 0) > 0:
-                rows[name].append((row[S.row.real_time], row.get(S.counter.t_min_us)))
+            if usable and keep.search(name) and number(row.get(S.row.real_time)) > 0:
+                fastest = row.get(S.counter.t_min_us)
+                rows[name].append((row[S.row.real_time], fastest if number(fastest) else None))
     return rows
+
+
+def number(value):
+    """A JSON number as it is, anything else (a string, null, true) 0."""
+    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
 
 
 def cv(values):

@@ -11,11 +11,14 @@ How good `membench-report compare` is as a regression gate, on real runs:
     duration (the BASE median: < 5 us, 5-20 us, 20-100 us, 100 us-1 ms, > 1 ms) and slowdown.
 Compare options after `--` (for example --threshold 3 or --unsure fail) are passed on.
 Unsure verdicts are neither alarms nor detections; their share is printed too.
+Exit 2 on unusable input (a --report that cannot be run, a COPY that is not readable JSON
+or not written by inject_slowdown.py), 1 when compare fails on a pair.
 """
 import argparse
 import csv
 import io
 import json
+import math
 import subprocess
 import sys
 from collections import defaultdict
@@ -24,6 +27,11 @@ from membench import schema as S
 from membench.slowdown import INJECTED_PCT, INJECTED_ROWS
 
 BANDS = [("< 5 us", 0, 5), ("5-20 us", 5, 20), ("20-100 us", 20, 100), ("100 us-1 ms", 100, 1000), ("> 1 ms", 1000, float("inf"))]
+
+
+def fail(message):
+    print(f"gate_power: {message}", file=sys.stderr)
+    sys.exit(2)
 
 
 def band(us):
@@ -42,7 +50,10 @@ def compare(report, base, new, options):
     """{benchmark: (base us, verdict)} from compare's CSV (every benchmark, --all)."""
     sides = [x for f in files(base) for x in ("--base", f)] + [x for f in files(new) for x in ("--new", f)]
     cmd = [report, "compare"] + sides + ["--all", "--format", "csv", "--allow-missing"] + options
-    run = subprocess.run(cmd, capture_output=True, text=True)
+    try:
+        run = subprocess.run(cmd, capture_output=True, text=True)
+    except OSError as e:  # missing, not executable, a folder
+        fail(f"--report {report}: cannot be run: {e.strerror or e}")
     if run.returncode not in (0, 1):
         sys.exit(f"gate_power: {' '.join(cmd)} exited {run.returncode}:\n{run.stderr}")
     rows = {}
@@ -62,6 +73,27 @@ def compare(report, base, new, options):
             continue  # unusable: missing or errored
         rows[cell["benchmark"]] = (base_us, cell["verdict"], cell.get("interval", ""))
     return rows
+
+
+def injected_of(path):
+    """(slowdown %, comma-separated rows) that inject_slowdown.py noted in a copy's context."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except RecursionError:  # nested deeper than Python's parser goes: no results file
+        fail(f"{path}: not readable JSON: nested too deeply")
+    except (OSError, ValueError) as e:  # missing, a folder, not UTF-8, truncated
+        fail(f"{path}: not readable JSON: {e}")
+    ctx = doc.get(S.file.context) if isinstance(doc, dict) else None
+    if not isinstance(ctx, dict) or not isinstance(ctx.get(INJECTED_ROWS), str):
+        fail(f"{path}: not written by tools/gate/inject_slowdown.py (no {INJECTED_ROWS})")
+    try:
+        pct = float(ctx.get(INJECTED_PCT))
+    except (TypeError, ValueError):
+        pct = float("nan")
+    if not math.isfinite(pct):
+        fail(f"{path}: {INJECTED_PCT} is not a finite percentage: {ctx.get(INJECTED_PCT)!r}")
+    return pct, ctx[INJECTED_ROWS]
 
 
 def kind(verdict):
@@ -129,11 +161,8 @@ def main():
         for base, copy in args.injected:
             names, level = set(), None
             for f in files(copy):
-                ctx = json.load(open(f)).get(S.file.context, {})
-                if INJECTED_ROWS not in ctx:
-                    sys.exit(f"gate_power: {f}: not written by tools/gate/inject_slowdown.py (no {INJECTED_ROWS})")
-                level = float(ctx[INJECTED_PCT])
-                names |= set(filter(None, ctx[INJECTED_ROWS].split(",")))
+                level, rows = injected_of(f)
+                names |= set(filter(None, rows.split(",")))
             levels.add(level)
             for name, (base_us, verdict, interval) in compare(args.report, base, copy, passed).items():
                 if name not in names:

@@ -5,7 +5,9 @@ Writes a copy of a membench (or any Google Benchmark) JSON file in which chosen 
 PCT % slower, to measure what `membench-report compare` detects (tools/gate/gate_power.py).
 PCT is a finite number above -100 (a time stays positive) and at most 10000; any other is
 refused with exit 2, and a file that would hold NaN or Infinity (which JSON cannot spell)
-is never written (exit 1).
+is never written (exit 1). An input that cannot be read as a results file (not JSON, a top
+level, row or context that is no object, a sample that is no number) is refused with exit 1,
+nothing written.
 
 Which rows: every timed iteration row whose name the regular expression --filter finds
 (default: all), and of those every N-th (--every, default 1) in file order, starting at the
@@ -78,12 +80,14 @@ def main():
         if len(text) > MAX_INPUT:  # /dev/zero, or no results file
             raise ValueError(f"longer than {MAX_INPUT >> 20} MiB")
         doc = json.loads(text)
+    except RecursionError:  # nested deeper than Python's parser goes: no results file
+        sys.exit(f"{args.input}: cannot be read as JSON: nested too deeply; {args.output} not written")
     except (OSError, ValueError) as e:  # missing, a folder, not UTF-8, not JSON
         sys.exit(f"{args.input}: cannot be read as JSON: {e}; {args.output} not written")
     try:
         chosen = inject(doc, args.slowdown, args.filter, args.every, args.phase)
     except ValueError as e:
-        sys.exit(f"{args.input}: {e}")
+        sys.exit(f"{args.input}: {e}; {args.output} not written")
     try:
         text = json.dumps(doc, indent=2, allow_nan=False)
     except ValueError as e:  # a NaN or Infinity, read from the input: json.load takes them

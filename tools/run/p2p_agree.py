@@ -10,14 +10,17 @@ Joins membench's peer rows with the check's lines on (case, src, dst, bytes):
   peer/one_to_all/src:I        -> one_to_all with dst -1, GB/s
 and prints a table: both values and membench's difference in % of the check. Exits 1 when a
 joined case differs by more than --tolerance % (default 5) or when no case could be joined;
+a check value of 0 or below (no difference in % of it) cannot agree and counts as differing;
 cases only one side has are listed, not counted. Exits 2 on unreadable input.
 """
 import argparse
 import csv
 import json
+import math
 import sys
 from pathlib import Path
 
+from membench import parse_size
 from membench import schema as S
 
 C, R, N = S.counter, S.row, S.name_key
@@ -44,11 +47,22 @@ def case_of(family, k):
 
 
 def membench_cases(path):
-    """{(case, src, dst, bytes): value or an error text} from membench's peer rows."""
-    doc = json.loads(Path(path).read_text())
+    """{(case, src, dst, bytes): value or an error text} from membench's peer rows. Raises
+    OSError, ValueError (not a results file) or KeyError (a name without a key its case needs)."""
+    try:
+        doc = json.loads(Path(path).read_text())
+    except RecursionError:  # nested deeper than Python's parser goes: no results file
+        raise ValueError(f"{path}: nested too deeply") from None
+    rows = doc.get(S.file.benchmarks) if isinstance(doc, dict) else None
+    if not isinstance(rows, list):
+        raise ValueError(f"{path}: not a membench results file (no '{S.file.benchmarks}' array)")
     out = {}
-    for r in doc[S.file.benchmarks]:
+    for i, r in enumerate(rows):
+        if not isinstance(r, dict):
+            raise ValueError(f"{path}: benchmark {i} is not an object")
         name = r.get(R.run_name, r.get(R.name, ""))
+        if not isinstance(name, str):
+            raise ValueError(f"{path}: benchmark {i}: its name is not a string")
         if not name.startswith("peer/") or r.get(R.run_type, "iteration") != "iteration":
             continue
         k = name_keys(name)
@@ -56,21 +70,41 @@ def membench_cases(path):
         if found is None:
             continue
         case, src, dst, counter = found
-        key = (case, src, dst, k[N.bytes])
-        out[key] = r.get(R.error_message, "error") if r.get(R.error_occurred) else float(r[counter])
+        key = (case, src, dst, checked_size(k[N.bytes], f"{path}: {name}"))
+        if r.get(R.error_occurred):
+            out[key] = r.get(R.error_message, "error")
+        elif isinstance(r.get(counter), (int, float)) and not isinstance(r[counter], bool):
+            out[key] = float(r[counter])
+        else:
+            raise ValueError(f"{path}: {name}: {counter} is not a number")
     return out
+
+
+def checked_size(text, where):
+    """A size as membench's names and the check write it ('64M'); ValueError naming `where`."""
+    try:
+        parse_size(text)
+    except ValueError as e:
+        raise ValueError(f"{where}: {e}") from None
+    return text
 
 
 def size_bytes(text):
     """'64M' -> 67108864 (the suffixes of membench's names), for sorting."""
-    scale = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}.get(text[-1:], 1)
-    return int(text.rstrip("KMG") or 0) * scale
+    return parse_size(text)
 
 
 def check_cases(path):
     with open(path, newline="") as f:
-        return {(row["case"], int(row["src"]), int(row["dst"]), row["bytes"]): float(row.get("value") or row["gb_per_s"])
-                for row in csv.DictReader(f)}  # gb_per_s: the column before the check had other units
+        out = {}
+        for line, row in enumerate(csv.DictReader(f), 2):
+            # A short line leaves its last columns None: as unusable as a missing column.
+            if any(v is None for v in row.values()):
+                raise ValueError(f"{path}:{line}: fewer columns than its header")
+            size = checked_size(row["bytes"], f"{path}:{line}")
+            # gb_per_s: the column before the check had other units
+            out[(row["case"], int(row["src"]), int(row["dst"]), size)] = float(row.get("value") or row["gb_per_s"])
+        return out
 
 
 def main():
@@ -81,7 +115,7 @@ def main():
     a = ap.parse_args()
     try:
         mine, theirs = membench_cases(a.membench_json), check_cases(a.check_csv)
-    except (OSError, ValueError, KeyError) as e:
+    except (OSError, ValueError, KeyError, csv.Error) as e:
         print(f"p2p_agree: cannot read the inputs: {e}", file=sys.stderr)
         return 2
     print(f"{'case':11} {'src':>3} {'dst':>3} {'bytes':>5} {'membench':>10} {'check':>10} {'diff %':>7}")
@@ -90,12 +124,16 @@ def main():
         m, c = mine.get(key), theirs.get(key)
         case, src, dst, size = key
         if isinstance(m, float) and c is not None:
-            diff = 100.0 * (m - c) / c
             joined += 1
-            flag = "" if abs(diff) <= a.tolerance else "  <-- differs"
+            # A check value of 0 or below has no difference in % of it: the case cannot agree.
+            if c > 0 and math.isfinite(c):
+                diff = 100.0 * (m - c) / c
+                flag, shown = "" if abs(diff) <= a.tolerance else "  <-- differs", f"{diff:+7.1f}"
+            else:
+                flag, shown = f"  <-- check value {c:g}: cannot agree", f"{'':>7}"
             if flag:
                 bad.append(key)
-            print(f"{case:11} {src:>3} {dst:>3} {size:>5} {m:10.1f} {c:10.1f} {diff:+7.1f}{flag}")
+            print(f"{case:11} {src:>3} {dst:>3} {size:>5} {m:10.1f} {c:10.1f} {shown}{flag}")
         else:
             left = "absent" if m is None else (f"{m:.1f}" if isinstance(m, float) else "error")
             right = "absent" if c is None else f"{c:.1f}"

@@ -10,7 +10,8 @@
 # Libraries installed elsewhere are found through CMAKE_PREFIX_PATH, and a .deps/prefix
 # that tools/run/fetch_debs.sh made on a machine with apt (for one without package access)
 # is used as it is. membench writes <build>.gpu<N>-<UUID>.partial, renamed to .json when it
-# ran to its end: a run stopped half-way never replaces a whole one in the same --out.
+# ran to its end (exit 0, or 1: a row failed): a run stopped half-way never replaces a whole one
+# in the same --out, and a .partial an earlier run of it left never becomes a .json.
 # Exit: 0 every row verified; 1 a row failed; 2 something to install or a bad option;
 # 130 or 143 a signal (Ctrl-C, SIGTERM) stopped it: no further build runs.
 set -uo pipefail
@@ -92,6 +93,8 @@ cmake --build "$build" --target membench membench_ca membench_cg membench-report
 rc=0 part=0
 for exe in membench membench_ca membench_cg; do
   part=$((part + 1))
+  # An earlier run's stopped files in the same --out are never taken for this one's.
+  rm -f "$out/$exe.partial" "$out/$exe".gpu*.partial "$out/$exe".peers.partial
   # One process per GPU, all at once; each writes $exe.gpu<N>-<UUID>.partial, made .json once
   # membench ran to its end. The log gets everything; the terminal the progress lines and
   # membench's own messages.
@@ -100,7 +103,12 @@ for exe in membench membench_ca membench_cg; do
     2> >(tee -a "$out/$exe.log" | grep --line-buffered -E '^(\[gpu[0-9]+\] )?(\[[0-9]+/[0-9]+\]|membench:)' >&2)
   code=$?
   case $code in 130 | 143) interrupted "$code" ;; esac
-  for f in "$out/$exe.partial" "$out/$exe".*.partial; do [ -e "$f" ] && mv -f "$f" "${f%.partial}.json"; done
+  # Ran to its end (0, or 1: a row failed): the files are whole.
+  if [ "$code" -le 1 ]; then
+    for f in "$out/$exe.partial" "$out/$exe".gpu*.partial "$out/$exe".peers.partial; do
+      [ -e "$f" ] && mv -f "$f" "${f%.partial}.json"
+    done
+  fi
   say "$exe: exit $code"
   [ $code -ne 0 ] && rc=1
 done
