@@ -230,7 +230,9 @@ def check_k8s_replay(folder, standin, report, work, run="k8s-replay"):
     """The Indexed Job's pods, then the fleet Job, run here as run.sh starts them (MEMBENCH_RUN_ID
     set per run), with the stand-in for the image's membench: the volume is WORK/results, and
     each pod's one GPU the stand-in's GPU <completion index>."""
-    repo = Path(__file__).resolve().parent.parent.parent
+    # The tree the manifests are in (the source tree, or an install prefix's share/membench/):
+    # the image's commands are its integrations/ paths.
+    repo = Path(folder).resolve().parent.parent
     job, fleet = load_yaml(Path(folder) / "membench-job.yaml"), load_yaml(Path(folder) / "membench-fleet-job.yaml")
     local = str(Path(work) / "results")
     image = {"MEMBENCH_BIN": str(standin), "MEMBENCH_REPORT": str(report)}

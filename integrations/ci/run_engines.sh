@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# integrations/ci/run_engines.sh [--report=PATH] [--work=DIR] [--parts=LIST]: the engines that fleets run,
+# integrations/ci/run_engines.sh [--report=PATH] [--work=DIR] [--parts=LIST] [--installed=PREFIX]: the engines that fleets run,
 # really run, on a machine without a GPU. Only the GPU is a test double: membench_standin
 # replays recorded membench JSON for the GPU it is given (four GPUs of one node, the last one
 # made 10 % slower). Parts, each skipped with its reason only where what it needs cannot be
@@ -15,25 +15,42 @@
 #   kubernetes  the manifests against the Kubernetes API schema (offline); the Jobs' containers
 #               run here as the kubelet would run them
 # --report: membench-report (default build/ci/bin, else build/dev/bin); --work: build/engines;
-# --parts: the parts to run, comma-separated (default all; those not named are not counted).
+# --parts: the parts to run, comma-separated (default all; those not named are not counted);
+# --installed: run what a `cmake --install` put under PREFIX (its membench-report, membench-check,
+# integrations, Python package and references) instead of the source tree's.
 # Needs root for Slurm (daemons, device nodes) and apt-get. Exit: 0 every part passed or was
 # skipped, 1 a part failed, 2 no membench-report.
 set -uo pipefail
 export PYTHONDONTWRITEBYTECODE=1  # no __pycache__ in the tree
 cd "$(dirname "$0")/../.." || exit 2
 repo=$PWD
-# The membench package (python/) for every script here and what the engines run: the checks,
-# the stand-in, ReFrame's test and configuration (Slurm jobs and the replayed pods inherit it).
-export PYTHONPATH="$repo/python${PYTHONPATH:+:$PYTHONPATH}"
-report='' work=build/engines parts="local slurm slurm-healthcheck reframe kubernetes"
+report='' work=build/engines parts="local slurm slurm-healthcheck reframe kubernetes" installed=''
 for arg in "$@"; do
   case $arg in
     --report=*) report=${arg#*=} ;;
     --work=*) work=${arg#*=} ;;
+    --installed=*) installed=$(realpath -m -- "${arg#*=}") ;;
     --parts=*) parts=${arg#*=}; parts=${parts//,/ } ;;
     *) echo "run_engines.sh: unknown option $arg" >&2; exit 2 ;;
   esac
 done
+# What the engines run: the source tree's, or with --installed a `cmake --install` prefix's
+# (bin/, share/membench/: the integrations, the Python package, the references), as a site
+# runs them. integrations/ci/ (the stand-ins, the checks) is CI's own and stays here.
+if [ -n "$installed" ]; then
+  share="$installed/share/membench"
+  [ -d "$share/integrations" ] && [ -d "$share/python/membench" ] ||
+    { echo "run_engines.sh: $installed is no membench install prefix (no share/membench/)" >&2; exit 2; }
+  integrations="$share/integrations" package="$share/python" references="$share/reference"
+  membench_check="$installed/bin/membench-check"
+  [ -n "$report" ] || report="$installed/bin/membench-report"
+else
+  integrations="$repo/integrations" package="$repo/python" references="$repo/reference"
+  membench_check="$repo/tools/run/membench-check"
+fi
+# The membench package for every script here and what the engines run: the checks, the
+# stand-in, ReFrame's test and configuration (Slurm jobs and the replayed pods inherit it).
+export PYTHONPATH="$package${PYTHONPATH:+:$PYTHONPATH}"
 for r in "$report" build/ci/bin/membench-report build/dev/bin/membench-report; do
   [ -n "$r" ] && [ -x "$r" ] && { report=$(realpath "$r"); break; }
 done
@@ -75,7 +92,7 @@ local_part() {
   local root="$work/local" dir code
   rm -rf "$root"
   MEMBENCH_BIN=$standin MEMBENCH_REPORT=$report MEMBENCH_RESULTS_ROOT=$root MEMBENCH_BUILDS="membench membench_cg" \
-    bash integrations/slurm/run_local.sh 0 1 2 3 >"$work/local.log" 2>&1
+    bash "$integrations/slurm/run_local.sh" 0 1 2 3 >"$work/local.log" 2>&1
   code=$?
   grep -E '^(membench task [0-9]+ of|membench fleet:|run_local.sh:)' "$work/local.log" | sed 's/^/  /'
   dir=$(find "$root" -mindepth 1 -maxdepth 1 -name 'membench-local-*' | head -n 1)
@@ -85,7 +102,7 @@ local_part() {
   [ "$ENGINES_FLEET" = 1 ] && cp "$dir/reframe-references.json" "$work/references.json"
   # A bad MEMBENCH_RUNS is refused before anything runs: exit 2, the reason on stderr.
   MEMBENCH_BIN=$standin MEMBENCH_RESULTS_ROOT=$root MEMBENCH_RUN_ID=bad MEMBENCH_TASK=0 MEMBENCH_RUNS=0 \
-    bash integrations/slurm/membench_array.sbatch >/dev/null 2>"$work/runs0.err"
+    bash "$integrations/slurm/membench_array.sbatch" >/dev/null 2>"$work/runs0.err"
   code=$?
   say "MEMBENCH_RUNS=0: exit $code (want 2), $(cat "$work/runs0.err")"
   [ "$code" = 2 ] || return 1
@@ -98,7 +115,7 @@ source "$repo/integrations/ci/slurm_cluster.sh"
 slurm_submit() {  # slurm_submit MODE [RUNS [BUILDS [FILTER]]]: submit.sh as a site runs it, the stand-in as membench
   MEMBENCH_PARTITION=$slurm_partition MEMBENCH_TIME=00:10:00 MEMBENCH_GPUS=4 MEMBENCH_NODES=1 MEMBENCH_RUNS=${2:-1} \
     MEMBENCH_BIN=$standin MEMBENCH_REPORT=$report MEMBENCH_RESULTS_ROOT="$work/results" \
-    MEMBENCH_BUILDS="${3:-membench membench_cg}" MEMBENCH_FILTER="${4:-}" bash integrations/slurm/submit.sh "$1"
+    MEMBENCH_BUILDS="${3:-membench membench_cg}" MEMBENCH_FILTER="${4:-}" bash "$integrations/slurm/submit.sh" "$1"
 }
 
 slurm_part() {
@@ -165,7 +182,7 @@ healthcheck_wait() {  # healthcheck_wait NODE PATTERN SECONDS: until the node's 
 
 healthcheck_run() {  # healthcheck_run MUTATE: the health check as an operator or a prolog runs it
   echo "$1" > "$work/hc/mutate"
-  MEMBENCH_HEALTHCHECK_CONF="$work/hc/conf" bash integrations/slurm/membench_healthcheck.sh
+  MEMBENCH_HEALTHCHECK_CONF="$work/hc/conf" bash "$integrations/slurm/membench_healthcheck.sh"
 }
 
 # The node check as Slurm's health check, under the real slurmctld and slurmd: the check stand-in
@@ -183,10 +200,10 @@ healthcheck_part() {
   ln -s "$repo/integrations/ci/check_standin" "$hc/bin/membench"
   ln -s "$report" "$hc/bin/membench-report"
   cat >"$hc/conf" <<CONF
-export MEMBENCH_CHECK=$repo/tools/run/membench-check
-export MEMBENCH_CHECK_ARGS="--runs=4 --bin=$hc/bin --baseline=$repo/reference/node_check.json"
+export MEMBENCH_CHECK=$membench_check
+export MEMBENCH_CHECK_ARGS="--runs=4 --bin=$hc/bin --baseline=$references/node_check.json"
 export MEMBENCH_METRICS=$hc/node.prom MEMBENCH_NODE=$node SLURM_CONF=$SLURM_CONF
-export CHECK_RUNS=$hc/runs CHECK_STATE=$hc/state CHECK_MUTATE_FILE=$hc/mutate PYTHONPATH=$repo/python
+export CHECK_RUNS=$hc/runs CHECK_STATE=$hc/state CHECK_MUTATE_FILE=$hc/mutate PYTHONPATH=$package
 CONF
   healthcheck_run "$slow"; code=$?
   say "health check, DRAM 20 % slower: exit $code (want 1); node $(healthcheck_state "$node" | paste -sd' ')"
@@ -207,7 +224,7 @@ CONF
   healthcheck_state "$node" | tail -n 1 | grep -q '^disk replacement' && say "an operator's drain stays as it was" || ok=1
   scontrol update nodename="$node" state=resume
   # slurmd itself runs it: HealthCheckProgram, every 2 s, until the node is drained, then resumed.
-  printf '#!/bin/bash\nMEMBENCH_HEALTHCHECK_CONF=%s exec bash %s\n' "$hc/conf" "$repo/integrations/slurm/membench_healthcheck.sh" >"$hc/program"
+  printf '#!/bin/bash\nMEMBENCH_HEALTHCHECK_CONF=%s exec bash %s\n' "$hc/conf" "$integrations/slurm/membench_healthcheck.sh" >"$hc/program"
   chmod +x "$hc/program"
   cp "$SLURM_CONF" "$hc/slurm.conf.before"
   printf 'HealthCheckProgram=%s\nHealthCheckInterval=2\nHealthCheckNodeState=ANY\n' "$hc/program" >>"$SLURM_CONF"
@@ -256,7 +273,7 @@ run_reframe() {  # run_reframe NAME REFRAME-OPTIONS...: membench_check.py over t
   mkdir -p "$work/reframe/$name"
   # extra_args with blanks and ';', which must reach membench as one option and run nothing.
   (cd "$work/reframe/$name" && HOME="$work/reframe/home" RFM_COLORIZE=n "$work/venv/bin/reframe" \
-    -C "$repo/integrations/reframe/config/ci.py" -c "$repo/integrations/reframe/membench_check.py" "$@" \
+    -C "$integrations/reframe/config/ci.py" -c "$integrations/reframe/membench_check.py" "$@" \
     -S membench_dir="$standin" -S "extra_args=--benchmark_context='note=a b; touch $injected'" "${refs[@]}" \
     -r --prefix="$work/reframe/$name" --report-file="$work/reframe/$name/report.json" >"$work/reframe/$name.log" 2>&1)
   code=$?
@@ -286,7 +303,7 @@ reframe_part() {
 
 kubernetes_part() {
   venv_with kubernetes-validate==1.37.0 || return $?
-  local k=integrations/kubernetes ok=0 v py="$work/venv/bin/python"
+  local k="$integrations/kubernetes" ok=0 v py="$work/venv/bin/python"
   for v in 1.33.0 1.37.0; do  # 1.33: backoffLimitPerIndex is GA
     "$work/venv/bin/kubernetes-validate" --strict -k "$v" "$k"/*.yaml || ok=1
   done
@@ -306,7 +323,7 @@ kubernetes_part() {
 slurm_stop  # daemons a run before this one left, by its pid files
 find "$work" -mindepth 1 -maxdepth 1 ! -name venv ! -name venv.log ! -name .engines-work -exec rm -rf {} +
 trap slurm_stop EXIT
-say "membench-report: $report; work: $work"
+say "membench-report: $report; work: $work; integrations: $integrations"
 [ "$ENGINES_FLEET" = 1 ] || say "membench-report has no fleet command yet: no verdict on the GPUs is checked, ReFrame runs without references"
 make_standin "$standin" 4 && make_standin "$standin8" 8 || exit 1
 part local local_part
