@@ -37,18 +37,9 @@ trap 'rm -rf "$work"' EXIT
 "$check" "${args[@]}" --format=csv >"$work/levels.csv" 2>"$work/err.txt"
 rc=$?
 
-# The reason: each GPU and level not within, as "GPU-xxxxxxxx LEVEL VERDICT DEVIATION", the
-# first three, then how many more; without such lines, the exit and the check's last words.
-# The CSV's table "each GPU by level": GPU, host, level, part, verdict, deviation (percent, raw), z, rows.
-reason_of() {
-  awk -F, '
-    /^# / { table = index($0, "# each GPU by level") == 1; next }
-    table && $1 ~ /^GPU-/ && $5 != "within" && $5 != "faster" && $5 != "not in the reference" {
-      n++
-      if (n <= 3) out = out (out == "" ? "" : "; ") substr($1, 1, 12) " " $3 " " $5 ($6 ~ /^-?[0-9.]+$/ ? sprintf(" %+.2f %%", $6) : "")
-    }
-    END { if (n > 3) out = out "; and " n - 3 " more"; print out }' "$work/levels.csv"
-}
+# The reason: each GPU and level not within (node_check_reason.awk); without such lines, the
+# exit and the check's last words.
+reason_of() { awk -f "$here/node_check_reason.awk" "$work/levels.csv"; }
 node_state() { scontrol show node "$node" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$1=//p" | head -n 1; }
 reason=$(reason_of)
 [ -n "$reason" ] || reason="node check exit $rc: $(tail -n 1 "$work/err.txt" | cut -c1-120)"

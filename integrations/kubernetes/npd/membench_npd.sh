@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# membench_npd.sh: the node check as a node-problem-detector custom plugin (membench-plugin.json
+# beside it). It runs membench-check and answers in the plugin's convention: exit 0 (OK) when
+# every GPU and level is within its reference, 1 (NonOK) when a GPU is slow or failing, the
+# check undecided or a host slow, 2 (Unknown) when the check gave no verdict; its one line of
+# output (node-problem-detector keeps max_output_length bytes of it) is the condition's message:
+# "membench: GPU-865f7762 DRAM slower +20.07 %". Settings from the environment, as in the
+# DaemonSet's container: MEMBENCH_CHECK (default membench-check on PATH), MEMBENCH_CHECK_ARGS
+# (its options, split on blanks), MEMBENCH_METRICS (a .prom file for node_exporter).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+check=${MEMBENCH_CHECK:-$(command -v membench-check)}
+[ -n "$check" ] && [ -x "$check" ] || { echo "membench: no membench-check (set MEMBENCH_CHECK)"; exit 2; }
+read -r -a args <<<"${MEMBENCH_CHECK_ARGS:-}"
+[ -n "${MEMBENCH_METRICS:-}" ] && args+=(--metrics="$MEMBENCH_METRICS")
+work=$(mktemp -d) || { echo "membench: no temporary folder"; exit 2; }
+trap 'rm -rf "$work"' EXIT
+"$check" "${args[@]}" --format=csv >"$work/levels.csv" 2>"$work/err.txt"
+rc=$?
+reason=$(awk -f "$here/../../slurm/node_check_reason.awk" "$work/levels.csv")
+case $rc in
+  0) echo "membench: every GPU and level within its reference"; exit 0 ;;
+  1 | 3 | 4) echo "membench: ${reason:-node check exit $rc}"; exit 1 ;;
+  *) echo "membench: no verdict (exit $rc): $(tail -n 1 "$work/err.txt" | cut -c1-100)"; exit 2 ;;
+esac
