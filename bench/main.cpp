@@ -270,7 +270,11 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "membench: %s\n", problem->c_str());
     return exit_usage;
   }
-  if (!opt.devices.empty() && !list_only && !opt.list_devices) return run_devices(user_args, opt);
+  if (!opt.devices.empty() && !list_only && !opt.list_devices && !opt.list_families) return run_devices(user_args, opt);
+  if (opt.list_families) {
+    std::fputs(format_family_list(family_list(), query_machine_offers()).c_str(), stdout);
+    return std::fflush(stdout) == 0 ? exit_ok : exit_usage;
+  }
   if (opt.list_devices) {
     int count = 0;
     if (const int rc = select_device(0, count); rc != exit_ok) return rc;

@@ -353,6 +353,8 @@ inline constexpr option option_table[] = {
      "(`--benchmark_out` with `.gpuN-UUID` before its extension), their output marked `[gpuN]`, one exit code; then "
      "the peer rows among those GPUs in one more process, alone (`.peers` before the extension, output marked `[peers]`)"},
     {"--list-devices", "", "", "list the CUDA devices with the index `--device` takes, and exit"},
+    {"--list-families", "", "",
+     "list every family (its key, whether it runs here, what it needs of the GPU, what it measures), and exit"},
     {"--peers", "PAIRS", "all",
      "the ordered GPU pairs (data `src-dst`) the peer rows measure: `all` (every pair among the GPUs this process may "
      "use, counted without CUDA: `CUDA_VISIBLE_DEVICES`, else the driver's list), `none`, or items such as `0-1,2-3`, "

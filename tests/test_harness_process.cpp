@@ -10,6 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "harness/family/family.hpp"
 #include "harness/process/cpu_affinity.hpp"
 #include "harness/process/devices.hpp"
 #include "harness/process/json_out.hpp"
@@ -277,6 +278,34 @@ TEST(CpuAffinity, UnknownLocalityOrABindingFallsBackToWhatIsAllowed) {
   // More GPUs than CPUs: each still gets one.
   const auto few = share_cpus({{}, {}, {}}, {2, 3});
   for (const auto& s : few) EXPECT_EQ(s.size(), 1u);
+}
+
+}  // namespace
+}  // namespace membench
+
+namespace membench {
+namespace {
+
+TEST(FamilyList, SaysWhetherEachRunsHereAndWhy) {
+  machine_offers h100{.gpu = true, .compute_major = 9, .compute_minor = 0, .peer = false, .managed = true};
+  std::string why;
+  EXPECT_TRUE(can_run(family_needs::sm90, h100, why));
+  EXPECT_FALSE(can_run(family_needs::two_gpus, h100, why));
+  EXPECT_EQ(why, "no two GPUs with peer access");
+  machine_offers a100 = h100;
+  a100.compute_major = 8;
+  EXPECT_TRUE(can_run(family_needs::sm80, a100, why));
+  EXPECT_FALSE(can_run(family_needs::sm90, a100, why));
+  EXPECT_EQ(why, "compute capability below 9.0");
+  EXPECT_FALSE(can_run(family_needs::gpu, machine_offers{}, why));
+  EXPECT_EQ(why, "no GPU");
+  const std::string list = format_family_list({{"cluster/dsm_latency", "DSM latency", family_needs::sm90, false},
+                                               {"peer/copy", "peer copies", family_needs::two_gpus, false}},
+                                              h100);
+  EXPECT_NE(list.find("cluster/dsm_latency      yes   sm_90     DSM latency\n"), std::string::npos) << list;
+  EXPECT_NE(list.find("peer/copy                no    two GPUs  peer copies [not here: no two GPUs with peer access]"),
+            std::string::npos)
+      << list;
 }
 
 }  // namespace

@@ -403,8 +403,10 @@ void make_device_malloc_cases(family_builder& f) {
   }
 }
 
-const family_registrar cost_family{"alloc/cost", &make_cost_cases};
-const family_registrar device_malloc_family{"alloc/device_malloc", &make_device_malloc_cases};
+const family_registrar cost_family{"alloc/cost", &make_cost_cases,
+    "the time of cudaMalloc, cudaMallocHost and pool allocations (cudaMallocFromPoolAsync) and their frees", family_needs::gpu};
+const family_registrar device_malloc_family{"alloc/device_malloc", &make_device_malloc_cases,
+    "malloc and free inside a kernel (the device heap)", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::alloc

@@ -225,8 +225,10 @@ void make_2d_cases(family_builder& f) {
   }
 }
 
-const family_registrar memset_family{"alloc/memset", &make_cases};
-const family_registrar memset_2d_family{"alloc/memset_2d", &make_2d_cases};
+const family_registrar memset_family{"alloc/memset", &make_cases,
+    "the memset APIs' fill rate (runtime, driver, a kernel) by size and word", family_needs::gpu};
+const family_registrar memset_2d_family{"alloc/memset_2d", &make_2d_cases,
+    "the 2D memset APIs on pitched rows", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::alloc

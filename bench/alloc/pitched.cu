@@ -171,7 +171,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar pitched_family{"alloc/pitched", &make_cases};
+const family_registrar pitched_family{"alloc/pitched", &make_cases,
+    "pitched 2D arrays: cudaMallocPitch rows against unpadded ones", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::alloc

@@ -72,7 +72,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar bulk_latency_family{"async/bulk_latency", &make_cases};
+const family_registrar bulk_latency_family{"async/bulk_latency", &make_cases,
+    "the latency of one bulk copy (TMA, 1D) into shared memory", family_needs::sm90};
 
 }  // namespace
 }  // namespace membench::async

@@ -203,7 +203,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar staging_family{"async/staging", &make_cases};
+const family_registrar staging_family{"async/staging", &make_cases,
+    "tiles staged through shared memory four ways: plain loads, cp.async, bulk copies (TMA)", family_needs::sm90};
 
 }  // namespace
 }  // namespace membench::async

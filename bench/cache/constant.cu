@@ -109,7 +109,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar constant_family{"cache/constant", &make_cases};
+const family_registrar constant_family{"cache/constant", &make_cases,
+    "constant memory against the read-only path and plain loads, uniform and per-lane indices", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::cache

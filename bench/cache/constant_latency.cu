@@ -46,7 +46,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar latency_family{"cache/constant_latency", &make_cases};
+const family_registrar latency_family{"cache/constant_latency", &make_cases,
+    "the latency of the constant cache: a pointer chase", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::cache

@@ -109,7 +109,8 @@ void make_cases(family_builder& f) {
   add_width<word16, 16 << 10, 64 << 10, 128 << 10>(f);
 }
 
-const family_registrar l1_bandwidth_family{"cache/l1_bandwidth", &make_cases};
+const family_registrar l1_bandwidth_family{"cache/l1_bandwidth", &make_cases,
+    "L1 bandwidth: every SM reading a set that fits its L1", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::cache

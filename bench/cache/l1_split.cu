@@ -171,7 +171,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar l1_split_family{"cache/l1_split", &make_cases};
+const family_registrar l1_split_family{"cache/l1_split", &make_cases,
+    "the L1 / shared-memory carveout and what it does to a reused working set", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::cache

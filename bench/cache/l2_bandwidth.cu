@@ -91,7 +91,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar l2_bandwidth_family{"cache/l2_bandwidth", &make_cases};
+const family_registrar l2_bandwidth_family{"cache/l2_bandwidth", &make_cases,
+    "L2 bandwidth: every SM reading a set that fits the L2", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::cache

@@ -106,7 +106,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar read_only_family{"cache/read_only", &make_cases};
+const family_registrar read_only_family{"cache/read_only", &make_cases,
+    "the read-only data cache (const __restrict__, __ldg) against plain loads", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::cache

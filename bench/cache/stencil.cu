@@ -109,7 +109,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar stencil_family{"cache/stencil", &make_cases};
+const family_registrar stencil_family{"cache/stencil", &make_cases,
+    "a 1D stencil: staged in shared memory against read from global memory", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::cache

@@ -102,7 +102,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar dsm_bandwidth_family{"cluster/dsm_bandwidth", &make_cases};
+const family_registrar dsm_bandwidth_family{"cluster/dsm_bandwidth", &make_cases,
+    "distributed shared memory bandwidth between the blocks of a cluster", family_needs::sm90};
 
 }  // namespace
 }  // namespace membench::cluster

@@ -86,7 +86,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar dsm_latency_family{"cluster/dsm_latency", &make_cases};
+const family_registrar dsm_latency_family{"cluster/dsm_latency", &make_cases,
+    "distributed shared memory latency: this SM's shared memory and another's", family_needs::sm90};
 
 }  // namespace
 }  // namespace membench::cluster

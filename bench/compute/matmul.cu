@@ -258,7 +258,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar matmul_family{"compute/matmul", &make_cases};
+const family_registrar matmul_family{"compute/matmul", &make_cases,
+    "fp32 matrix multiply, naive to register-tiled, against cuBLAS", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::compute

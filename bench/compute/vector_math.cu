@@ -270,8 +270,10 @@ void make_cases(family_builder& f, const std::array<std::uint64_t, N>& sizes) {
 void make_vector_add_cases(family_builder& f) { make_cases<experiment::vector_add>(f, vector_add_sizes); }
 void make_transcendental_cases(family_builder& f) { make_cases<experiment::transcendental>(f, transcendental_sizes); }
 
-const family_registrar vector_add_family{"compute/vector_add", &make_vector_add_cases};
-const family_registrar transcendental_family{"compute/transcendental", &make_transcendental_cases};
+const family_registrar vector_add_family{"compute/vector_add", &make_vector_add_cases,
+    "vector addition on the GPU against the CPU", family_needs::gpu};
+const family_registrar transcendental_family{"compute/transcendental", &make_transcendental_cases,
+    "transcendental functions on the GPU against the CPU", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::compute

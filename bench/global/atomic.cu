@@ -67,7 +67,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar atomic_family{"global/atomic", &make_cases};
+const family_registrar atomic_family{"global/atomic", &make_cases,
+    "atomicAdd to global memory under contention", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::global

@@ -171,11 +171,16 @@ void make_memset_cases(family_builder& f) {
   });
 }
 
-const family_registrar read_family{"global/read", &make_cases<bw_op::read>};
-const family_registrar write_family{"global/write", &make_cases<bw_op::write>};
-const family_registrar copy_family{"global/copy", &make_cases<bw_op::copy>};
-const family_registrar memcpy_family{"global/memcpy_d2d", &make_memcpy_cases};
-const family_registrar memset_family{"global/memset", &make_memset_cases};
+const family_registrar read_family{"global/read", &make_cases<bw_op::read>,
+    "peak global-memory bandwidth: a read kernel", family_needs::gpu};
+const family_registrar write_family{"global/write", &make_cases<bw_op::write>,
+    "peak global-memory bandwidth: a write kernel", family_needs::gpu};
+const family_registrar copy_family{"global/copy", &make_cases<bw_op::copy>,
+    "peak global-memory bandwidth: a copy kernel", family_needs::gpu};
+const family_registrar memcpy_family{"global/memcpy_d2d", &make_memcpy_cases,
+    "device-to-device cudaMemcpy, the vendor reference for the copy kernel", family_needs::gpu};
+const family_registrar memset_family{"global/memset", &make_memset_cases,
+    "cudaMemsetAsync, the vendor reference for the write kernel", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::global

@@ -45,7 +45,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar fault_family{"global/fault", &make_cases, /*opt_in=*/true};
+const family_registrar fault_family{"global/fault", &make_cases,
+    "a kernel that faults, to show a fault is an error row (--fault-demo)", family_needs::gpu, /*opt_in=*/true};
 
 }  // namespace
 }  // namespace membench::global

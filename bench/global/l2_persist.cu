@@ -260,7 +260,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar l2_persist_family{"global/l2_persist", &make_cases};
+const family_registrar l2_persist_family{"global/l2_persist", &make_cases,
+    "L2 persistence: the access policy window over a reused set", family_needs::sm80};
 
 }  // namespace
 }  // namespace membench::global

@@ -86,7 +86,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar latency_family{"global/latency", &make_cases};
+const family_registrar latency_family{"global/latency", &make_cases,
+    "the latency of each level through global memory: a pointer chase by working set", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::global

@@ -76,8 +76,10 @@ void make_cases(family_builder& f) {
   add_cases<double>(f, Read);
 }
 
-const family_registrar read_offset_family{"global/read_offset", &make_cases<true>};
-const family_registrar write_offset_family{"global/write_offset", &make_cases<false>};
+const family_registrar read_offset_family{"global/read_offset", &make_cases<true>,
+    "misaligned global reads: an offset into each warp's segment", family_needs::gpu};
+const family_registrar write_offset_family{"global/write_offset", &make_cases<false>,
+    "misaligned global writes: an offset into each warp's segment", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::global

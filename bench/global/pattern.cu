@@ -84,8 +84,10 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar scatter_family{"global/read_scatter", &make_cases<true>};
-const family_registrar reuse_family{"global/read_reuse", &make_cases<false>};
+const family_registrar scatter_family{"global/read_scatter", &make_cases<true>,
+    "scattered reads: where the cache modes (ca, cg) differ", family_needs::gpu};
+const family_registrar reuse_family{"global/read_reuse", &make_cases<false>,
+    "reads reused across warps: where the cache modes (ca, cg) differ", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::global

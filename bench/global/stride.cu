@@ -69,7 +69,8 @@ void make_cases(family_builder& f) {
   add_cases<double>(f);
 }
 
-const family_registrar read_stride_family{"global/read_stride", &make_cases};
+const family_registrar read_stride_family{"global/read_stride", &make_cases,
+    "strided global reads: bandwidth by stride", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::global

@@ -115,7 +115,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar working_set_family{"global/working_set", &make_cases};
+const family_registrar working_set_family{"global/working_set", &make_cases,
+    "bandwidth by working-set size: L1, L2 and DRAM in one sweep", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::global

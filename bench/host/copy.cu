@@ -92,7 +92,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar copy_family{"host/copy", &make_cases};
+const family_registrar copy_family{"host/copy", &make_cases,
+    "host-device copies: pageable and pinned, sync and async, by size and direction", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::host

@@ -141,7 +141,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar managed_family{"host/managed", &make_cases};
+const family_registrar managed_family{"host/managed", &make_cases,
+    "unified (managed) memory: page faults, prefetch, resident and read-mostly pages", family_needs::managed};
 
 }  // namespace
 }  // namespace membench::host

@@ -162,7 +162,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar streams_family{"host/streams", &make_cases};
+const family_registrar streams_family{"host/streams", &make_cases,
+    "copies and kernels overlapped over 1 to 16 streams, pinned against pageable", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::host

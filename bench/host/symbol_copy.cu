@@ -85,7 +85,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar symbol_copy_family{"host/symbol_copy", &make_cases};
+const family_registrar symbol_copy_family{"host/symbol_copy", &make_cases,
+    "static __device__ variables: cudaMemcpyToSymbol and FromSymbol", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::host

@@ -94,7 +94,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar zero_copy_family{"host/zero_copy", &make_cases};
+const family_registrar zero_copy_family{"host/zero_copy", &make_cases,
+    "zero-copy: a kernel reading mapped pinned host memory", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::host

@@ -86,7 +86,8 @@ void make_cases(family_builder& f) {
   add_cases<64>(f);
 }
 
-const family_registrar spill_family{"local/spill", &make_cases};
+const family_registrar spill_family{"local/spill", &make_cases,
+    "local memory: an array indexed at run time against one kept in registers", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::local

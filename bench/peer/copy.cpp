@@ -152,9 +152,12 @@ void add_rows(family_builder& f, void (*run)(bench_context&, const peer_row&)) {
 void make_copy_cases(family_builder& f) { add_rows(f, &run_copy); }
 void make_aggregate_cases(family_builder& f) { add_rows(f, &run_aggregate); }
 
-const family_registrar copy_family{"peer/copy", &make_copy_cases};
-const family_registrar all_to_one_family{"peer/all_to_one", &make_aggregate_cases};
-const family_registrar one_to_all_family{"peer/one_to_all", &make_aggregate_cases};
+const family_registrar copy_family{"peer/copy", &make_copy_cases,
+    "peer copies between each ordered pair of GPUs, push, pull and both ways", family_needs::two_gpus};
+const family_registrar all_to_one_family{"peer/all_to_one", &make_aggregate_cases,
+    "every other GPU copying to one at once: the receiving link's aggregate", family_needs::two_gpus};
+const family_registrar one_to_all_family{"peer/one_to_all", &make_aggregate_cases,
+    "one GPU copying to every other at once: the sending link's aggregate", family_needs::two_gpus};
 
 }  // namespace
 }  // namespace membench::peer

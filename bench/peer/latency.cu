@@ -94,7 +94,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar latency_family{"peer/latency", &make_cases};
+const family_registrar latency_family{"peer/latency", &make_cases,
+    "the latency across the link between each ordered pair of GPUs", family_needs::two_gpus};
 
 }  // namespace
 }  // namespace membench::peer

@@ -148,7 +148,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar sm_family{"peer/sm", &make_cases};
+const family_registrar sm_family{"peer/sm", &make_cases,
+    "kernels reading and writing another GPU's memory through peer access", family_needs::two_gpus};
 
 }  // namespace
 }  // namespace membench::peer

@@ -79,7 +79,8 @@ void make_cases(family_builder& f) {
   f.add({{"width", "16"}}, suite_tier::quick, [](bench_context& ctx) { run_bandwidth<word16>(ctx); });
 }
 
-const family_registrar bandwidth_family{"shared/bandwidth", &make_cases};
+const family_registrar bandwidth_family{"shared/bandwidth", &make_cases,
+    "shared-memory bandwidth: every block copying its own set", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::shared

@@ -107,7 +107,8 @@ void make_cases(family_builder& f) {
   add_cases<std::uint64_t>(f);
 }
 
-const family_registrar bank_conflict_family{"shared/bank_conflict", &make_cases};
+const family_registrar bank_conflict_family{"shared/bank_conflict", &make_cases,
+    "shared-memory bank conflicts: N-way conflicts by stride", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::shared

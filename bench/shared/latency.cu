@@ -60,7 +60,8 @@ void make_cases(family_builder& f) {
   }
 }
 
-const family_registrar latency_family{"shared/latency", &make_cases};
+const family_registrar latency_family{"shared/latency", &make_cases,
+    "the latency of shared memory: a pointer chase", family_needs::gpu};
 
 }  // namespace
 }  // namespace membench::shared

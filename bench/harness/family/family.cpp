@@ -4,6 +4,9 @@
 #include <set>
 #include <stdexcept>
 
+#include <cuda_runtime_api.h>
+#include <fmt/format.h>
+
 #include "common/levels.hpp"
 #include "harness/session/session.hpp"
 
@@ -13,6 +16,8 @@ namespace {
 struct family_entry {
   family_maker make;
   bool opt_in;
+  const char* description;
+  family_needs needs;
 };
 
 // Filled by static registrars before main; read-only afterwards.
@@ -64,9 +69,69 @@ void family_builder::add(std::vector<name_param> params, suite_tier smallest, st
   cases_.push_back({std::move(n), smallest, std::move(body), bound});
 }
 
-family_registrar::family_registrar(const char* family, family_maker make, bool opt_in) {
-  if (!families().emplace(family, family_entry{make, opt_in}).second)
+family_registrar::family_registrar(const char* family, family_maker make, const char* description, family_needs needs,
+                                   bool opt_in) {
+  if (description == nullptr || *description == '\0')
+    throw std::logic_error(std::string("family without a description: ") + family);
+  if (!families().emplace(family, family_entry{make, opt_in, description, needs}).second)
     throw std::logic_error(std::string("family registered twice: ") + family);
+}
+
+const char* to_string(family_needs n) noexcept {
+  switch (n) {
+    case family_needs::gpu: return "a GPU";
+    case family_needs::sm80: return "sm_80";
+    case family_needs::sm90: return "sm_90";
+    case family_needs::two_gpus: return "two GPUs";
+    case family_needs::managed: return "managed";
+  }
+  return "?";
+}
+
+std::vector<family_info> family_list() {
+  std::vector<family_info> out;
+  for (const auto& [key, f] : families()) out.push_back({key, f.description, f.needs, f.opt_in});
+  return out;
+}
+
+machine_offers query_machine_offers() {
+  machine_offers m;
+  int count = 0;
+  if (cudaGetDeviceCount(&count) != cudaSuccess || count == 0) {
+    cudaGetLastError();  // the runtime's sticky "no device" is no concern of the next call
+    return m;
+  }
+  m.gpu = true;
+  int managed = 0;
+  cudaDeviceGetAttribute(&m.compute_major, cudaDevAttrComputeCapabilityMajor, 0);
+  cudaDeviceGetAttribute(&m.compute_minor, cudaDevAttrComputeCapabilityMinor, 0);
+  cudaDeviceGetAttribute(&managed, cudaDevAttrConcurrentManagedAccess, 0);
+  m.managed = managed != 0;
+  int peer = 0;
+  m.peer = count >= 2 && cudaDeviceCanAccessPeer(&peer, 0, 1) == cudaSuccess && peer != 0;
+  return m;
+}
+
+bool can_run(family_needs needs, const machine_offers& m, std::string& why) {
+  const int cc = 10 * m.compute_major + m.compute_minor;
+  why = !m.gpu                                              ? "no GPU"
+        : needs == family_needs::sm80 && cc < 80            ? "compute capability below 8.0"
+        : needs == family_needs::sm90 && cc < 90            ? "compute capability below 9.0"
+        : needs == family_needs::two_gpus && !m.peer        ? "no two GPUs with peer access"
+        : needs == family_needs::managed && !m.managed      ? "no concurrent managed access"
+                                                            : "";
+  return why.empty();
+}
+
+std::string format_family_list(const std::vector<family_info>& families, const machine_offers& m) {
+  std::string out = "family                   here  needs     what it measures\n";
+  for (const family_info& f : families) {
+    std::string why;
+    const bool here = can_run(f.needs, m, why);
+    out += fmt::format("{:<24} {:<5} {:<9} {}{}\n", f.key, here ? "yes" : "no", to_string(f.needs), f.description,
+                       here ? "" : fmt::format(" [not here: {}]", why));
+  }
+  return out;
 }
 
 std::vector<bench_case> all_cases(const case_selection& selection) {

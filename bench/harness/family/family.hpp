@@ -78,11 +78,48 @@ class family_builder {
 
 using family_maker = void (*)(family_builder&);
 
+/// What a family needs of the machine beyond a CUDA GPU (membench --list-families says
+/// whether each can run here).
+enum class family_needs : unsigned char {
+  gpu,       ///< any GPU membench runs on
+  sm80,      ///< compute capability 8.0 or newer (L2 persistence)
+  sm90,      ///< compute capability 9.0 or newer (thread-block clusters, bulk copies)
+  two_gpus,  ///< two GPUs with peer access (the peer families)
+  managed,   ///< concurrent managed access (pages that migrate on a kernel's fault)
+};
+const char* to_string(family_needs n) noexcept;  ///< "sm_90", "two GPUs", ...
+
+/// The one list of families: each registrar's key, what it measures and what it needs.
 /// `opt_in` families (the fault demonstration) are registered only when asked for, so
 /// the default list and every filter over it stay the same.
 struct family_registrar {
-  family_registrar(const char* family, family_maker make, bool opt_in = false);
+  family_registrar(const char* family, family_maker make, const char* description, family_needs needs,
+                   bool opt_in = false);
 };
+
+struct family_info {
+  std::string key;          ///< "global/read_offset"
+  std::string description;  ///< what it measures, a line
+  family_needs needs = family_needs::gpu;
+  bool opt_in = false;
+};
+/// Every registered family, by key.
+std::vector<family_info> family_list();
+
+/// What this machine offers the families: none of it without a GPU.
+struct machine_offers {
+  bool gpu = false;
+  int compute_major = 0, compute_minor = 0;  ///< of device 0
+  bool peer = false;                         ///< devices 0 and 1 can access each other
+  bool managed = false;                      ///< concurrent managed access on device 0
+};
+/// What the visible GPUs offer: nothing, never an error, without one.
+machine_offers query_machine_offers();
+/// Whether a family with `needs` runs on `m`; why not in `why`.
+bool can_run(family_needs needs, const machine_offers& m, std::string& why);
+/// `membench --list-families`: a line per family, its key, whether it runs here, what it needs
+/// and what it measures. Plain host logic.
+std::string format_family_list(const std::vector<family_info>& families, const machine_offers& m);
 
 /// Every case `selection` selects, in registration order (no GPU, no registration).
 std::vector<bench_case> all_cases(const case_selection& selection);

@@ -10,7 +10,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
 #include <memory>
 #include <stdexcept>
 
@@ -18,6 +17,7 @@
 #include <re2/re2.h>
 #include <fmt/format.h>
 
+#include "common/output_file.hpp"
 #include "common/schema.hpp"
 #include "harness/device/metrics.hpp"
 #include "harness/options/peers.hpp"
@@ -75,6 +75,7 @@ parsed_options parse_options(const std::vector<std::string>& args) {
   app.add_option("--device", o.device)->check(CLI::Range(0, 1 << 16));
   app.add_option("--devices", o.devices);
   app.add_flag("--list-devices", o.list_devices);
+  app.add_flag("--list-families", o.list_families);
   app.add_option("--peers", o.peers);
   app.add_flag("--peers-only", o.peers_only);
   app.add_option("--host-link", host_link)->check(CLI::IsMember({"alone", "together", "skip", "only"}));
@@ -250,22 +251,14 @@ std::optional<std::string> check_output(const std::vector<std::string>& args) {
   const bool existed = stat(path.c_str(), &st) == 0;  // through a link: what would be written
   // The results are completed by a rename over the file, which a device or FIFO cannot take.
   if (existed && !S_ISREG(st.st_mode)) return fmt::format("--benchmark_out={}: cannot write it (not a regular file)", path);
-  if (existed) {
-    // Opened to append and closed: its bytes stay as they are.
-    std::FILE* f = std::fopen(path.c_str(), "a");
-    if (f == nullptr) return fmt::format("--benchmark_out={}: cannot write it ({})", path, std::strerror(errno));
-    std::fclose(f);
-    return std::nullopt;
+  // The writer that ends the run, opened and dropped without its commit: it refuses what it
+  // would refuse then (a link through /dev or /proc, a loop of links, a folder it cannot
+  // write in) and leaves nothing behind (its file has no name until the commit).
+  try {
+    output_file probe(path);
+  } catch (const std::exception& e) {
+    return fmt::format("--benchmark_out={}: cannot write it ({})", path, e.what());
   }
-  // Nothing there yet (or a link to nothing): the folder must take a new file. Probed with a
-  // file of its own, removed, never at the path: a listing or a run that cannot start leaves
-  // the folder as it was (a link to nothing stays one).
-  const std::filesystem::path parent = std::filesystem::path(path).parent_path();
-  std::string probe = (parent.empty() ? std::string(".") : parent.string()) + "/.membench-probe-XXXXXX";
-  const int fd = mkstemp(probe.data());
-  if (fd < 0) return fmt::format("--benchmark_out={}: cannot write it ({})", path, std::strerror(errno));
-  close(fd);
-  unlink(probe.c_str());
   return std::nullopt;
 }
 

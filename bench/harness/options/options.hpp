@@ -73,6 +73,7 @@ struct run_options {
   bool peers_only = false;    ///< --peers-only: the peer rows and nothing else
   host_link_mode host_link = host_link_mode::alone;  ///< --host-link
   bool list_devices = false;
+  bool list_families = false;  ///< --list-families: the one list of families, and whether each runs here
   suite_tier suite = suite_tier::standard;
   timing_method method = timing_method::blocking;
   stopping_rule rule;
