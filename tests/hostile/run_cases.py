@@ -19,7 +19,7 @@ what must hold:
   out_json  stdout parses as JSON
   keep    files of the folder that must be byte for byte the same afterwards
   absent  files that must not exist afterwards; json_files: files that must parse as JSON
-A case may carry known_defect (a text: the defect it shows, still open): it runs and is
+A case may carry revised (a text: why a later fix changed what it expects) or known_defect (a text: the defect it shows, still open): it runs and is
 reported (KNOWN when it fails as said, FIXED? when it passes), but does not fail the run.
 Every case also: no signal (exit >= 128) unless rc allows it, no traceback, no C++
 terminate or sanitizer report, no error of bash itself, and stdout that ends with a newline when it is not empty.

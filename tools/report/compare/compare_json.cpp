@@ -130,7 +130,7 @@ std::string compare_json(const compare_sides& files, const std::vector<benchmark
     records.push_back(pair_record(p, files_of(p, files), x, opt));
   }
   json out = {{"benchmarks", records}, {"summary", summary(fam, counts, opt)}};
-  return out.dump(2) + "\n";
+  return out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace membench::report

@@ -70,6 +70,21 @@ std::size_t sequence_length(std::string_view s, std::size_t i) {
 
 }  // namespace
 
+std::size_t utf8_sequence(std::string_view s, std::size_t i, char32_t* point) {
+  const unsigned char c = byte(s, i);
+  const std::size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+  if (n == 0 || i + n > s.size()) return 0;
+  char32_t cp = n == 1 ? c : n == 2 ? (c & 0x1Fu) : n == 3 ? (c & 0x0Fu) : (c & 0x07u);
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((byte(s, i + k) & 0xC0) != 0x80) return 0;
+    cp = (cp << 6) | (byte(s, i + k) & 0x3Fu);
+  }
+  constexpr char32_t least[] = {0, 0, 0x80, 0x800, 0x10000};
+  if (cp < least[n] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return 0;
+  if (point != nullptr) *point = cp;
+  return n;
+}
+
 std::string visible_controls(std::string_view s) {
   std::string out;
   out.reserve(s.size());

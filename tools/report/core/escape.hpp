@@ -45,6 +45,9 @@ std::string csv_text(std::string_view s);
 
 /// Code points of UTF-8 text; a byte that starts no valid sequence counts as one.
 std::size_t code_points(std::string_view s);
+/// The length of the well-formed UTF-8 sequence at s[i] (1 to 4), its code point in `point`;
+/// 0 for a byte that starts none (a stray or cut sequence, an overlong form, a surrogate).
+std::size_t utf8_sequence(std::string_view s, std::size_t i, char32_t* point = nullptr);
 /// The longest start of `s` of at most `max_points` code points: it ends between two code
 /// points, never inside a multi-byte sequence (limits documented in characters count these).
 std::string_view utf8_prefix(std::string_view s, std::size_t max_points);

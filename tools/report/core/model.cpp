@@ -229,12 +229,17 @@ std::string result_file::context_value(const std::string& key) const {
 }
 
 std::string result_file::run_identity() const {
-  std::string out;
+  // In name order: a copy with its rows reordered is the same run.
+  std::vector<std::string> rows;
+  rows.reserve(results.size());
   std::size_t timed = 0;
   for (const result& r : results) {
-    out += fmt::format("{}={:.17g},", r.name, r.time_us);
+    rows.push_back(fmt::format("{}={:.17g},", r.name, r.time_us));
     timed += r.time_us > 0;
   }
+  std::sort(rows.begin(), rows.end());
+  std::string out;
+  for (const std::string& r : rows) out += r;
   // Eight measured times or more are the run, whatever its context says (a copy with its GPU,
   // host or date edited keeps them); fewer can repeat by chance at the timer's step.
   if (timed < 8) out += "|" + context_value(std::string(schema::context_key("host_boot_id").key)) + "|" + context_value("date");

@@ -29,6 +29,22 @@ int fleet_outcome::exit_code() const {
 
 namespace {
 
+// A baseline's reference is of all its rows, each scope's spread measured over them: judged on
+// fewer, a GPU's scores would be set against a reference of other rows (a row 7 % slow among
+// all rows reads within). A filter may keep every row of the baseline, not fewer.
+void refuse_filter_narrower_than(const fleet_baseline& b, const std::string& filter) {
+  if (filter.empty()) return;
+  const name_filter keep(filter);
+  for (const fleet_baseline::group& g : b.groups) {
+    for (const fleet_test::row_meta& r : g.ref.rows) {
+      if (!keep(r.name))
+        throw input_error(fmt::format("fleet: --filter '{}' leaves out {} of the baseline {}, which judges a GPU on all "
+                                      "its rows: make a baseline of those rows (--baseline-out with this --filter)",
+                                      filter, r.name, b.path));
+    }
+  }
+}
+
 void count(fleet_outcome& out, const fleet_state& s, const std::vector<gpu_summary>& gpus) {
   for (const gpu_summary& g : gpus) {
     ++out.gpus;
@@ -70,6 +86,7 @@ fleet_outcome view_fleet(const file_refs& given, const fleet_options& opt, const
                                                      unusable.front()));
   if (against != nullptr && opt.make_baseline)
     throw input_error("fleet: --baseline judges against a baseline, --baseline-out makes one from a fleet: not both");
+  if (against != nullptr) refuse_filter_narrower_than(*against, opt.filter);
   fleet_state s;
   s.set_aside = unusable;
   s.unreadable = static_cast<int>(unusable.size());

@@ -75,7 +75,7 @@ std::string membench_baseline(const fleet_state& s, const fleet_options& opt) {
                                   ft::settings{}.robust_gpus));
   json out = {{"format", baseline_format_name}, {"version", baseline_version},
               {"thresholds_pct", thresholds_record(opt.test)}, {"fleets", fleets}};
-  return out.dump(1) + "\n";
+  return out.dump(1, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 // {"MODEL/BUILD": {"ROW": [centre, lower, upper, "us"]}}: as fractions of the centre, the
@@ -92,6 +92,12 @@ std::string reframe_baseline(const fleet_state& s, const fleet_options& opt) {
                                     model));
     json refs = json::object();
     for (const ft::scope_ref& sc : f.ref.scopes) {
+      // A band over a fleet in two groups spans both: a GPU as slow as the slow group would pass.
+      if (sc.split)
+        throw input_error(fmt::format("--baseline-format reframe: {}'s reference splits on {} (no group of more than "
+                                      "half its GPUs agrees): no band written; judge the fleet first and leave its "
+                                      "slow GPUs out",
+                                      model, ft::describe(sc)));
       if (sc.kind != ft::scope_kind::row || sc.gpus == 0) continue;
       const double z = ft::critical_z(opt.test, f.ref.scope_count(sc.p));
       const double sd = std::sqrt(sc.between + sc.run_variance(1) + sc.centre_variance() + sc.floor);
@@ -101,7 +107,7 @@ std::string reframe_baseline(const fleet_state& s, const fleet_options& opt) {
     }
     out[model] = refs;
   }
-  return out.dump(2) + "\n";
+  return out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace

@@ -56,7 +56,8 @@ json fleet_record(const fleet_state& s, const std::vector<gpu_summary>& summarie
 json part_record(const ft::part_result& p, gpu_verdict v) {
   json codes = json::array();
   for (reason_code c : p.why.codes) codes.push_back(to_string(c));
-  return {{"verdict", to_string(v)}, {"reason", p.why.text}, {"reasons", codes}, {"rows", p.rows}, {"failed_rows", p.failed},
+  // A part not judged (host work of too few runs) is said as such, never as within.
+  return {{"verdict", p.v == ft::verdict::not_judged ? "not judged" : to_string(v)}, {"reason", p.why.text}, {"reasons", codes}, {"rows", p.rows}, {"failed_rows", p.failed},
           {"scopes_called", p.called.size()}};
 }
 
@@ -177,7 +178,7 @@ std::string fleet_json(const fleet_state& s, const std::vector<gpu_summary>& gpu
               {"fleets", fleets},           {"gpus", gpu_records}, {"scopes", scopes}};
   // By level, a record per GPU and level (membench-check --format=json).
   if (json levels = level_records(s, gpus); !levels.empty()) out["levels"] = std::move(levels);
-  return out.dump(2) + "\n";
+  return out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace membench::report

@@ -113,9 +113,11 @@ std::vector<level_outcome> level_outcomes(const fleet_state& s, const std::vecto
   return out;
 }
 
+std::string gpu_suite(const fleet& f, std::size_t gpu) { return fmt::format("{} ({} build)", f.gpus[gpu].uuid, f.key.build); }
+
 void add_level_cases(test_run& run, const std::vector<level_outcome>& levels) {
   for (const level_outcome& o : levels) {
-    test_case c{o.f->gpus[o.gpu].uuid, std::string(o.l->title), level_status(o.verdict), o.verdict, {}, o.message};
+    test_case c{gpu_suite(*o.f, o.gpu), std::string(o.l->title), level_status(o.verdict), o.verdict, {}, o.message};
     for (reason_code r : o.reasons) c.reasons.push_back(to_string(r));
     run.cases.push_back(std::move(c));
   }

@@ -15,12 +15,28 @@ namespace {
 
 namespace ft = fleet_test;
 
-// A label value: control characters made visible, then the format's three escapes.
+// A label value: the format's three escapes (backslash, double quote, newline) on the text as
+// it is, so that two values stay two; bytes of no UTF-8 sequence become U+FFFD.
 std::string label_value(std::string_view s) {
   std::string out;
-  for (const char c : visible_controls(s)) {
-    if (c == '\\' || c == '"') out += '\\';
-    out += c;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c == '\\' || c == '"') {
+      out += '\\';
+      out += s[i];
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c < 0x80) {
+      out += s[i];
+    } else {
+      const std::size_t n = utf8_sequence(s, i);
+      if (n == 0) {
+        out += "\xEF\xBF\xBD";
+      } else {
+        out.append(s, i, n);
+        i += n - 1;
+      }
+    }
   }
   return out;
 }
@@ -36,8 +52,11 @@ void sample(metric& m, const std::string& labels, double value) {
   fmt::format_to(std::back_inserter(m.lines), "{}{{{}}} {:.9g}\n", m.name, labels, value);
 }
 
+// A GPU's series: its UUID and host, and its model and build (two builds of one GPU, or
+// --allow-mixed models, are two series, never one twice).
 std::string gpu_labels(const fleet& f, std::size_t gpu) {
-  return fmt::format("gpu_uuid=\"{}\",host=\"{}\"", label_value(f.gpus[gpu].uuid), label_value(f.gpus[gpu].host));
+  return fmt::format("gpu_uuid=\"{}\",host=\"{}\",gpu_name=\"{}\",build=\"{}\"", label_value(f.gpus[gpu].uuid),
+                     label_value(f.gpus[gpu].host), label_value(f.key.gpu_name), label_value(f.key.build));
 }
 
 // The median over a GPU's runs of a row's figure: "time" (microseconds) or a counter.
@@ -87,9 +106,10 @@ void add_level(std::vector<metric>& m, const level_outcome& o) {
   add_level_rows(m, o);
 }
 
-void add_part(std::vector<metric>& m, const fleet& f, std::size_t gpu, ft::part p) {
-  const ft::part_result& r = f.results[gpu].of(p);
-  const std::string labels = fmt::format("{},part=\"{}\"", gpu_labels(f, gpu), p == ft::part::gpu ? "gpu" : "host");
+void add_part(std::vector<metric>& m, const fleet& f, std::size_t gpu, ft::part p, const ft::part_result& r,
+              const char* against) {
+  const std::string labels = fmt::format("{},part=\"{}\",against=\"{}\"", gpu_labels(f, gpu),
+                                         p == ft::part::gpu ? "gpu" : "host", against);
   for (const ft::verdict v : {ft::verdict::pass, ft::verdict::slow, ft::verdict::failing, ft::verdict::undecided,
                               ft::verdict::not_judged}) {
     std::string state = to_string(v);
@@ -109,15 +129,20 @@ std::string fleet_metrics(const fleet_state& s, const std::vector<gpu_summary>& 
       {"membench_level_row_bandwidth_bytes_per_second", "a level row's bandwidth, the median over the GPU's runs", {}},
       {"membench_level_row_latency_seconds", "a level row's time per dependent load, the median over the GPU's runs", {}},
       {"membench_level_healthy", "1 where the level was judged within its reference, else 0", {}},
-      {"membench_fleet_part_verdict", "a GPU's GPU or host work judged against its fleet: 1 for the state it is in", {}},
+      {"membench_fleet_part_verdict",
+       "a GPU's GPU or host work against its reference (against=\"reference\") or, with --since, its own earlier "
+       "runs (against=\"itself\"): 1 for the state it is in", {}},
+      {"membench_fleet_no_run_since", "1 for a GPU with runs before --since and none since: not judged", {}},
   };
   for (const level_outcome& o : level_outcomes(s, gpus)) add_level(m, o);
   for (const gpu_summary& g : gpus) {
     const fleet& f = s.fleets[g.fleet];
-    if (grouped_by_level(f.ref)) continue;
-    add_part(m, f, g.gpu, ft::part::gpu);
-    add_part(m, f, g.gpu, ft::part::host);
+    for (const ft::part p : {ft::part::gpu, ft::part::host}) {
+      add_part(m, f, g.gpu, p, f.results[g.gpu].of(p), "reference");
+      if (!f.drift.empty()) add_part(m, f, g.gpu, p, f.drift[g.gpu].of(p), "itself");
+    }
   }
+  for (const std::string& uuid : s.no_recent_run) sample(m[8], fmt::format("gpu_uuid=\"{}\"", label_value(uuid)), 1);
   std::string out;
   for (const metric& x : m) {
     if (x.lines.empty()) continue;

@@ -192,6 +192,9 @@ struct level_outcome {
 /// Every GPU's levels, GPUs worst first, levels in the hierarchy's order (fleet_levels.cpp),
 /// of the fleets grouped by level.
 std::vector<level_outcome> level_outcomes(const fleet_state& s, const std::vector<gpu_summary>& gpus);
+/// What a GPU's test cases are grouped under: its UUID and its build (two builds' runs of one
+/// GPU, --allow-mixed, are two suites).
+std::string gpu_suite(const fleet& f, std::size_t gpu);
 /// A test case per GPU and level.
 void add_level_cases(test_run& run, const std::vector<level_outcome>& levels);
 /// The verdicts and the level rows' measurements as Prometheus metrics in the text format

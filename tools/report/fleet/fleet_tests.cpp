@@ -21,14 +21,27 @@ test_status part_status(ft::verdict v) {
   return test_status::error;
 }
 
-test_case part_case(const fleet& f, std::size_t gpu, ft::part p) {
-  const ft::part_result& r = f.results[gpu].of(p);
-  test_case c{f.gpus[gpu].uuid, p == ft::part::gpu ? "GPU work" : "host work", part_status(r.v), to_string(r.v), {},
-              r.why.text};
+test_case part_case(const fleet& f, std::size_t gpu, const ft::part_result& r, ft::part p, const std::string& name) {
+  test_case c{gpu_suite(f, gpu), name, part_status(r.v), to_string(r.v), {}, r.why.text};
   // A GPU judged on no rows of its own is not vouched for, whatever the part says.
   if (p == ft::part::gpu && r.v == ft::verdict::not_judged) c.status = test_status::error;
   for (reason_code code : r.why.codes) c.reasons.push_back(to_string(code));
   return c;
+}
+
+// A GPU's parts against its fleet, and with --since against its own earlier runs: a drift
+// that fails the command fails its case.
+void add_part_cases(test_run& run, const fleet_state& s, const fleet& f, std::size_t gpu) {
+  for (const ft::part p : {ft::part::gpu, ft::part::host}) {
+    const std::string name = p == ft::part::gpu ? "GPU work" : "host work";
+    run.cases.push_back(part_case(f, gpu, f.results[gpu].of(p), p, name));
+    if (!f.drift.empty()) {
+      test_case c = part_case(f, gpu, f.drift[gpu].of(p), p, fmt::format("{} since {}", name, s.since));
+      // Too few runs on a side is a drift not measured, not a GPU not vouched for.
+      if (f.drift[gpu].of(p).v == ft::verdict::not_judged) c.status = test_status::skipped;
+      run.cases.push_back(std::move(c));
+    }
+  }
 }
 
 }  // namespace
@@ -41,10 +54,7 @@ test_run fleet_tests(const fleet_state& s, const std::vector<gpu_summary>& gpus)
   if (by_level) {
     add_level_cases(run, level_outcomes(s, gpus));
   } else {
-    for (const gpu_summary& g : gpus) {
-      run.cases.push_back(part_case(s.fleets[g.fleet], g.gpu, ft::part::gpu));
-      run.cases.push_back(part_case(s.fleets[g.fleet], g.gpu, ft::part::host));
-    }
+    for (const gpu_summary& g : gpus) add_part_cases(run, s, s.fleets[g.fleet], g.gpu);
   }
   for (const std::string& uuid : s.no_recent_run)
     run.cases.push_back({uuid, "GPU work", test_status::error, "not judged", {}, fmt::format("no run since {}", s.since)});

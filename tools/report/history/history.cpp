@@ -320,7 +320,7 @@ std::string export_bmf(const result_file& run, const common_options& options) {
     }
     out[r.name] = measures;
   });
-  return out.dump(2) + "\n";
+  return out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 std::string export_gab(const result_file& run, const common_options& options) {
@@ -333,7 +333,7 @@ std::string export_gab(const result_file& run, const common_options& options) {
     row["extra"] = extra;
     out.push_back(row);
   });
-  return out.dump(2) + "\n";
+  return out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace membench::report

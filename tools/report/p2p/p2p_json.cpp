@@ -84,7 +84,7 @@ std::string p2p_json(const file_refs& files, const common_options& opt) {
   for (const result_file* f : set.files) inputs.push_back(f->path);
   return json{{"inputs", inputs}, {"ci_level_pct", 100 * ci_level}, {"devices", devices},
               {"cases", cases}, {"notes", set.notes}}
-             .dump(2) +
+             .dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
          "\n";
 }
 

@@ -225,6 +225,11 @@ std::vector<gpu_group> group_files(const file_refs& files) {
       const std::size_t comma = list.rfind(',', p);
       const std::size_t from = comma == std::string::npos ? 0 : comma + 1;
       const auto index = numeric_value(list.substr(from, p - from));
+      // The peer file's context is of its own GPU: where that is this one, it must be its model.
+      const result_file& first = *groups[i].files.front();
+      if (gpu_key(f) == key && f.gpu() != first.gpu())
+        throw input_error(fmt::format("{} and {}: one GPU ({}) named as two models ({}, {}): not one GPU's runs",
+                                      first.path, f.path, key, first.gpu(), f.gpu()));
       if (index) groups[i].device = static_cast<int>(*index);
       groups[i].files.push_back(&f);
       joined = true;

@@ -14,18 +14,33 @@ namespace membench::report {
 namespace {
 
 // XML 1.0 text or attribute: control characters made visible first (XML cannot hold most
-// of them, even escaped), then the five markup characters.
-std::string xml_text(std::string_view s) {
+// of them, even escaped), then what XML cannot hold either (bytes of no UTF-8 sequence, the
+// noncharacters U+FFFE and U+FFFF) as the same visible escapes, then the five markup characters.
+std::string xml_text(std::string_view raw) {
+  const std::string s = visible_controls(raw);
   std::string out;
-  for (const char c : visible_controls(s)) {
-    switch (c) {
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '&': out += "&amp;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += c;
+  for (std::size_t i = 0; i < s.size();) {
+    char32_t cp = 0;
+    const std::size_t n = utf8_sequence(s, i, &cp);
+    if (n == 0) {
+      out += fmt::format("\\x{:02x}", static_cast<unsigned char>(s[i++]));
+      continue;
     }
+    if (cp == 0xFFFE || cp == 0xFFFF) {
+      out += fmt::format("\\u{{{:x}}}", static_cast<unsigned>(cp));
+    } else if (n == 1) {
+      switch (s[i]) {
+        case '<': out += "&lt;"; break;
+        case '>': out += "&gt;"; break;
+        case '&': out += "&amp;"; break;
+        case '"': out += "&quot;"; break;
+        case '\'': out += "&apos;"; break;
+        default: out += s[i];
+      }
+    } else {
+      out.append(s, i, n);
+    }
+    i += n;
   }
   return out;
 }

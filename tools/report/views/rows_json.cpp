@@ -87,7 +87,7 @@ std::string rows_json(const file_refs& files, const std::string& filter) {
     }
     out.push_back({{"path", f.path}, {"ci_level_pct", 100 * f.ci_level()}, {"context", f.context}, {"rows", rows}});
   }
-  return json{{"files", out}}.dump(2) + "\n";
+  return json{{"files", out}}.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
 }  // namespace membench::report

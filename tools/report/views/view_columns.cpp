@@ -87,11 +87,16 @@ document view_builds(const file_refs& files, const common_options& options) {
       throw input_error(fmt::format("{}: the context names no membench build (membench_cache_mode)", f.path));
   }
   if (cols.size() < 2) throw input_error("builds needs files of at least two builds (default, ca, cg)");
-  // A build's effect is measured on one model: a ratio across models is the models' difference.
+  // A build's effect is measured on one model (name, SMs, memory): a ratio across models is
+  // the models' difference.
+  const auto model = [](const result_file& f) {
+    return fmt::format("{}, {} SMs, {} bytes", f.gpu(), context_of(f, schema::context_key("gpu_sm_count")),
+                       context_of(f, schema::context_key("gpu_global_mem_bytes")));
+  };
   for (const auto& c : cols) {
-    if (c.file->gpu() != cols.front().file->gpu())
+    if (model(*c.file) != model(*cols.front().file))
       throw input_error(fmt::format("builds compares the builds on one GPU model: {} is {}, {} is {}",
-                                    cols.front().file->path, cols.front().file->gpu(), c.file->path, c.file->gpu()));
+                                    cols.front().file->path, model(*cols.front().file), c.file->path, model(*c.file)));
   }
   const bool lower_better = lower_is_better(opt.value);
   document d;
