@@ -63,10 +63,35 @@ done
 fleet "$new/node_check.json" "$work/quick" "$work/check" --by=level --allow-mixed --filter="^($keep)(/|$)" \
   --format=md -o "$work/report.md"
 fleet "$new/fleet.json" "$work/quick" --allow-mixed --format=md -o "$work/quick.md"
-python3 - "$new/node_check.json" "$new/fleet.json" > "$new/sources.md" <<'PY' || fail "sources.md could not be written"
-import json, sys
-b = json.load(open(sys.argv[1]))
-quick = json.load(open(sys.argv[2]))
+python3 - "$new/node_check.json" "$new/fleet.json" "$report" > "$new/sources.md" <<'PY' || fail "sources.md could not be written"
+import json, os, sys
+
+
+def reference(path):
+    """The reference REPORT wrote: an object whose fleets each have their stratum, GPUs and rows;
+    anything else stops here with a line (REPORT exits 0 but its file is no reference)."""
+    name = os.path.basename(path)
+    try:
+        with open(path, encoding="utf-8") as f:
+            d = json.load(f)
+    except (OSError, ValueError) as e:
+        sys.exit(f"make_reference.sh: {name} from {sys.argv[3]} is no JSON: {e}")
+    fleets = d.get("fleets") if isinstance(d, dict) else None
+    if not isinstance(fleets, list) or not fleets:
+        sys.exit(f"make_reference.sh: {name} from {sys.argv[3]} holds no fleets: not a reference")
+    for f in fleets:
+        try:  # what the tables below read of it
+            f["gpu_name"], f["stratum"]["gpu_board_part"][0], f["stratum"]["gpu_vbios"][0], len(f["rows"])
+            ok = all((g["uuid"], g["runs"]) for g in f["gpus"])
+        except (KeyError, TypeError, IndexError):
+            ok = False
+        if not ok:
+            sys.exit(f"make_reference.sh: {name} from {sys.argv[3]} has a fleet without its GPU name, stratum, GPUs or rows")
+    return d
+
+
+b = reference(sys.argv[1])
+quick = reference(sys.argv[2])
 print("# The references: their GPUs\n")
 print("Made by `reference/make_reference.sh`: `fleet.json` (the quick tier) holds these strata:\n")
 print("| GPU | board part | VBIOS | GPUs | rows |\n|---|---|---|---:|---:|")
@@ -85,6 +110,8 @@ for f in b["fleets"]:
 PY
 "$evaluate" "$work/quick" "$work/check" --filter="^($keep)(/|$)" > "$work/evaluation.raw" ||
   fail "$evaluate exited $?: no evaluation.md"
+# An exit 0 with nothing written is no evaluation: the last one stays.
+[ -s "$work/evaluation.raw" ] || fail "$evaluate exited 0 but wrote nothing: no evaluation.md"
 sed "s|$work/||g" "$work/evaluation.raw" > "$new/evaluation.md"
 mv -f "$new/node_check.json" "$new/fleet.json" "$new/sources.md" "$new/evaluation.md" "$out/"
 echo "make_reference.sh: $out/: node_check.json, fleet.json, sources.md and evaluation.md from $(find "$work/quick" "$work/check" -name '*.json' | wc -l) runs"

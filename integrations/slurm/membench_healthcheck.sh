@@ -5,22 +5,42 @@
 #                                                             about 30 s of every GPU)
 # or call it from a prolog or a reboot hook. slurmd runs it as root with a bare environment, so
 # its settings come from a file (MEMBENCH_HEALTHCHECK_CONF, default /etc/default/membench-healthcheck,
-# sourced when present) or the environment:
+# sourced when present; one MEMBENCH_HEALTHCHECK_CONF names must be there, and a file that does
+# not source cleanly stops the check, exit 2, the node untouched) or the environment:
 #   MEMBENCH_CHECK       membench-check (default: on PATH, else the install prefix's bin/)
-#   MEMBENCH_CHECK_ARGS  its options (--runs=4, --baseline=SITE.json, --bin=DIR, ...), split on blanks
+#   MEMBENCH_CHECK_ARGS  its options (--runs=4, --baseline=SITE.json, --bin=DIR, ...), split on
+#                        blanks and line breaks, never globbed
 #   MEMBENCH_METRICS     a .prom file for node_exporter's textfile collector (membench-check --metrics)
-#   MEMBENCH_NODE        this node's Slurm name (default: SLURMD_NODENAME, else hostname -s)
-#   MEMBENCH_ON_ERROR    drain (default) or keep: what a check that gave no verdict (exit 2) does
+#   MEMBENCH_NODE        this node's Slurm name (default: SLURMD_NODENAME, else hostname -s; none
+#                        of them: exit 2, no scontrol call)
+#   MEMBENCH_ON_ERROR    drain (default) or keep: what a check that gave no verdict (exit 2) does;
+#                        another value is said, taken as drain, and the exit is 2
 # What it does: a check that finds a GPU slow or failing (exit 1), undecided (3) or a host slow
 # (4) drains the node with a reason that names each GPU, level and deficit ("membench: GPU-865f7762
-# DRAM slower +20.00 %"); a healthy check (0) resumes a node that membench drained, never one
-# drained for another reason; an admin's drain is never overwritten. Exit: membench-check's.
+# DRAM slower +20.00 %"); a healthy check (0 with at least one level judged) resumes a node that
+# membench drained, never one drained for another reason; an admin's drain is never overwritten.
+# A check that exits 0 having judged no level (--help in MEMBENCH_CHECK_ARGS, say) gave no verdict.
+# Exit: membench-check's, 2 where it gave no verdict or a setting is unusable.
 set -uo pipefail
-conf=${MEMBENCH_HEALTHCHECK_CONF:-/etc/default/membench-healthcheck}
-# shellcheck source=/dev/null
-[ -r "$conf" ] && . "$conf"
-here=$(cd "$(dirname "$0")" && pwd)
 say() { printf 'membench_healthcheck: %s\n' "$*" >&2; }
+conf=${MEMBENCH_HEALTHCHECK_CONF:-/etc/default/membench-healthcheck}
+# A site's settings missing or half-read would run a check against the wrong reference (and
+# resume a node on it): a config named, or present, must source whole.
+if [ -n "${MEMBENCH_HEALTHCHECK_CONF:-}" ] || [ -e "$conf" ] || [ -L "$conf" ]; then
+  [ -f "$conf" ] && [ -r "$conf" ] || { say "$conf: no readable config file (MEMBENCH_HEALTHCHECK_CONF); nothing checked"; exit 2; }
+  "$BASH" -n "$conf" 2>/dev/null || { say "$conf: not valid shell ($("$BASH" -n "$conf" 2>&1 | head -n 1)); nothing checked"; exit 2; }
+  # Any command of it failing counts (an unquoted blank in an assignment runs its rest as a
+  # command), not only the last one; set -u is the script's, not the config's.
+  conf_failed=0
+  trap 'conf_failed=1' ERR
+  set +u
+  # shellcheck source=/dev/null
+  . "$conf" || conf_failed=1
+  set -u
+  trap - ERR
+  [ "$conf_failed" = 0 ] || { say "$conf: a line of it failed (see above); nothing checked"; exit 2; }
+fi
+here=$(cd "$(dirname "$0")" && pwd)
 # membench-check: given, on PATH, in the install prefix (share/membench/integrations/slurm/ is
 # four folders below it) or in the source tree.
 check=${MEMBENCH_CHECK:-}
@@ -28,10 +48,19 @@ for candidate in "$(command -v membench-check)" "$here/../../../../bin/membench-
   [ -z "$check" ] && [ -n "$candidate" ] && [ -x "$candidate" ] && check=$candidate
 done
 [ -n "$check" ] && [ -x "$check" ] || { say "no membench-check found: set MEMBENCH_CHECK"; exit 2; }
-node=${MEMBENCH_NODE:-${SLURMD_NODENAME:-$(hostname -s)}}
-read -r -a args <<<"${MEMBENCH_CHECK_ARGS:-}"
+node=${MEMBENCH_NODE:-${SLURMD_NODENAME:-$(hostname -s 2>/dev/null)}}
+# scontrol show node '' lists every node, and update nodename= names none: no name, no check.
+[ -n "$node" ] || { say "the name of this node is unknown (no MEMBENCH_NODE, no SLURMD_NODENAME, hostname -s failed): set MEMBENCH_NODE"; exit 2; }
+on_error=${MEMBENCH_ON_ERROR:-drain} bad_setting=0
+case $on_error in
+  drain | keep) ;;
+  *) say "MEMBENCH_ON_ERROR=$on_error is neither drain nor keep: taken as drain, exit 2"
+     on_error=drain bad_setting=1 ;;
+esac
+# Every blank and line break splits (a config may spread the options over lines); read never globs.
+read -r -d '' -a args <<<"${MEMBENCH_CHECK_ARGS:-}"
 [ -n "${MEMBENCH_METRICS:-}" ] && args+=(--metrics="$MEMBENCH_METRICS")
-work=$(mktemp -d) || exit 2
+work=$(mktemp -d) || { say "no temporary folder: nothing checked"; exit 2; }
 trap 'rm -rf "$work"' EXIT
 
 "$check" "${args[@]}" --format=csv >"$work/levels.csv" 2>"$work/err.txt"
@@ -43,6 +72,12 @@ reason_of() { awk -f "$here/node_check_reason.awk" "$work/levels.csv"; }
 node_state() { scontrol show node "$node" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$1=//p" | head -n 1; }
 reason=$(reason_of)
 [ -n "$reason" ] || reason="node check exit $rc: $(tail -n 1 "$work/err.txt" | cut -c1-120)"
+# Exit 0 is healthy only where a level was judged within or faster: else nothing was judged.
+if [ "$rc" = 0 ] && ! [[ $(awk -v what=judged -f "$here/node_check_reason.awk" "$work/levels.csv") =~ ^[1-9][0-9]*$ ]]; then
+  say "the node check exited 0 but judged no level: no verdict"
+  last=$(tail -n 1 "$work/err.txt" | cut -c1-100)
+  rc=2 reason="node check exit 0, no level judged${last:+: $last}"
+fi
 reason="membench: $reason"
 state=$(node_state State) current=$(scontrol show node "$node" 2>/dev/null | sed -n 's/^ *Reason=\(.*\) \[.*$/\1/p')
 
@@ -52,11 +87,12 @@ if [ "$rc" = 0 ]; then
   else
     say "$node: the node check passed"
   fi
-elif [ "$rc" = 2 ] && [ "${MEMBENCH_ON_ERROR:-drain}" = keep ]; then
+elif [ "$rc" = 2 ] && [ "$on_error" = keep ]; then
   say "$node: no verdict ($reason); kept (MEMBENCH_ON_ERROR=keep)"
 elif [[ $state == *DRAIN* && -n $current && $current != membench:* ]]; then
   say "$node: $reason; already drained for another reason ($current): left as it is"
 else
   scontrol update nodename="$node" state=drain reason="$reason" && say "$node drained: $reason"
 fi
+[ "$bad_setting" = 0 ] || exit 2
 exit "$rc"

@@ -5,7 +5,8 @@
 #   node   one job array task per node, every GPU of it at once (membench_node.sbatch, MEMBENCH_NODES)
 #   srun   one allocation of MEMBENCH_GPUS tasks, one GPU each, started by one srun (membench_srun.sbatch)
 # Output, one line each: "membench job ID", "fleet job ID", "results DIR".
-# Exit: 0 both submitted; 2 a bad mode or sbatch refused.
+# Exit: 0 both submitted; 2 a bad mode or count (MEMBENCH_GPUS, MEMBENCH_NODES: 1 to 100000;
+# MEMBENCH_RUNS: 1 to 1000) or sbatch refused.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -28,12 +29,26 @@ repo=$(cd "$here/../.." && pwd)
 : "${MEMBENCH_SBATCH_ARGS:=}"                        # more sbatch options (--qos=..., --constraint=...), blank-separated
 # ---- end of site options -------------------------------------------------------------------
 
+# count NAME MAX: NAME holds a whole number from 1 to MAX, else exit 2. Checked before any
+# arithmetic: bash's $(( )) evaluates a name in it, and runs a $() in an index (x[$(...)]).
+count() {
+  local value=${!1}
+  case $value in
+    '' | *[!0-9]* | 0*) ;;
+    *) [ "${#value}" -le 6 ] && [ "$value" -le "$2" ] && return 0 ;;
+  esac
+  echo "submit.sh: $1=$value: a whole number, 1 to $2" >&2
+  exit 2
+}
 mode=${1:-array}
 case $mode in
-  array) script=membench_array.sbatch shape=(--array="0-$((MEMBENCH_GPUS - 1))") ;;
-  node) script=membench_node.sbatch shape=(--array="0-$((MEMBENCH_NODES - 1))") ;;
-  srun) script=membench_srun.sbatch shape=(--ntasks="$MEMBENCH_GPUS") ;;
-  -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+  array | node | srun) count MEMBENCH_RUNS 1000 ;;
+esac
+case $mode in
+  array) count MEMBENCH_GPUS 100000; script=membench_array.sbatch shape=(--array="0-$((MEMBENCH_GPUS - 1))") ;;
+  node) count MEMBENCH_NODES 100000; script=membench_node.sbatch shape=(--array="0-$((MEMBENCH_NODES - 1))") ;;
+  srun) count MEMBENCH_GPUS 100000; script=membench_srun.sbatch shape=(--ntasks="$MEMBENCH_GPUS") ;;
+  -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
   *) echo "submit.sh: mode must be array, node or srun (see --help)" >&2; exit 2 ;;
 esac
 export MEMBENCH_TIER MEMBENCH_BUILDS MEMBENCH_FILTER MEMBENCH_ARGS MEMBENCH_RUNS MEMBENCH_BIN \

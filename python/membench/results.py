@@ -12,6 +12,7 @@
 Every key is the schema's (membench.schema); the row's whole JSON object stays in `r.json`.
 """
 import json
+import os
 from pathlib import Path
 
 from . import schema as S
@@ -19,6 +20,9 @@ from .names import parse_name, strip_framework_suffix
 
 C, F, R = S.counter, S.file, S.row
 _TO_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
+# What load() reads of one file, as membench-report does: far above any results file, and an
+# input that never ends (/dev/zero, a pipe) is refused instead of read until memory runs out.
+MAX_INPUT = 512 << 20
 
 
 def _number(value):
@@ -146,10 +150,21 @@ class Results:
 
 
 def load(path):
-    """The rows and context of a results file (a path). Raises OSError, ValueError (not JSON,
-    no `benchmarks` array, a row or context that is no object, a name that is no string)."""
+    """The rows and context of a results file (a path). Raises OSError, ValueError (longer than
+    512 MiB, not UTF-8, not JSON, no `benchmarks` array, a row or context that is no object, a
+    name that is no string)."""
     path = Path(path)
-    text = path.read_text(encoding="utf-8")
+    too_long = f"{path}: longer than {MAX_INPUT >> 20} MiB: no results file"
+    with open(path, "rb") as f:
+        if os.fstat(f.fileno()).st_size > MAX_INPUT:  # a regular file: refused unread
+            raise ValueError(too_long)
+        data = f.read(MAX_INPUT + 1)
+    if len(data) > MAX_INPUT:
+        raise ValueError(too_long)
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{path}: not UTF-8: {e}") from None
     try:
         doc = json.loads(text)
     except RecursionError:  # nested deeper than Python's parser goes: no results file

@@ -13,20 +13,41 @@
 #   a copy is slower, unless EVERY=N: then every N-th row of each file, as when a change
 #   slows a few benchmarks among many, in N copies (phases 0 to N - 1, or only PHASE=K) so
 #   that every row is slowed in one of them.
+# HOSTS, EVERY, PHASE and PAIRS' numbers are whole numbers (else exit 2, said); MISSES and
+# ROWS_BELOW are gate_power.py's to check.
 set -euo pipefail
+say() { echo "gate_evaluate.sh: $*" >&2; }
 [ $# -ge 2 ] || { echo "usage: R=membench-report tools/gate/gate_evaluate.sh SET WORK [COMPARE OPTIONS]" >&2; exit 2; }
-R=$(realpath "${R:?the membench-report binary}"); here=$(cd "$1" && pwd); work=$2; shift 2
+[ -n "${R:-}" ] || { say "R: set it to the membench-report binary"; exit 2; }
+R=$(realpath "$R"); here=$(cd "$1" 2>/dev/null && pwd) || { say "$1: no such folder"; exit 2; }; work=$2; shift 2
 tools=$(cd "$(dirname "$0")/.." && pwd)  # the tools folder
 export PYTHONPATH="$tools/../python${PYTHONPATH:+:$PYTHONPATH}"  # the membench package the scripts import
-total=$(ls "$here"/host*.json | wc -l)
+# whole NAME VALUE: VALUE is a whole number (no sign, no leading zero, at most 6 digits), else
+# exit 2. Checked before any test or arithmetic: [ -lt ] meets a word with a bash error, $(( ))
+# evaluates a name in it and runs a $() in an index, and 08 is no octal number.
+whole() {
+  case $2 in
+    0 | [1-9] | [1-9][0-9] | [1-9][0-9][0-9] | [1-9][0-9][0-9][0-9] | [1-9][0-9][0-9][0-9][0-9] | [1-9][0-9][0-9][0-9][0-9][0-9]) ;;
+    *) say "$1: '$2' is not a whole number"; exit 2 ;;
+  esac
+}
+total=$(find "$here" -maxdepth 1 -name 'host*.json' | wc -l)
 if [ -n "${PAIRS:-}" ]; then
   IFS='|' read -r -a pairs <<< "$PAIRS"
-  [ ${#pairs[@]} -eq 3 ] || { echo "PAIRS must give three pairs A/B|A/B|A/B" >&2; exit 2; }
-  for j in 0 1 2; do ha[$j]=${pairs[$j]%/*}; hb[$j]=${pairs[$j]#*/}; done
+  [ ${#pairs[@]} -eq 3 ] || { say "PAIRS must give three pairs A/B|A/B|A/B"; exit 2; }
+  for j in 0 1 2; do
+    [[ ${pairs[$j]} == */* ]] || { say "PAIRS: '${pairs[$j]}' is no pair A/B"; exit 2; }
+    ha[$j]=${pairs[$j]%/*}; hb[$j]=${pairs[$j]#*/}
+    for i in ${ha[$j]} ${hb[$j]}; do
+      whole PAIRS "$i"
+      [ "$i" -ge 1 ] && [ "$i" -le "$total" ] || { say "PAIRS: host process $i: not between 1 and $total"; exit 2; }
+    done
+  done
 else
   HOSTS=${HOSTS:-16}
+  whole HOSTS "$HOSTS"
   if [ "$HOSTS" -lt 1 ] || [ $((2 * HOSTS)) -gt "$total" ]; then
-    echo "HOSTS must be between 1 and $((total / 2))" >&2; exit 2
+    say "HOSTS=$HOSTS: must be between 1 and $((total / 2)) ($total host processes)"; exit 2
   fi
   block() {  # block K: host processes of the K-th block (0-based) of HOSTS, wrapping round
     local i out=""
@@ -35,8 +56,14 @@ else
   }
   for j in 0 1 2; do ha[$j]=$(block $j); hb[$j]=$(block $((j + 1))); done
 fi
-mkdir -p "$work"
 EVERY=${EVERY:-1}
+whole EVERY "$EVERY"
+[ "$EVERY" -ge 1 ] || { say "EVERY=$EVERY: must be 1 or more"; exit 2; }
+if [ -n "${PHASE:-}" ]; then
+  whole PHASE "$PHASE"
+  [ "$PHASE" -lt "$EVERY" ] || { say "PHASE=$PHASE: must be between 0 and EVERY - 1 ($((EVERY - 1)))"; exit 2; }
+fi
+mkdir -p "$work"
 phases=${PHASE:-$(seq 0 $((EVERY - 1)))}
 inj() { [ "$EVERY" -eq 1 ] && echo "$work/inj$1" || echo "$work/inj$1_every${EVERY}_phase$2"; }
 for p in $phases; do

@@ -1,5 +1,6 @@
 """Sets of runs as the measuring scripts read them: folders, and .tar.xz archives of folders
 extracted into a temporary folder (only plain files and folders inside them)."""
+import lzma
 import re
 import sys
 import tarfile
@@ -21,7 +22,8 @@ def unpack(archive, folder):
                 if name.is_absolute() or ".." in name.parts or not (member.isfile() or member.isdir()):
                     fail(f"{archive}: {member.name}: not a plain file or folder inside the archive")
             tar.extractall(folder, **({"filter": "data"} if hasattr(tarfile, "data_filter") else {}))
-    except (tarfile.TarError, OSError, EOFError) as error:  # EOFError: xz data cut short
+    # EOFError: xz data cut short; LZMAError: xz data corrupt (a bad download), met as read
+    except (tarfile.TarError, lzma.LZMAError, OSError, EOFError) as error:
         fail(f"{archive}: not a readable .tar.xz ({error})")
 
 

@@ -11,7 +11,8 @@ Joins membench's peer rows with the check's lines on (case, src, dst, bytes):
 and prints a table: both values and membench's difference in % of the check. Exits 1 when a
 joined case differs by more than --tolerance % (default 5) or when no case could be joined;
 a check value of 0 or below (no difference in % of it) cannot agree and counts as differing;
-cases only one side has are listed, not counted. Exits 2 on unreadable input.
+cases only one side has are listed, not counted. Exits 2 on unreadable input or a --tolerance
+that is no finite percentage of 0 or more.
 """
 import argparse
 import csv
@@ -107,11 +108,23 @@ def check_cases(path):
         return out
 
 
+def tolerance(text):
+    """--tolerance: a finite percentage, 0 or more (every comparison with NaN is false, so a NaN
+    tolerance would call perfect agreement a difference; inf would call none)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"{text!r} is no finite percentage of 0 or more")
+    return value
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("membench_json")
     ap.add_argument("check_csv")
-    ap.add_argument("--tolerance", type=float, default=5.0, help="largest difference allowed, %% (default 5)")
+    ap.add_argument("--tolerance", type=tolerance, default=5.0, help="largest difference allowed, %% (default 5)")
     a = ap.parse_args()
     try:
         mine, theirs = membench_cases(a.membench_json), check_cases(a.check_csv)

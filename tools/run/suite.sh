@@ -24,10 +24,14 @@ for arg in "$@"; do
     --out=*) out=${arg#*=} ;;
     --build=*) build=${arg#*=} ;;
     -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
-    *) echo "suite.sh: unknown option $arg (see --help)"; exit 2 ;;
+    *) echo "suite.sh: unknown option $arg (see --help)" >&2; exit 2 ;;
   esac
 done
-case $tier in quick|default|full) ;; *) echo "suite.sh: --tier must be quick, default or full"; exit 2 ;; esac
+case $tier in quick|default|full) ;; *) echo "suite.sh: --tier must be quick, default or full" >&2; exit 2 ;; esac
+# An empty value (an unset variable in a job script) names no folder: the logs and results would
+# go to /, the build to the source tree.
+[ -n "$out" ] || { echo "suite.sh: --out= names no folder (--out=DIR)" >&2; exit 2; }
+[ -n "$build" ] || { echo "suite.sh: --build= names no folder (--build=DIR)" >&2; exit 2; }
 say() { printf 'suite.sh: %s\n' "$*" >&2; }
 stop() { say "$*"; exit 2; }
 # membench stops at a signal and exits 130 or 143 itself, which bash alone takes as one

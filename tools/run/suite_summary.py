@@ -5,12 +5,16 @@ Prints one line per file (rows, timed, errors, skipped, converged %, rows under 
 rows that saw a throttle reason, discarded samples, median interval half-width, batch rows,
 the run's wall seconds when given) and then, per family, the rows that did not converge and
 why, and the ten rows that took longest. For GPU sessions' logs and closing notes.
+
+Exit: 0 summarised; 2 a bad argument (WALL_S no number of seconds) or a file that is no
+readable results file (cut short, not JSON, a counter of the wrong type), said in one line.
 """
 import collections
-import json
+import math
 import statistics
 import sys
 
+import membench
 from membench import schema as S
 
 C, R, X = S.counter, S.row, S.context
@@ -20,11 +24,35 @@ def family(name):
     return "/".join(name.split("/")[:2])
 
 
+def fail(message):
+    print(f"suite_summary.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def main():
+    if len(sys.argv) not in (2, 3):
+        fail("usage: suite_summary.py FILE.json [WALL_S]")
     path = sys.argv[1]
-    wall = float(sys.argv[2]) if len(sys.argv) > 2 else None
-    j = json.load(open(path))
-    rows = [r for r in j[S.file.benchmarks] if r.get(R.run_type, "iteration") == "iteration"]
+    wall = None
+    if len(sys.argv) > 2:
+        try:
+            wall = float(sys.argv[2])
+        except ValueError:
+            pass
+        if wall is None or not math.isfinite(wall) or wall < 0:
+            fail(f"WALL_S {sys.argv[2]!r} is no number of seconds")
+    try:  # bounded and checked as membench.load reads it (a run cut short is no JSON)
+        run = membench.load(path)
+    except (OSError, ValueError) as e:
+        fail(f"{path}: not a readable results file: {e}")
+    try:
+        summarise(path, run, wall)
+    except (TypeError, ValueError, AttributeError, KeyError) as e:  # a field no results file writes so
+        fail(f"{path}: not a results file this summary reads: {type(e).__name__}: {e}")
+
+
+def summarise(path, run, wall):
+    rows = [r.json for r in run if r.run_type == "iteration"]
     timed = [r for r in rows if not r.get(R.error_occurred)]
     errors = [r for r in rows if r.get(R.error_occurred) and not r.get(R.error_message, "").startswith("skipped:")]
     skipped = [r for r in rows if r.get(R.error_message, "").startswith("skipped:")]
@@ -34,7 +62,7 @@ def main():
     discarded = sum(int(r.get(C.throttled_samples, 0)) for r in timed)
     batch = [r for r in timed if C.batch_us in r]
     ci = [r[C.ci_pct] for r in timed if C.ci_pct in r]
-    ctx = j.get(S.file.context, {})
+    ctx = run.context
     pct = 100 * len(conv) / len(timed) if timed else 0
     print(f"{path}: {ctx.get(X.gpu_name, '?')} {ctx.get(X.membench_cache_mode, '?')} build, suite "
           f"{ctx.get(X.membench_suite, '?')}, commit {ctx.get(X.membench_git_commit, '?')}")

@@ -2,22 +2,30 @@
 # membench_npd.sh: the node check as a node-problem-detector custom plugin (membench-plugin.json
 # beside it). It runs membench-check and answers in the plugin's convention: exit 0 (OK) when
 # every GPU and level is within its reference, 1 (NonOK) when a GPU is slow or failing, the
-# check undecided or a host slow, 2 (Unknown) when the check gave no verdict; its one line of
+# check undecided or a host slow, 2 (Unknown) when the check gave no verdict (also an exit 0
+# without a single level judged within or faster: nothing was judged); its one line of
 # output (node-problem-detector keeps max_output_length bytes of it) is the condition's message:
 # "membench: GPU-865f7762 DRAM slower +20.07 %". Settings from the environment, as in the
 # DaemonSet's container: MEMBENCH_CHECK (default membench-check on PATH), MEMBENCH_CHECK_ARGS
-# (its options, split on blanks), MEMBENCH_METRICS (a .prom file for node_exporter).
+# (its options, split on blanks and line breaks, never globbed), MEMBENCH_METRICS (a .prom file
+# for node_exporter).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 check=${MEMBENCH_CHECK:-$(command -v membench-check)}
 [ -n "$check" ] && [ -x "$check" ] || { echo "membench: no membench-check (set MEMBENCH_CHECK)"; exit 2; }
-read -r -a args <<<"${MEMBENCH_CHECK_ARGS:-}"
+# Every blank and line break splits (a ConfigMap's value may span lines); read never globs.
+read -r -d '' -a args <<<"${MEMBENCH_CHECK_ARGS:-}"
 [ -n "${MEMBENCH_METRICS:-}" ] && args+=(--metrics="$MEMBENCH_METRICS")
 work=$(mktemp -d) || { echo "membench: no temporary folder"; exit 2; }
 trap 'rm -rf "$work"' EXIT
 "$check" "${args[@]}" --format=csv >"$work/levels.csv" 2>"$work/err.txt"
 rc=$?
 reason=$(awk -f "$here/../../slurm/node_check_reason.awk" "$work/levels.csv")
+# Exit 0 is OK only where a level was judged within or faster: else nothing was judged.
+if [ "$rc" = 0 ] && ! [[ $(awk -v what=judged -f "$here/../../slurm/node_check_reason.awk" "$work/levels.csv") =~ ^[1-9][0-9]*$ ]]; then
+  last=$(tail -n 1 "$work/err.txt" | cut -c1-80)
+  echo "membench: no verdict (exit 0, no level judged)${last:+: $last}"; exit 2
+fi
 case $rc in
   0) echo "membench: every GPU and level within its reference"; exit 0 ;;
   1 | 3 | 4) echo "membench: ${reason:-node check exit $rc}"; exit 1 ;;
