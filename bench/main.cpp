@@ -167,6 +167,15 @@ int finish_run(session& s, const std::vector<std::string>& user_args, const outp
   return rc;
 }
 
+// What went to standard output reached it: a full disk or a closed pipe is said (exit 2), never
+// a silent exit 0. Google Benchmark writes on std::cout, membench on stdout.
+int stdout_written(const char* what) {
+  std::cout.flush();
+  if (std::cout && std::fflush(stdout) == 0 && std::ferror(stdout) == 0) return exit_ok;
+  std::fprintf(stderr, "membench: %s could not be written to standard output (%s)\n", what, std::strerror(errno));
+  return exit_usage;
+}
+
 // One process's run on one GPU (or its listing): registration, the checks, the rows.
 int run_here(const std::vector<std::string>& user_args, const run_options& opt, const output_request& out,
              bool list_only) {
@@ -189,13 +198,7 @@ int run_here(const std::vector<std::string>& user_args, const run_options& opt, 
   results_reporter reporter(*benchmark::CreateDefaultDisplayReporter(), out.format);
   if (list_only) {
     benchmark::RunSpecifiedBenchmarks(&reporter, "all");  // the results file is not touched
-    // A listing no one received (a full disk, a closed pipe) is no listing.
-    std::cout.flush();  // Google Benchmark lists on std::cout
-    if (!std::cout || std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
-      std::fprintf(stderr, "membench: the listing could not be written to standard output (%s)\n", std::strerror(errno));
-      return exit_usage;
-    }
-    return exit_ok;
+    return stdout_written("the listing");
   }
   int count = 0;
   if (const int rc = select_device(opt.device, count); rc != exit_ok) return rc;
@@ -260,7 +263,7 @@ int run(int argc, char** argv) {
   if (opt.version) {  // before any CUDA call: it works on a machine without a GPU
     const std::string cuda_runtime = format_cuda_version(CUDART_VERSION);
     std::fputs(version_text(full_version(), git_commit(), MEMBENCH_BENCHMARK_VERSION, cuda_runtime).c_str(), stdout);
-    return exit_ok;
+    return stdout_written("the version");
   }
   if (const auto banner = debug_build_banner(MEMBENCH_BUILD_TYPE); banner && !list_only && !opt.list_devices) {
     std::fputs(banner->c_str(), stderr);
@@ -273,12 +276,13 @@ int run(int argc, char** argv) {
   if (!opt.devices.empty() && !list_only && !opt.list_devices && !opt.list_families) return run_devices(user_args, opt);
   if (opt.list_families) {
     std::fputs(format_family_list(family_list(), query_machine_offers()).c_str(), stdout);
-    return std::fflush(stdout) == 0 ? exit_ok : exit_usage;
+    return stdout_written("the list of families");
   }
   if (opt.list_devices) {
     int count = 0;
     if (const int rc = select_device(0, count); rc != exit_ok) return rc;
     std::fputs(format_device_list(list_devices(), opt.device).c_str(), stdout);
+    if (const int rc = stdout_written("the list of devices"); rc != exit_ok) return rc;
     return opt.device < count ? exit_ok : exit_bad_device;
   }
 

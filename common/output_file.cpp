@@ -114,12 +114,24 @@ void copy_in_place(int from, const std::string& target) {
 
 output_file::output_file(const std::string& path) : path_(path) {
   if (const auto fd = own_descriptor(path)) {
+    // One of this process's descriptors: it must be open, and open to write.
+    const int flags = ::fcntl(*fd, F_GETFL);
+    if (flags < 0) fail(path, "not an open descriptor of this process");
+    if ((flags & O_ACCMODE) == O_RDONLY) refuse(path, "a descriptor open to read only");
     fd_ = *fd;
     borrowed_ = true;
     return;
   }
   const resolved r = resolve(path);
   target_ = r.path;
+  // The final name is made by the rename at the end: one the file system cannot hold would
+  // fail only then, after the whole run.
+  const std::string name = target_.substr(target_.rfind('/') == std::string::npos ? 0 : target_.rfind('/') + 1);
+  const long longest = ::pathconf(folder_of(target_).c_str(), _PC_NAME_MAX);
+  if (name.size() > static_cast<std::size_t>(longest > 0 ? longest : NAME_MAX)) {
+    errno = ENAMETOOLONG;
+    fail(path, "a file name longer than its file system takes");
+  }
   struct stat st {};
   const bool exists = ::stat(target_.c_str(), &st) == 0;
   if (exists && (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))) {

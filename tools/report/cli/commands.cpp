@@ -1,6 +1,7 @@
 #include "cli/commands.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -11,6 +12,7 @@
 
 #include "cli/cli_options.hpp"
 #include "common/schema.hpp"
+#include "core/dates.hpp"
 #include "core/escape.hpp"
 #include "core/input_text.hpp"
 #include "render/test_report.hpp"
@@ -138,7 +140,14 @@ int run_history(const history_args& a, session& s) {
     s.release();
     return emit(d, a.out, s);
   }
-  const result_file& newest = *history_order(files).back();
+  const std::vector<const result_file*> order = history_order(files);
+  // The newest run is the one exported: a run without a date cannot be placed among them.
+  for (const result_file* f : order) {
+    if (order.size() > 1 && std::isnan(date_seconds(f->context_value("date"))))
+      throw input_error(fmt::format("history --export: {} has no date its context states ('{}'): which run is the "
+                                    "newest is not known", f->path, f->context_value("date")));
+  }
+  const result_file& newest = *order.back();
   return write_text(a.export_format == "bmf" ? export_bmf(newest, a.opt) : export_gab(newest, a.opt), a.out.output, s);
 }
 

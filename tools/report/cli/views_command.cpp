@@ -152,6 +152,13 @@ int run_views(const views_args& a, command_runner step) {
   s.dir = a.dir;
   s.in_views = true;
   s.inputs.push_back(file);
+  // Every view's inputs before any view is written: a view's file must not replace a file
+  // another view reads (it would be read after, or lost).
+  for (const view_spec& v : specs) {
+    for (const auto& [name, in] : v.inputs) {
+      for (const std::string& path : resolve_input(a.dir, in)) s.inputs.push_back(s.locate(path));
+    }
+  }
   int made = 0, differ = 0;
   for (const view_spec& v : specs) {
     if (!a.only.empty() && std::find(a.only.begin(), a.only.end(), v.name) == a.only.end()) continue;
@@ -167,6 +174,8 @@ int run_views(const views_args& a, command_runner step) {
     ++made;
   }
   if (a.check) std::fprintf(stderr, "views: %d made, %d differ\n", made, differ);
+  // A check that compared no view (every one skipped) has checked nothing: not a pass.
+  if (a.check && made == 0) throw input_error("views --check: no view could be made here: nothing was checked");
   return differ > 0 ? exit_regression : exit_ok;
 }
 

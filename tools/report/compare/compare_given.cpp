@@ -4,8 +4,10 @@
 #include <algorithm>
 #include <cmath>
 #include <deque>
+#include <initializer_list>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "compare/compare_stages.hpp"
@@ -16,9 +18,18 @@ namespace {
 
 using json = nlohmann::json;
 
+// A key the format does not have is a misspelling ("scael"): the pair would answer another question.
+void only_keys(const json& object, std::initializer_list<std::string_view> known, const std::string& path) {
+  for (const auto& [key, value] : object.items()) {
+    if (std::find(known.begin(), known.end(), key) == known.end())
+      throw input_error(fmt::format("{}: a pair has no key \"{}\" (its keys: {})", path, key, fmt::join(known, ", ")));
+  }
+}
+
 named_row row_of(const json& side, const std::string& path) {
   if (!side.is_object() || !side.contains("file") || !side.contains("row"))
     throw input_error(fmt::format("{}: each side of a pair needs \"file\" and \"row\"", path));
+  only_keys(side, {"file", "row", "scale"}, path);
   named_row r{side.at("file").get<std::string>(), side.at("row").get<std::string>(), side.value("scale", 1.0)};
   // A per-element count, a unit: within a million either way (1e308 made a time infinite).
   if (!(r.scale >= 1e-6 && r.scale <= 1e6))
@@ -73,14 +84,15 @@ std::vector<row_pair> parse_row_pairs(std::string_view text, const std::string& 
     if (!j.is_array()) throw input_error(fmt::format("{}: --pairs wants a list of pairs", path));
     std::vector<row_pair> out;
     for (const json& p : j) {
+      if (p.is_object()) only_keys(p, {"base", "new", "threshold", "margin"}, path);
       out.push_back({row_of(p.at("base"), path), row_of(p.at("new"), path), p.value("threshold", NAN),
                      p.value("margin", NAN)});
       // The ranges --threshold and --margin take: a pair must not decide what the command could not.
       const double t = out.back().threshold_pct, m = out.back().margin_pct;
       if (!std::isnan(t) && !(t >= 0 && t <= 1000))
         throw input_error(fmt::format("{}: a pair's threshold {} is not within 0 to 1000 %", path, t));
-      if (!std::isnan(m) && !(m >= 0 && m <= 1000))
-        throw input_error(fmt::format("{}: a pair's margin {} is not within 0 to 1000 %", path, m));
+      if (!std::isnan(m) && !(m >= 0 && m <= 100))
+        throw input_error(fmt::format("{}: a pair's margin {} is not within 0 to 100 %", path, m));
     }
     return out;
   } catch (const json::exception& e) {

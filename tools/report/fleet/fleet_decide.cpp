@@ -9,6 +9,7 @@
 
 #include "common/schema.hpp"
 #include "common/stats.hpp"
+#include "core/dates.hpp"
 #include "fleet/fleet_stages.hpp"
 
 namespace membench::report {
@@ -238,6 +239,9 @@ void decide_fleets(fleet_state& s, const fleet_options& opt, const fleet_baselin
 }
 
 std::vector<std::string> split_by_date(std::vector<fleet>& fleets, const std::string& since) {
+  // As instants, offsets applied: text compares "2026-11-30T01:00:00+05:00" after 2026-11-30.
+  const double from = date_seconds(since);
+  if (std::isnan(from)) throw input_error(fmt::format("--since: '{}' is not a date", since));
   std::vector<std::string> dropped;
   for (fleet& f : fleets) {
     std::vector<fleet_gpu> kept;
@@ -245,8 +249,11 @@ std::vector<std::string> split_by_date(std::vector<fleet>& fleets, const std::st
       std::vector<const result_file*> now;
       for (const result_file* file : g.files) {
         const std::string date = file->context_value("date");
-        if (date == "?") throw input_error(fmt::format("{}: no date in its context: --since needs each run's date", file->path));
-        (date < since ? g.earlier : now).push_back(file);
+        const double at = date_seconds(date);
+        if (std::isnan(at))
+          throw input_error(fmt::format("{}: {} in its context: --since needs each run's date", file->path,
+                                        date == "?" ? std::string("no date") : fmt::format("'{}' is no date", date)));
+        (at < from ? g.earlier : now).push_back(file);
       }
       g.files = std::move(now);
       if (g.files.empty()) {

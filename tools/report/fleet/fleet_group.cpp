@@ -243,12 +243,17 @@ void gather_rows(fleet& f, const name_filter& filter, std::vector<std::string>& 
 }
 
 fleet_test::part part_of(const fleet_row& r) {
+  // The runs must agree: a GPU's files relabelling a row as host work would take it out of
+  // every GPU's judged work (host work of few runs is not judged).
+  bool kernel = false, host = false;
   for (const side& s : r.sides) {
-    for (const run* x : s.runs) {
-      if (x->work != run::work_kind::kernel) return fleet_test::part::host;
-    }
+    for (const run* x : s.runs) (x->work == run::work_kind::kernel ? kernel : host) = true;
   }
-  return fleet_test::part::gpu;
+  if (kernel && host)
+    throw input_error(fmt::format("{}: some runs label it GPU work, others host work (work:): runs of one row "
+                                  "measured differently are not one fleet's",
+                                  *r.name));
+  return host ? fleet_test::part::host : fleet_test::part::gpu;
 }
 
 std::vector<std::string> gpu_labels(const fleet& f) {

@@ -49,7 +49,11 @@ struct metric {
 
 void sample(metric& m, const std::string& labels, double value) {
   if (!std::isfinite(value)) return;
-  fmt::format_to(std::back_inserter(m.lines), "{}{{{}}} {:.9g}\n", m.name, labels, value);
+  if (labels.empty()) {
+    fmt::format_to(std::back_inserter(m.lines), "{} {:.9g}\n", m.name, value);
+  } else {
+    fmt::format_to(std::back_inserter(m.lines), "{}{{{}}} {:.9g}\n", m.name, labels, value);
+  }
 }
 
 // A GPU's series: its UUID and host, and its model and build (two builds of one GPU, or
@@ -133,6 +137,8 @@ std::string fleet_metrics(const fleet_state& s, const std::vector<gpu_summary>& 
        "a GPU's GPU or host work against its reference (against=\"reference\") or, with --since, its own earlier "
        "runs (against=\"itself\"): 1 for the state it is in", {}},
       {"membench_fleet_no_run_since", "1 for a GPU with runs before --since and none since: not judged", {}},
+      {"membench_fleet_files_unreadable",
+       "files of the fleet that could not be read: some GPU's runs, so no GPU is vouched for while it is above 0", {}},
   };
   for (const level_outcome& o : level_outcomes(s, gpus)) add_level(m, o);
   for (const gpu_summary& g : gpus) {
@@ -143,6 +149,7 @@ std::string fleet_metrics(const fleet_state& s, const std::vector<gpu_summary>& 
     }
   }
   for (const std::string& uuid : s.no_recent_run) sample(m[8], fmt::format("gpu_uuid=\"{}\"", label_value(uuid)), 1);
+  sample(m[9], "", s.unreadable);
   std::string out;
   for (const metric& x : m) {
     if (x.lines.empty()) continue;

@@ -8,32 +8,13 @@
 #include <nlohmann/json.hpp>
 
 #include "common/schema.hpp"
+#include "core/dates.hpp"
 #include "core/escape.hpp"
 #include "views/view_cells.hpp"
 #include "views/views.hpp"
 
 namespace membench::report {
 namespace {
-
-// Google Benchmark's context date ("2026-11-21T17:18:02+00:00") in seconds since the
-// epoch; NAN when it is not one.
-double seconds_of(const std::string& date) {
-  int y = 0, mo = 0, d = 0, h = 0, mi = 0, s = 0, used = 0;
-  if (std::sscanf(date.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d%n", &y, &mo, &d, &h, &mi, &s, &used) != 6) return NAN;
-  // Days from the civil date (Howard Hinnant's algorithm).
-  const int yy = y - (mo <= 2 ? 1 : 0);
-  const int era = (yy >= 0 ? yy : yy - 399) / 400;
-  const int yoe = yy - era * 400;
-  const int doy = (153 * (mo + (mo > 2 ? -3 : 9)) + 2) / 5 + d - 1;
-  const int doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-  double t = (static_cast<double>(era) * 146097 + doe - 719468) * 86400.0 + h * 3600.0 + mi * 60.0 + s;
-  const std::string_view zone = std::string_view(date).substr(static_cast<std::size_t>(used));
-  int zh = 0, zm = 0;
-  if (zone.size() >= 6 && (zone[0] == '+' || zone[0] == '-') &&
-      std::sscanf(zone.data() + 1, "%2d:%2d", &zh, &zm) == 2)
-    t -= (zone[0] == '+' ? 1 : -1) * (zh * 3600.0 + zm * 60.0);
-  return t;
-}
 
 std::string commit_of(const result_file& f) {
   return f.context_value(std::string(schema::context_key("membench_git_commit").key));
@@ -57,7 +38,7 @@ std::string run_heading(const result_file& f) {
 std::vector<const result_file*> history_order(const file_refs& files) {
   std::vector<const result_file*> order = files.pointers();
   std::stable_sort(order.begin(), order.end(), [](const result_file* a, const result_file* b) {
-    const double ta = seconds_of(a->context_value("date")), tb = seconds_of(b->context_value("date"));
+    const double ta = date_seconds(a->context_value("date")), tb = date_seconds(b->context_value("date"));
     if (std::isnan(ta) != std::isnan(tb)) return std::isnan(tb);  // dated runs first
     if (!std::isnan(ta) && ta != tb) return ta < tb;
     if (commit_of(*a) != commit_of(*b)) return commit_of(*a) < commit_of(*b);
@@ -282,12 +263,18 @@ document view_history(const file_refs& files, const history_options& options) {
 namespace {
 
 // The rows an export covers: every timed benchmark the filter keeps.
+// An export of nothing (a filter that keeps no row, a newest run whose rows all errored) is
+// refused: a dashboard would take the empty upload for a run with nothing to say.
 template <class Each>
 void exported(const result_file& run, const common_options& opt, Each&& each) {
   const name_filter filter(opt.filter);
+  std::size_t rows = 0;
   for (const auto& r : run.results) {
-    if (!r.error && filter(r.name)) each(r);
+    if (!r.error && filter(r.name)) ++rows, each(r);
   }
+  if (rows == 0)
+    throw input_error(fmt::format("history --export: the newest run {} has no timed row{}", run.path,
+                                  opt.filter.empty() ? std::string() : fmt::format(" that --filter '{}' keeps", opt.filter)));
 }
 
 // The time's bounds: the row's interval of its median, else the spread of its runs.

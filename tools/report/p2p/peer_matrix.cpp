@@ -179,7 +179,11 @@ peer_set collect_peer_rows(const file_refs& files, const std::string& filter) {
   std::unordered_map<std::string, std::size_t> at;
   std::set<int> indices;
   for (const auto& [p, kept] : rows) {
-    case_of(set, at, p).rows.emplace(std::pair{p.src, p.dst}, kept.r);
+    // One cell measured twice (its name's keys in another order, another file): which to show
+    // is no choice to make silently.
+    if (!case_of(set, at, p).rows.emplace(std::pair{p.src, p.dst}, kept.r).second)
+      throw input_error(fmt::format("{}: the pair {} -> {} of its case is measured twice: p2p shows one row a pair",
+                                    kept.r->name, p.src, p.dst));
     for (const int i : {p.src, p.dst})
       if (i >= 0) indices.insert(i);
   }

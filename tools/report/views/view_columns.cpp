@@ -256,6 +256,11 @@ document view_gpus(const file_refs& files, const gpus_options& options) {
     d.notes.push_back(fmt::format("{}: {} (driver {}, commit {})", c.heading, c.file->path,
                                   context_of(*c.file, schema::context_key("cuda_driver_version")),
                                   context_of(*c.file, schema::context_key("membench_git_commit"))));
+  // A file given and not shown is said: gpus compares one build (--build).
+  for (const auto& f : files) {
+    if (f.build() != opt.build)
+      d.notes.push_back(fmt::format("left out: {} ({} build; --build {} shows it)", f.path, f.build(), f.build()));
+  }
   std::vector<std::string> columns;
   for (const auto& c : cols) {
     columns.push_back(c.heading);
