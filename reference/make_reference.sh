@@ -16,8 +16,10 @@
 # rows, measured alike). Rows that fewer than all of a stratum's GPUs ran are left out until
 # enough check runs cover them (EXCLUDE below): a reference row from one GPU has no spread.
 # The four files are made in a temporary folder and moved into OUT together once every step
-# succeeded: a failed run leaves OUT's earlier files whole. Exit 2 when REPORT finds the runs
-# unusable, else non-zero when a step fails.
+# succeeded and each of the four in OUT can be replaced (absent or a regular file, OUT a
+# writable folder): a failed run leaves OUT's earlier files whole. Exit 2 when REPORT finds the
+# runs unusable or OUT or one of its four files cannot be replaced, else non-zero when a step
+# fails.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
@@ -25,12 +27,26 @@ usage="usage: make_reference.sh REPORT EVALUATE [OUT]"
 report=$(realpath "${1:?$usage}")
 evaluate=$(realpath "${2:?$usage}")
 out=$(realpath "${3:-$here}")
+targets=(node_check.json fleet.json sources.md evaluation.md)
+staged=()
 work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
+trap 'rm -rf "$work"; [ ${#staged[@]} = 0 ] || rm -f "${staged[@]}"' EXIT
 new="$work/new"
 mkdir "$new"
 fail() { echo "make_reference.sh: $*" >&2; exit 1; }
 [ -d "$out" ] || { echo "make_reference.sh: $out: no such folder" >&2; exit 2; }
+# replaceable: each of the four in OUT absent or a regular file, OUT writable; else exit 2 with
+# OUT as it was (a folder in one's place would take the new file inside it, beside three new).
+replaceable() {
+  local f
+  [ -w "$out" ] || { echo "make_reference.sh: $out: not writable; its files left as they were" >&2; exit 2; }
+  for f in "${targets[@]}"; do
+    if [ -e "$out/$f" ] || [ -L "$out/$f" ]; then
+      [ -f "$out/$f" ] || { echo "make_reference.sh: $out/$f: not a regular file, cannot be replaced; the four files move together, none moved" >&2; exit 2; }
+    fi
+  done
+}
+replaceable
 # membench-report fleet: the file its --baseline-out writes, then its other arguments. It exits
 # 0, 1, 3 or 4 with a verdict on the GPUs, the reference written all the same; 2 when the runs
 # are unusable. Any other exit, or no reference written, is a failure too.
@@ -113,5 +129,16 @@ PY
 # An exit 0 with nothing written is no evaluation: the last one stays.
 [ -s "$work/evaluation.raw" ] || fail "$evaluate exited 0 but wrote nothing: no evaluation.md"
 sed "s|$work/||g" "$work/evaluation.raw" > "$new/evaluation.md"
-mv -f "$new/node_check.json" "$new/fleet.json" "$new/sources.md" "$new/evaluation.md" "$out/"
+# Checked again (OUT may have changed meanwhile), then copied beside the targets first (a move
+# from the temporary folder can be a copy across file systems that stops half-way), and only
+# then renamed over them, one file each, never into a folder.
+replaceable
+for f in "${targets[@]}"; do
+  staged+=("$out/.$f.make_reference.$$")
+  cp "$new/$f" "${staged[-1]}" || fail "could not copy $f into $out: its files left as they were"
+done
+for i in "${!targets[@]}"; do
+  mv -T -f "${staged[i]}" "$out/${targets[i]}"
+done
+staged=()
 echo "make_reference.sh: $out/: node_check.json, fleet.json, sources.md and evaluation.md from $(find "$work/quick" "$work/check" -name '*.json' | wc -l) runs"

@@ -1,17 +1,29 @@
 #!/usr/bin/env bash
-# run.sh [RUN_ID]: one membench run on Kubernetes with kubectl's current context and namespace.
+# run.sh [RUN_ID] | --help: one membench run on Kubernetes with kubectl's current context and namespace.
 # Creates the results volume if missing, starts the Indexed Job (one pod per GPU) with
 # MEMBENCH_RUN_ID=RUN_ID (default k8s-<date>-<time>), waits for it to complete, then starts
 # the fleet report Job over the run's folder and prints its report. The Jobs of an earlier run
 # are deleted first (their results stay on the volume). A membench Job that failed (a pod
 # exited non-zero) or did not finish within MEMBENCH_K8S_TIMEOUT gets no fleet report: its
 # results are not those of every GPU, or not yet written.
-# Exit: the fleet report's (0 no outlier, 1 an outlier, 2 unusable input); 3 a Job failed or
-# did not finish.
+# RUN_ID: letters, digits, . _ - (it names the results folder), not starting with . or -;
+# MEMBENCH_K8S_TIMEOUT: a kubectl duration such as 30s, 10m, 2h or 1h30m. Both are checked
+# before anything is deleted or applied.
+# Exit: 0 for --help; the fleet report's (0 no outlier, 1 an outlier, 2 unusable input, or a
+# bad RUN_ID, argument or MEMBENCH_K8S_TIMEOUT); 3 a Job failed or did not finish.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
+usage="usage: run.sh [RUN_ID] (default k8s-<date>-<time>); MEMBENCH_K8S_TIMEOUT (default 2h)"
+case ${1:-} in -h | --help) echo "$usage"; exit 0 ;; esac
+[ $# -le 1 ] || { echo "run.sh: one argument, the run id; '$2' is not taken; $usage" >&2; exit 2; }
 run=${1:-k8s-$(date +%Y%m%d-%H%M%S)}
 : "${MEMBENCH_K8S_TIMEOUT:=2h}"          # how long to wait for the GPUs' pods
+# Checked before the earlier run's Jobs are deleted: a bad one found later leaves a new Job
+# started that no one waits for, or a run named after an option.
+[[ $run =~ ^[A-Za-z0-9_][A-Za-z0-9._-]*$ ]] ||
+  { echo "run.sh: run id '$run': letters, digits, . _ - only, not starting with . or -; $usage" >&2; exit 2; }
+[[ $MEMBENCH_K8S_TIMEOUT =~ ^([0-9]+[smh])+$ && $MEMBENCH_K8S_TIMEOUT =~ [1-9] ]] ||
+  { echo "run.sh: MEMBENCH_K8S_TIMEOUT=$MEMBENCH_K8S_TIMEOUT: a duration such as 30s, 10m, 2h or 1h30m" >&2; exit 2; }
 
 with_run() { kubectl set env --local -o yaml -f "$1" MEMBENCH_RUN_ID="$run"; }
 finished() {  # finished JOB TIMEOUT: 0 the Job completed, 1 it failed, 2 neither in the time

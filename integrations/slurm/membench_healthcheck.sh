@@ -5,22 +5,28 @@
 #                                                             about 30 s of every GPU)
 # or call it from a prolog or a reboot hook. slurmd runs it as root with a bare environment, so
 # its settings come from a file (MEMBENCH_HEALTHCHECK_CONF, default /etc/default/membench-healthcheck,
-# sourced when present; one MEMBENCH_HEALTHCHECK_CONF names must be there, and a file that does
-# not source cleanly stops the check, exit 2, the node untouched) or the environment:
+# sourced when present, in a subshell whose variables are then taken (set -e, exit or cd in it
+# cannot end or move this script); one MEMBENCH_HEALTHCHECK_CONF names must be there, and a file
+# that does not source cleanly, or exits as it is sourced, stops the check, exit 2, the node
+# untouched) or the environment:
 #   MEMBENCH_CHECK       membench-check (default: on PATH, else the install prefix's bin/)
 #   MEMBENCH_CHECK_ARGS  its options (--runs=4, --baseline=SITE.json, --bin=DIR, ...), split on
 #                        blanks and line breaks, never globbed
 #   MEMBENCH_METRICS     a .prom file for node_exporter's textfile collector (membench-check --metrics)
 #   MEMBENCH_NODE        this node's Slurm name (default: SLURMD_NODENAME, else hostname -s; none
-#                        of them: exit 2, no scontrol call)
-#   MEMBENCH_ON_ERROR    drain (default) or keep: what a check that gave no verdict (exit 2) does;
-#                        another value is said, taken as drain, and the exit is 2
+#                        of them, or not one node's name (a host list such as node[1-64], a
+#                        comma, a blank, a glob): exit 2, no scontrol call)
+#   MEMBENCH_ON_ERROR    drain (default) or keep: what a check that gave no verdict (any exit but
+#                        0, 1, 3 and 4: 2, a signal, a crash) does; another value is said, taken
+#                        as drain, and the exit is 2
 # What it does: a check that finds a GPU slow or failing (exit 1), undecided (3) or a host slow
 # (4) drains the node with a reason that names each GPU, level and deficit ("membench: GPU-865f7762
 # DRAM slower +20.00 %"); a healthy check (0 with at least one level judged) resumes a node that
 # membench drained, never one drained for another reason; an admin's drain is never overwritten.
 # A check that exits 0 having judged no level (--help in MEMBENCH_CHECK_ARGS, say) gave no verdict.
-# Exit: membench-check's, 2 where it gave no verdict or a setting is unusable.
+# An admin's drain is one whose Reason does not start "membench:", stamped [user@time] or not.
+# Exit: membench-check's (a signal's 128+N as it is); 2 where it exited 0 but judged no level, or
+# a setting is unusable.
 set -uo pipefail
 say() { printf 'membench_healthcheck: %s\n' "$*" >&2; }
 conf=${MEMBENCH_HEALTHCHECK_CONF:-/etc/default/membench-healthcheck}
@@ -29,16 +35,53 @@ conf=${MEMBENCH_HEALTHCHECK_CONF:-/etc/default/membench-healthcheck}
 if [ -n "${MEMBENCH_HEALTHCHECK_CONF:-}" ] || [ -e "$conf" ] || [ -L "$conf" ]; then
   [ -f "$conf" ] && [ -r "$conf" ] || { say "$conf: no readable config file (MEMBENCH_HEALTHCHECK_CONF); nothing checked"; exit 2; }
   "$BASH" -n "$conf" 2>/dev/null || { say "$conf: not valid shell ($("$BASH" -n "$conf" 2>&1 | head -n 1)); nothing checked"; exit 2; }
-  # Any command of it failing counts (an unquoted blank in an assignment runs its rest as a
-  # command), not only the last one; set -u is the script's, not the config's.
-  conf_failed=0
-  trap 'conf_failed=1' ERR
-  set +u
-  # shellcheck source=/dev/null
-  . "$conf" || conf_failed=1
-  set -u
-  trap - ERR
-  [ "$conf_failed" = 0 ] || { say "$conf: a line of it failed (see above); nothing checked"; exit 2; }
+  # Sourced in a subshell, so that its set -e, exit, exec or cd cannot end this script (a silent
+  # exit 0 is a prolog's pass) or change it; the subshell hands back every plain variable as
+  # attributes, name and value, then "end" once the file sourced whole. Any command of it failing
+  # counts (an unquoted blank in an assignment runs its rest as a command), not only the last
+  # one; set -u is the script's, not the config's; the config's output goes to stderr.
+  conf_vars=()
+  while IFS= read -r -d '' field; do conf_vars+=("$field"); done < <(
+    conf_failed=0
+    trap 'conf_failed=1' ERR
+    set +u
+    # shellcheck source=/dev/null
+    . "$conf" </dev/null >&2
+    [ $? = 0 ] || conf_failed=1  # not "|| ..." on the line above: that would mute the ERR trap in it
+    set +e +u
+    trap - ERR
+    IFS=$' \t\n'
+    [ "$conf_failed" = 0 ] || { builtin printf 'failed\0'; exit 0; }
+    for name in $(builtin compgen -v); do
+      attrs=${!name@a}
+      [[ $attrs == *[aAr]* ]] || builtin printf '%s\0%s\0%s\0' "${attrs:--}" "$name" "${!name}"
+    done
+    builtin printf 'end\0')
+  case ${conf_vars[${#conf_vars[@]}-1]:-} in
+    end) ;;
+    failed) say "$conf: a line of it failed (see above); nothing checked"; exit 2 ;;
+    *) say "$conf: stopped (exit, exec or set -e) before it was sourced whole; nothing checked"; exit 2 ;;
+  esac
+  # Its variables become this script's, exported where it exported them (the check's environment);
+  # bash's own and the shell's state are not a setting.
+  declare -A conf_set=()
+  for ((i = 0; i + 2 < ${#conf_vars[@]}; i += 3)); do
+    attrs=${conf_vars[i]} name=${conf_vars[i+1]} value=${conf_vars[i+2]}
+    conf_set[$name]=1
+    case $name in
+      BASH* | SHELLOPTS | SHLVL | PPID | UID | EUID | GROUPS | PWD | OLDPWD | IFS | LINENO | RANDOM | SRANDOM | \
+        SECONDS | EPOCHSECONDS | EPOCHREALTIME | HISTCMD | OPTIND | OPTARG | OPTERR | _ | \
+        conf | conf_failed | conf_vars | conf_set | field | attrs | name | value | i) continue ;;
+    esac
+    printf -v "$name" '%s' "$value" 2>/dev/null || { say "$conf: cannot take its $name; nothing checked"; exit 2; }
+    # shellcheck disable=SC2163  # the variable that $name names
+    [[ $attrs == *x* ]] && export "$name"
+  done
+  # What it unset is unset here too (a variable of the environment it meant to clear).
+  for name in $(compgen -e); do
+    [[ -n ${conf_set[$name]:-} || $name == BASH* || $name == _ ]] || unset "$name" 2>/dev/null
+  done
+  unset conf_vars conf_set field attrs name value i
 fi
 here=$(cd "$(dirname "$0")" && pwd)
 # membench-check: given, on PATH, in the install prefix (share/membench/integrations/slurm/ is
@@ -51,6 +94,9 @@ done
 node=${MEMBENCH_NODE:-${SLURMD_NODENAME:-$(hostname -s 2>/dev/null)}}
 # scontrol show node '' lists every node, and update nodename= names none: no name, no check.
 [ -n "$node" ] || { say "the name of this node is unknown (no MEMBENCH_NODE, no SLURMD_NODENAME, hostname -s failed): set MEMBENCH_NODE"; exit 2; }
+# One node's name: scontrol takes a host list (node[1-64], a,b) or a glob as many nodes, and a
+# drain for this node's GPU must never reach another.
+[[ $node =~ ^[A-Za-z0-9._-]+$ ]] || { say "MEMBENCH_NODE/node name '$node' is not one node's name (letters, digits, . _ -): nothing checked"; exit 2; }
 on_error=${MEMBENCH_ON_ERROR:-drain} bad_setting=0
 case $on_error in
   drain | keep) ;;
@@ -79,7 +125,13 @@ if [ "$rc" = 0 ] && ! [[ $(awk -v what=judged -f "$here/node_check_reason.awk" "
   rc=2 reason="node check exit 0, no level judged${last:+: $last}"
 fi
 reason="membench: $reason"
-state=$(node_state State) current=$(scontrol show node "$node" 2>/dev/null | sed -n 's/^ *Reason=\(.*\) \[.*$/\1/p')
+# The Reason without its " [user@time]" stamp, which slurm.conf's DownNodes and older scontrol
+# leave off: an admin's reason is theirs either way.
+state=$(node_state State)
+current=$(scontrol show node "$node" 2>/dev/null | sed -n 's/^ *Reason=//p' | head -n 1 | sed 's/ \[[^]@]*@[^]]*\]$//')
+
+# 0, 1, 3 and 4 are membench-check's verdicts; any other exit (2, a signal's 128+N, a crash) is none.
+verdict() { case $rc in 0 | 1 | 3 | 4) return 0 ;; *) return 1 ;; esac; }
 
 if [ "$rc" = 0 ]; then
   if [[ $state == *DRAIN* && $current == membench:* ]]; then
@@ -87,7 +139,7 @@ if [ "$rc" = 0 ]; then
   else
     say "$node: the node check passed"
   fi
-elif [ "$rc" = 2 ] && [ "$on_error" = keep ]; then
+elif ! verdict && [ "$on_error" = keep ]; then
   say "$node: no verdict ($reason); kept (MEMBENCH_ON_ERROR=keep)"
 elif [[ $state == *DRAIN* && -n $current && $current != membench:* ]]; then
   say "$node: $reason; already drained for another reason ($current): left as it is"

@@ -5,8 +5,9 @@
 #   node   one job array task per node, every GPU of it at once (membench_node.sbatch, MEMBENCH_NODES)
 #   srun   one allocation of MEMBENCH_GPUS tasks, one GPU each, started by one srun (membench_srun.sbatch)
 # Output, one line each: "membench job ID", "fleet job ID", "results DIR".
-# Exit: 0 both submitted; 2 a bad mode or count (MEMBENCH_GPUS, MEMBENCH_NODES: 1 to 100000;
-# MEMBENCH_RUNS: 1 to 1000) or sbatch refused.
+# Exit: 0 both submitted; 2 a bad mode, an argument after it, or a bad count (MEMBENCH_GPUS,
+# MEMBENCH_NODES: 1 to 100000; MEMBENCH_RUNS: 1 to 1000), a MEMBENCH_RESULTS_ROOT that cannot be
+# made a folder, or sbatch refused or printed no job id.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -40,6 +41,12 @@ count() {
   echo "submit.sh: $1=$value: a whole number, 1 to $2" >&2
   exit 2
 }
+# One argument at most: an option it does not know (--dry-run, say) must never be a real
+# submission of a fleet's worth of GPU jobs.
+if [ $# -gt 1 ]; then
+  echo "submit.sh: one argument, the mode; '$2' is not taken (see --help)" >&2
+  exit 2
+fi
 mode=${1:-array}
 case $mode in
   array | node | srun) count MEMBENCH_RUNS 1000 ;;
@@ -48,14 +55,17 @@ case $mode in
   array) count MEMBENCH_GPUS 100000; script=membench_array.sbatch shape=(--array="0-$((MEMBENCH_GPUS - 1))") ;;
   node) count MEMBENCH_NODES 100000; script=membench_node.sbatch shape=(--array="0-$((MEMBENCH_NODES - 1))") ;;
   srun) count MEMBENCH_GPUS 100000; script=membench_srun.sbatch shape=(--ntasks="$MEMBENCH_GPUS") ;;
-  -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
   *) echo "submit.sh: mode must be array, node or srun (see --help)" >&2; exit 2 ;;
 esac
 export MEMBENCH_TIER MEMBENCH_BUILDS MEMBENCH_FILTER MEMBENCH_ARGS MEMBENCH_RUNS MEMBENCH_BIN \
   MEMBENCH_REPORT MEMBENCH_RESULTS_ROOT MEMBENCH_BASELINE
 export MEMBENCH_SLURM_DIR=$here
 logs="$MEMBENCH_RESULTS_ROOT/slurm-logs"
-mkdir -p "$logs"
+if ! err=$(mkdir -p "$logs" 2>&1); then
+  echo "submit.sh: MEMBENCH_RESULTS_ROOT=$MEMBENCH_RESULTS_ROOT: cannot make its slurm-logs folder (${err##*: }); nothing submitted" >&2
+  exit 2
+fi
 
 site=(--parsable -t "$MEMBENCH_TIME")
 [ -n "$MEMBENCH_PARTITION" ] && site+=(-p "$MEMBENCH_PARTITION")
@@ -66,11 +76,28 @@ site+=("${more[@]}")
 
 out="$logs/%x-%A_%a.out"
 [ "$mode" = srun ] && out="$logs/%x-%j.out"
-job=$(sbatch "${site[@]}" "${shape[@]}" --output="$out" "$here/$script") || exit 2
-job=${job%%;*}  # --parsable prints "id" or "id;cluster"
+# job_id TEXT: the job id sbatch printed, as --parsable does ("id" or "id;cluster") or as a
+# wrapper that drops --parsable does ("Submitted batch job id"); none: empty.
+job_id() {
+  local line id=''
+  while IFS= read -r line; do
+    line=${line%%;*}
+    [[ $line =~ ^[[:space:]]*([0-9]+)[[:space:]]*$ || $line =~ ^Submitted\ batch\ job\ ([0-9]+) ]] && id=${BASH_REMATCH[1]}
+  done <<<"$1"
+  printf '%s' "$id"
+}
+printed=$(sbatch "${site[@]}" "${shape[@]}" --output="$out" "$here/$script") || exit 2
+job=$(job_id "$printed")
+# No id, no dependency: a fleet job on "afterany:" would run at once, on no results.
+if [ -z "$job" ]; then
+  echo "submit.sh: sbatch printed no job id for the membench job (it printed: '$(printf '%s' "$printed" | head -n 1 | cut -c1-100)'); no fleet job submitted" >&2
+  exit 2
+fi
 export MEMBENCH_RESULTS="$MEMBENCH_RESULTS_ROOT/membench-$job"
-fleet=$(sbatch "${site[@]}" --dependency="afterany:$job" --output="$logs/%x-%j.out" \
+printed=$(sbatch "${site[@]}" --dependency="afterany:$job" --output="$logs/%x-%j.out" \
   "$here/membench_fleet.sbatch") || { echo "submit.sh: the fleet job was refused; run $job goes on" >&2; exit 2; }
+fleet=$(job_id "$printed")
+[ -n "$fleet" ] || { echo "submit.sh: sbatch printed no job id for the fleet job; run $job goes on" >&2; exit 2; }
 echo "membench job ${job}"
-echo "fleet job ${fleet%%;*}"
+echo "fleet job ${fleet}"
 echo "results $MEMBENCH_RESULTS"

@@ -13,6 +13,7 @@ Every key is the schema's (membench.schema); the row's whole JSON object stays i
 """
 import json
 import os
+import stat
 from pathlib import Path
 
 from . import schema as S
@@ -25,8 +26,15 @@ _TO_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 MAX_INPUT = 512 << 20
 
 
-def _number(value):
-    return float(value) if isinstance(value, (int, float)) and not isinstance(value, bool) else None
+def _number(value, key=""):
+    """A JSON number as a float, None for anything else; ValueError for an integer beyond a
+    double's range (JSON spells integers of any length, and float() of one overflows)."""
+    if not isinstance(value, (int, float)) or isinstance(value, bool):
+        return None
+    try:
+        return float(value)
+    except OverflowError:
+        raise ValueError(f"'{key}' is an integer of {value.bit_length()} bits, beyond a double's range") from None
 
 
 def _json_type(value):
@@ -77,13 +85,13 @@ class Row:
         self.family, self.keys = parse_name(self.run_name)
         self.run_type = _text(obj, R.run_type, "iteration")
         self.aggregate = _text(obj, R.aggregate_name, None)
-        self.time = _number(obj.get(R.real_time))
+        self.time = _number(obj.get(R.real_time), R.real_time)
         self.time_unit = obj.get(R.time_unit, "ns")
-        self.ci_low_us = _number(obj.get(C.ci_low_us))
-        self.ci_high_us = _number(obj.get(C.ci_high_us))
-        self.ci_pct = _number(obj.get(C.ci_pct))
-        self.ci_target_pct = _number(obj.get(C.ci_target_pct))
-        converged = _number(obj.get(C.converged))
+        self.ci_low_us = _number(obj.get(C.ci_low_us), C.ci_low_us)
+        self.ci_high_us = _number(obj.get(C.ci_high_us), C.ci_high_us)
+        self.ci_pct = _number(obj.get(C.ci_pct), C.ci_pct)
+        self.ci_target_pct = _number(obj.get(C.ci_target_pct), C.ci_target_pct)
+        converged = _number(obj.get(C.converged), C.converged)
         self.converged = None if converged is None else converged == 1
         samples = obj.get(R.samples_us)
         self.samples_us = list(samples) if isinstance(samples, list) else None
@@ -152,15 +160,23 @@ class Results:
 def load(path):
     """The rows and context of a results file (a path). Raises OSError, ValueError (longer than
     512 MiB, not UTF-8, not JSON, no `benchmarks` array, a row or context that is no object, a
-    name that is no string)."""
+    name that is no string, a number beyond a double's range, a FIFO that no one writes: it
+    reads as empty, never waited for)."""
     path = Path(path)
     too_long = f"{path}: longer than {MAX_INPUT >> 20} MiB: no results file"
-    with open(path, "rb") as f:
-        if os.fstat(f.fileno()).st_size > MAX_INPUT:  # a regular file: refused unread
+    # Opened without blocking: open() of a FIFO waits for a writer, for ever where there is
+    # none. Blocking again once open, so that a pipe with a writer (<(...)) is read whole.
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as f:
+        os.set_blocking(fd, True)
+        st = os.fstat(fd)
+        if st.st_size > MAX_INPUT:  # a regular file: refused unread
             raise ValueError(too_long)
         data = f.read(MAX_INPUT + 1)
     if len(data) > MAX_INPUT:
         raise ValueError(too_long)
+    if not data and stat.S_ISFIFO(st.st_mode):
+        raise ValueError(f"{path}: a FIFO that no one writes: no results file")
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:

@@ -37,6 +37,16 @@ def _is_number(value):
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
+def _in_range(value):
+    """A number a double holds: JSON spells integers of any length, and scaling one beyond a
+    double's range overflows."""
+    try:
+        float(value)
+    except OverflowError:
+        return False
+    return True
+
+
 def scale_row(row, s):
     """A row's JSON object `s` times slower in place (see above)."""
     for key in list(row):
@@ -58,7 +68,7 @@ def inject(doc, slowdown, pattern="", every=1, phase=0):
     never changed (an aggregates-only file gets its mean, median and stddev rows scaled instead).
     Raises ValueError, `doc` unchanged, for a slowdown out of range or a file of another shape
     (a top level, row or context that is no object, a name that is no string, a chosen row's
-    sample that is no number)."""
+    sample that is no number, a chosen row's number beyond a double's range)."""
     # Above -100 a time stays positive; NaN fails the comparison and is refused with infinities.
     if not -100 < slowdown < float("inf"):
         raise ValueError(f"slowdown {slowdown}: a finite percentage above -100")
@@ -100,6 +110,12 @@ def inject(doc, slowdown, pattern="", every=1, phase=0):
                 # A sample that is no number (null) cannot be made slower.
                 if isinstance(row.get(key), list) and not all(_is_number(x) for x in row[key]):
                     raise ValueError(f"benchmark {i} ({name}): {key} holds an element that is not a number")
+                if isinstance(row.get(key), list) and not all(_in_range(x) for x in row[key]):
+                    raise ValueError(f"benchmark {i} ({name}): {key} holds a number beyond a double's range")
+            for key in row:
+                if (key in SCALED or key in SAMPLE_TIMES or key in DIVIDED) and _is_number(row[key]) \
+                        and not _in_range(row[key]):
+                    raise ValueError(f"benchmark {i} ({name}): {key} is a number beyond a double's range")
             scaled.append(row)
     for row in scaled:
         scale_row(row, s)

@@ -7,7 +7,8 @@ the GPU beside the others of its host), the GPU's runs of every row the filter k
 the copy and host rows, ^(host|alloc)/): how many, the median of their medians (real_time)
 and its run-to-run coefficient of variation, and the same for their fastest samples
 (t_min_us), the figure fleet judges copies on. Prints a Markdown table. Exit 2 on a set that
-cannot be read or holds no run of the GPU.
+cannot be read (a time beyond a double's range included) or holds no run of the GPU, and on a
+label given twice (one set would hide the other).
 """
 import argparse
 import json
@@ -58,6 +59,10 @@ def runs_of(folder, gpu, keep):
             usable = row.get(S.row.run_type) == "iteration" and not row.get(S.row.error_occurred)
             if usable and keep.search(name) and number(row.get(S.row.real_time)) > 0:
                 fastest = row.get(S.counter.t_min_us)
+                # JSON spells integers of any length; one a double cannot hold is no time.
+                for key, value in ((S.row.real_time, row[S.row.real_time]), (S.counter.t_min_us, fastest)):
+                    if not in_range(value):
+                        fail(f"{path}: benchmark {i} ({name}): {key} is a number beyond a double's range")
                 rows[name].append((row[S.row.real_time], fastest if number(fastest) else None))
     return rows
 
@@ -65,6 +70,15 @@ def runs_of(folder, gpu, keep):
 def number(value):
     """A JSON number as it is, anything else (a string, null, true) 0."""
     return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
+
+
+def in_range(value):
+    """Not a number a double cannot hold (an integer of hundreds of digits overflows float())."""
+    try:
+        float(number(value))
+    except OverflowError:
+        return False
+    return True
 
 
 def cv(values):
@@ -103,6 +117,8 @@ def main():
         label, sep, member = given.partition("=")
         if not sep or not label or not member:
             fail(f"{given}: not NAME=SET")
+        if label in labels:  # the table keys its sets by label: the second would hide the first
+            fail(f"{given}: the label {label} is given twice")
         labels.append(label)
         members.append(member)
     work = Path(tempfile.mkdtemp(prefix="copy_contention_"))

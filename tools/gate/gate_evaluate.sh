@@ -14,7 +14,8 @@
 #   slows a few benchmarks among many, in N copies (phases 0 to N - 1, or only PHASE=K) so
 #   that every row is slowed in one of them.
 # HOSTS, EVERY, PHASE and PAIRS' numbers are whole numbers (else exit 2, said); MISSES and
-# ROWS_BELOW are gate_power.py's to check.
+# ROWS_BELOW are gate_power.py's to check. A run of SET that inject_slowdown.py cannot use (cut
+# short, not JSON) stops it, exit 2, with the file and inject_slowdown.py's error.
 set -euo pipefail
 say() { echo "gate_evaluate.sh: $*" >&2; }
 [ $# -ge 2 ] || { echo "usage: R=membench-report tools/gate/gate_evaluate.sh SET WORK [COMPARE OPTIONS]" >&2; exit 2; }
@@ -70,8 +71,12 @@ for p in $phases; do
   for s in 3 5 10; do
     mkdir -p "$(inj $s $p)"
     for f in "$here"/*.json; do
-      [ -f "$(inj $s $p)/$(basename "$f")" ] ||
-        python3 "$tools/gate/inject_slowdown.py" "$f" "$(inj $s $p)/$(basename "$f")" --slowdown $s --every "$EVERY" --phase "$p" 2>/dev/null
+      [ -f "$(inj $s $p)/$(basename "$f")" ] && continue
+      # Its line for each copy made is noise; its error is the one thing to say.
+      if ! err=$(python3 "$tools/gate/inject_slowdown.py" "$f" "$(inj $s $p)/$(basename "$f")" --slowdown $s \
+                   --every "$EVERY" --phase "$p" 2>&1 >/dev/null); then
+        say "$f: no injected copy: ${err:-inject_slowdown.py failed}"; exit 2
+      fi
     done
   done
 done

@@ -11,8 +11,10 @@ How good `membench-report compare` is as a regression gate, on real runs:
     duration (the BASE median: < 5 us, 5-20 us, 20-100 us, 100 us-1 ms, > 1 ms) and slowdown.
 Compare options after `--` (for example --threshold 3 or --unsure fail) are passed on.
 Unsure verdicts are neither alarms nor detections; their share is printed too.
-Exit 2 on unusable input (a --report that cannot be run, a COPY that is not readable JSON
-or not written by inject_slowdown.py), 1 when compare fails on a pair.
+Exit 2 on unusable input (a --report that cannot be run or whose compare CSV lacks the
+benchmark, base us or verdict column, a COPY that is not readable JSON or not written by
+inject_slowdown.py) and where nothing was compared (a pair whose compare compared no
+benchmark, or no injected row compared: no rate to give), 1 when compare fails on a pair.
 """
 import argparse
 import csv
@@ -65,13 +67,21 @@ def compare(report, base, new, options):
             continue
         if header is None:
             header = line
+            # Another version's CSV: said, never read as if its columns were these.
+            lacking = [c for c in ("benchmark", "base us", "verdict") if c not in header]
+            if lacking:
+                fail(f"--report {report}: its compare CSV has no {', '.join(repr(c) for c in lacking)} column "
+                     f"(columns: {', '.join(header)})")
             continue
         cell = dict(zip(header, line))
         try:
-            base_us = float(cell["base us"])
+            base_us = float(cell.get("base us", ""))
         except ValueError:
             continue  # unusable: missing or errored
-        rows[cell["benchmark"]] = (base_us, cell["verdict"], cell.get("interval", ""))
+        rows[cell.get("benchmark", "")] = (base_us, cell.get("verdict", ""), cell.get("interval", ""))
+    # Zero comparisons are no rate (0 false alarms of 0): a pair compare could not compare.
+    if not rows:
+        fail(f"{' '.join(cmd)}: compared no benchmark (no CSV row with a base time)")
     return rows
 
 
@@ -178,6 +188,8 @@ def main():
                     row[0] = base_us
                     row[1][level] += hit
                     row[2][level] += 1
+        if not sum(injected.values()):
+            fail("no injected row was compared: no detection rate to give")
         levels = sorted(levels)
         print(f"## Detection: {len(args.injected)} injected cop{'y' if len(args.injected) == 1 else 'ies'}\n")
         print("| row duration | " + " | ".join(f"{l:+g} %" for l in levels) + " |")

@@ -6,8 +6,11 @@ PCT % slower, to measure what `membench-report compare` detects (tools/gate/gate
 PCT is a finite number above -100 (a time stays positive) and at most 10000; any other is
 refused with exit 2, and a file that would hold NaN or Infinity (which JSON cannot spell)
 is never written (exit 1). An input that cannot be read as a results file (not JSON, a top
-level, row or context that is no object, a sample that is no number) is refused with exit 1,
-nothing written.
+level, row or context that is no object, a sample that is no number, a number beyond a
+double's range) is refused with exit 1, nothing written. OUT.json is written to a temporary
+file beside it and renamed over it once whole, so a write that fails (a full disk) leaves an
+earlier OUT.json as it was (exit 1); an OUT.json that is not a regular file (a FIFO, a folder)
+is refused, exit 1, never opened.
 
 Which rows: every timed iteration row whose name the regular expression --filter finds
 (default: all), and of those every N-th (--every, default 1) in file order, starting at the
@@ -23,8 +26,11 @@ knows what it should find.
 """
 import argparse
 import json
+import os
 import re
+import stat
 import sys
+import tempfile
 
 from membench.slowdown import inject
 
@@ -60,6 +66,40 @@ def row_filter(text):
     return text
 
 
+def write_whole(path, text):
+    """`text` into `path` whole or not at all: written to a temporary file in the same folder
+    and renamed over `path`. A path that is there but no regular file (a FIFO, whose open()
+    waits for a reader, or a folder) raises OSError, untouched; a symbolic link is written
+    through, as open() does."""
+    target = os.path.realpath(path)
+    try:
+        st = os.stat(target)
+    except FileNotFoundError:
+        st = None
+    if st is not None and not stat.S_ISREG(st.st_mode):
+        raise OSError("not a regular file; left as it is")
+    if st is not None:
+        mode = stat.S_IMODE(st.st_mode)
+    else:  # as open() would make it
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
+    fd, tmp = tempfile.mkstemp(dir=os.path.dirname(target), prefix=f".{os.path.basename(target)}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            out.write(text)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(tmp, mode)
+        os.replace(tmp, target)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("input")
@@ -93,8 +133,7 @@ def main():
     except ValueError as e:  # a NaN or Infinity, read from the input: json.load takes them
         sys.exit(f"{args.input}: {e}: JSON has no NaN or Infinity; {args.output} not written")
     try:
-        with open(args.output, "w") as out:
-            out.write(text)
+        write_whole(args.output, text)
     except OSError as e:
         sys.exit(f"{args.output}: cannot be written: {e}")
     print(f"{args.output}: {len(chosen)} benchmark(s) {args.slowdown:+g} %", file=sys.stderr)

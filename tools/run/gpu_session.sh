@@ -13,7 +13,12 @@
 #   p2p_check                   membench_p2p_check against membench's peer rows (p2p_agree.py, 5 %)
 #   ncu                         tools/ncu/ncu_validate.py (membench vs ncu, ~2 us to ~10 ms)
 #   demos                       the fault and Ctrl-C demonstrations
+# Exit: 2 without BUNDLE and WORK (a usage line); else 0, each phase's exit in its log line.
 set -u
+if [ $# -lt 2 ] || [ -z "$1" ] || [ -z "$2" ]; then
+  echo "usage: gpu_session.sh BUNDLE WORK PHASE... (phases: see the head of $0)" >&2
+  exit 2
+fi
 bundle=$1 work=$2
 shift 2
 # The bundle's layout (cmake --install --component bundle): programs in bin/, the GPU checks

@@ -11,8 +11,9 @@ Joins membench's peer rows with the check's lines on (case, src, dst, bytes):
 and prints a table: both values and membench's difference in % of the check. Exits 1 when a
 joined case differs by more than --tolerance % (default 5) or when no case could be joined;
 a check value of 0 or below (no difference in % of it) cannot agree and counts as differing;
-cases only one side has are listed, not counted. Exits 2 on unreadable input or a --tolerance
-that is no finite percentage of 0 or more.
+cases only one side has are listed, not counted. Exits 2 on unreadable input (a value beyond
+a double's range, a check CSV that gives one case twice) or a --tolerance that is no finite
+percentage of 0 or more.
 """
 import argparse
 import csv
@@ -75,7 +76,10 @@ def membench_cases(path):
         if r.get(R.error_occurred):
             out[key] = r.get(R.error_message, "error")
         elif isinstance(r.get(counter), (int, float)) and not isinstance(r[counter], bool):
-            out[key] = float(r[counter])
+            try:
+                out[key] = float(r[counter])
+            except OverflowError:  # JSON spells integers of any length
+                raise ValueError(f"{path}: {name}: {counter} is a number beyond a double's range") from None
         else:
             raise ValueError(f"{path}: {name}: {counter} is not a number")
     return out
@@ -103,8 +107,12 @@ def check_cases(path):
             if any(v is None for v in row.values()):
                 raise ValueError(f"{path}:{line}: fewer columns than its header")
             size = checked_size(row["bytes"], f"{path}:{line}")
+            key = (row["case"], int(row["src"]), int(row["dst"]), size)
+            # One value a case: a second would silently replace the first, and with it a difference.
+            if key in out:
+                raise ValueError(f"{path}:{line}: {row['case']} {row['src']} -> {row['dst']} {size} is given twice")
             # gb_per_s: the column before the check had other units
-            out[(row["case"], int(row["src"]), int(row["dst"]), size)] = float(row.get("value") or row["gb_per_s"])
+            out[key] = float(row.get("value") or row["gb_per_s"])
         return out
 
 

@@ -32,6 +32,10 @@ case $tier in quick|default|full) ;; *) echo "suite.sh: --tier must be quick, de
 # go to /, the build to the source tree.
 [ -n "$out" ] || { echo "suite.sh: --out= names no folder (--out=DIR)" >&2; exit 2; }
 [ -n "$build" ] || { echo "suite.sh: --build= names no folder (--build=DIR)" >&2; exit 2; }
+# all or indices such as 0,2: an empty --devices= (an unset variable) is a bad option, not a
+# run whose every row then fails.
+[[ $devices == all || $devices =~ ^[0-9]+(,[0-9]+)*$ ]] ||
+  { echo "suite.sh: --devices=$devices: all or GPU indices such as 0,2" >&2; exit 2; }
 say() { printf 'suite.sh: %s\n' "$*" >&2; }
 stop() { say "$*"; exit 2; }
 # membench stops at a signal and exits 130 or 143 itself, which bash alone takes as one

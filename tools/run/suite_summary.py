@@ -7,7 +7,8 @@ the run's wall seconds when given) and then, per family, the rows that did not c
 why, and the ten rows that took longest. For GPU sessions' logs and closing notes.
 
 Exit: 0 summarised; 2 a bad argument (WALL_S no number of seconds) or a file that is no
-readable results file (cut short, not JSON, a counter of the wrong type), said in one line.
+readable results file (cut short, not JSON, a counter of the wrong type, a count that is no
+finite number, a number beyond a double's range), said in one line.
 """
 import collections
 import math
@@ -47,8 +48,18 @@ def main():
         fail(f"{path}: not a readable results file: {e}")
     try:
         summarise(path, run, wall)
-    except (TypeError, ValueError, AttributeError, KeyError) as e:  # a field no results file writes so
+    except (TypeError, ValueError, AttributeError, KeyError, OverflowError) as e:  # a field no results file writes so
         fail(f"{path}: not a results file this summary reads: {type(e).__name__}: {e}")
+
+
+def count(row, key):
+    """A row's counter `key` as a whole count (0 where absent); ValueError for one that is no
+    finite number (JSON as Python reads it spells Infinity and NaN)."""
+    value = row.get(key, 0)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or \
+            (isinstance(value, float) and not math.isfinite(value)):
+        raise ValueError(f"{row.get(R.name, '?')}: {key} {value!r} is no count")
+    return int(value)
 
 
 def summarise(path, run, wall):
@@ -59,7 +70,7 @@ def summarise(path, run, wall):
     conv = [r for r in timed if r.get(C.converged, 0) == 1]
     few = [r for r in timed if r.get(C.samples, 0) < 10]
     throttled = [r for r in timed if S.label.values(r.get(R.label, ""), S.label.throttle)]
-    discarded = sum(int(r.get(C.throttled_samples, 0)) for r in timed)
+    discarded = sum(count(r, C.throttled_samples) for r in timed)
     batch = [r for r in timed if C.batch_us in r]
     ci = [r[C.ci_pct] for r in timed if C.ci_pct in r]
     ctx = run.context
@@ -87,9 +98,9 @@ def summarise(path, run, wall):
         worst = max(items, key=lambda x: x[1].get(C.ci_pct, 0))[1]
         print(f"  unconverged {fam}: {len(items)} ({dict(reasons)}); widest {worst[R.name].removesuffix('/manual_time')} "
               f"ci {worst.get(C.ci_pct, float('nan')):.2f} % of {worst.get(C.ci_target_pct, 0)} %, "
-              f"{int(worst.get(C.samples, 0))} samples, {worst.get(C.wall_s, 0):.2f} s")
+              f"{count(worst, C.samples)} samples, {worst.get(C.wall_s, 0):.2f} s")
     for r in sorted(timed, key=lambda r: -r.get(C.wall_s, 0))[:10]:
-        print(f"  slow {r.get(C.wall_s, 0):6.2f} s  {r[R.name].removesuffix('/manual_time')}: {int(r.get(C.samples, 0))} "
+        print(f"  slow {r.get(C.wall_s, 0):6.2f} s  {r[R.name].removesuffix('/manual_time')}: {count(r, C.samples)} "
               f"samples, median {r.get(C.t_median_us, 0):.1f} us, ci {r.get(C.ci_pct, float('nan')):.2f} %")
     fams = collections.defaultdict(float)
     for r in timed:

@@ -87,12 +87,13 @@ std::vector<row_pair> parse_row_pairs(std::string_view text, const std::string& 
       if (p.is_object()) only_keys(p, {"base", "new", "threshold", "margin"}, path);
       out.push_back({row_of(p.at("base"), path), row_of(p.at("new"), path), p.value("threshold", NAN),
                      p.value("margin", NAN)});
-      // The ranges --threshold and --margin take: a pair must not decide what the command could not.
+      // Bounded as --threshold is: a pair of two rows may ask one to be 2.5x the other (a margin
+      // of 150 %), which one row against itself (--margin, up to 100 %) never needs.
       const double t = out.back().threshold_pct, m = out.back().margin_pct;
       if (!std::isnan(t) && !(t >= 0 && t <= 1000))
         throw input_error(fmt::format("{}: a pair's threshold {} is not within 0 to 1000 %", path, t));
-      if (!std::isnan(m) && !(m >= 0 && m <= 100))
-        throw input_error(fmt::format("{}: a pair's margin {} is not within 0 to 100 %", path, m));
+      if (!std::isnan(m) && !(m >= 0 && m <= 1000))
+        throw input_error(fmt::format("{}: a pair's margin {} is not within 0 to 1000 %", path, m));
     }
     return out;
   } catch (const json::exception& e) {
