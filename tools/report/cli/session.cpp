@@ -160,8 +160,10 @@ int write_files(const std::vector<std::pair<std::string, std::string>>& files, s
 std::string rendered(const document& d, const output_options& o, const session& s) {
   const format f = o.format == "md" ? format::markdown : o.format == "csv" ? format::csv
                    : o.format == "html" ? format::html : format::terminal;
+  // NO_COLOR (no-color.org) counts when set and not empty, as membench reads it.
+  const char* no_color = std::getenv("NO_COLOR");
   const bool tty = !s.capture && o.output.empty() && isatty(STDOUT_FILENO) != 0 &&
-                   std::getenv("NO_COLOR") == nullptr;
+                   (no_color == nullptr || *no_color == '\0');
   const bool colour = o.colour == "always" || (o.colour == "auto" && tty);
   return render(d, f, colour);
 }
