@@ -24,6 +24,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 usage="usage: make_reference.sh REPORT EVALUATE [OUT]"
+[ $# -ge 2 ] && [ $# -le 3 ] || { echo "make_reference.sh: $usage" >&2; exit 2; }
 report=$(realpath "${1:?$usage}")
 evaluate=$(realpath "${2:?$usage}")
 out=$(realpath "${3:-$here}")

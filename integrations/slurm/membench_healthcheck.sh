@@ -28,6 +28,9 @@
 # Exit: membench-check's (a signal's 128+N as it is); 2 where it exited 0 but judged no level, or
 # a setting is unusable.
 set -uo pipefail
+# The first N bytes of standard input, a multi-byte character cut at the end dropped: the line
+# goes into a JSON message or a Slurm reason, which must stay valid UTF-8.
+first_bytes() { head -c "$1" | iconv -c -f UTF-8 -t UTF-8 2>/dev/null; }
 say() { printf 'membench_healthcheck: %s\n' "$*" >&2; }
 conf=${MEMBENCH_HEALTHCHECK_CONF:-/etc/default/membench-healthcheck}
 # A site's settings missing or half-read would run a check against the wrong reference (and
@@ -117,11 +120,11 @@ rc=$?
 reason_of() { awk -f "$here/node_check_reason.awk" "$work/levels.csv"; }
 node_state() { scontrol show node "$node" 2>/dev/null | tr ' ' '\n' | sed -n "s/^$1=//p" | head -n 1; }
 reason=$(reason_of)
-[ -n "$reason" ] || reason="node check exit $rc: $(tail -n 1 "$work/err.txt" | cut -c1-120)"
+[ -n "$reason" ] || reason="node check exit $rc: $(tail -n 1 "$work/err.txt" | first_bytes 120)"
 # Exit 0 is healthy only where a level was judged within or faster: else nothing was judged.
 if [ "$rc" = 0 ] && ! [[ $(awk -v what=judged -f "$here/node_check_reason.awk" "$work/levels.csv") =~ ^[1-9][0-9]*$ ]]; then
   say "the node check exited 0 but judged no level: no verdict"
-  last=$(tail -n 1 "$work/err.txt" | cut -c1-100)
+  last=$(tail -n 1 "$work/err.txt" | first_bytes 100)
   rc=2 reason="node check exit 0, no level judged${last:+: $last}"
 fi
 reason="membench: $reason"

@@ -51,6 +51,14 @@ mode=${1:-array}
 case $mode in
   array | node | srun) count MEMBENCH_RUNS 1000 ;;
 esac
+# membench's own tiers: another name would start every task only for each to refuse it.
+case $mode:$MEMBENCH_TIER in
+  array:* | node:* | srun:*)
+    case $MEMBENCH_TIER in
+      check | quick | default | full) ;;
+      *) echo "submit.sh: MEMBENCH_TIER=$MEMBENCH_TIER is none of check, quick, default, full" >&2; exit 2 ;;
+    esac ;;
+esac
 case $mode in
   array) count MEMBENCH_GPUS 100000; script=membench_array.sbatch shape=(--array="0-$((MEMBENCH_GPUS - 1))") ;;
   node) count MEMBENCH_NODES 100000; script=membench_node.sbatch shape=(--array="0-$((MEMBENCH_NODES - 1))") ;;
@@ -90,7 +98,7 @@ printed=$(sbatch "${site[@]}" "${shape[@]}" --output="$out" "$here/$script") || 
 job=$(job_id "$printed")
 # No id, no dependency: a fleet job on "afterany:" would run at once, on no results.
 if [ -z "$job" ]; then
-  echo "submit.sh: sbatch printed no job id for the membench job (it printed: '$(printf '%s' "$printed" | head -n 1 | cut -c1-100)'); no fleet job submitted" >&2
+  echo "submit.sh: sbatch printed no job id for the membench job (it printed: '$(printf '%s' "$printed" | head -n 1 | head -c 100 | iconv -c -f UTF-8 -t UTF-8 2>/dev/null)'); no fleet job submitted" >&2
   exit 2
 fi
 export MEMBENCH_RESULTS="$MEMBENCH_RESULTS_ROOT/membench-$job"

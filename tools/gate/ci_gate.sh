@@ -39,7 +39,7 @@ mapfile -t base_args < <(runs --base "$baseline") && [ ${#base_args[@]} -gt 0 ] 
 mapfile -t new_args < <(runs --new "$candidate") && [ ${#new_args[@]} -gt 0 ] || exit 2
 
 md=$(mktemp)
-trap 'rm -f "$md"' EXIT
+trap 'rm -f "$md" "$md.summary"' EXIT
 "$report" compare "${base_args[@]}" "${new_args[@]}" --format md -o "$md" "$@"
 rc=$?
 case $rc in
@@ -53,8 +53,13 @@ if [ -s "$md" ]; then
     echo
     cat "$md"
   } > "$md.summary"
-  [ -n "${GITHUB_STEP_SUMMARY:-}" ] && cat "$md.summary" >> "$GITHUB_STEP_SUMMARY"
-  [ -n "${MEMBENCH_GATE_MD:-}" ] && cp "$md.summary" "$MEMBENCH_GATE_MD"
+  # Each requested copy written, or said: a folder named as the file would swallow it.
+  if [ -n "${GITHUB_STEP_SUMMARY:-}" ] && ! cat "$md.summary" >> "$GITHUB_STEP_SUMMARY"; then
+    echo "ci_gate.sh: GITHUB_STEP_SUMMARY=$GITHUB_STEP_SUMMARY: not written" >&2; exit 2
+  fi
+  if [ -n "${MEMBENCH_GATE_MD:-}" ] && { [ -d "$MEMBENCH_GATE_MD" ] || ! cp -T "$md.summary" "$MEMBENCH_GATE_MD"; }; then
+    echo "ci_gate.sh: MEMBENCH_GATE_MD=$MEMBENCH_GATE_MD: not written (a folder, or not writable)" >&2; exit 2
+  fi
   grep -E '^- [0-9]+ compared|^- geometric mean|^- unusable' "$md" || true
   rm -f "$md.summary"
 fi

@@ -430,6 +430,7 @@ struct settings {
   bool wants(const char* group) const { return std::find(groups.begin(), groups.end(), group) != groups.end(); }
 };
 
+// `count`: the GPUs present, or -1 to check the options' form alone (before any CUDA call).
 settings parse(int argc, char** argv, int count) {
   settings s;
   for (int i = 0; i < count; ++i) s.devices.push_back(i);
@@ -473,7 +474,7 @@ settings parse(int argc, char** argv, int count) {
     s.devices.push_back(b);
   }
   for (int d : s.devices) {
-    if (d < 0 || d >= count) {
+    if (d < 0 || (count >= 0 && d >= count)) {
       std::fprintf(stderr, "p2p_check: no device %d (%d present)\n", d, count);
       std::exit(2);
     }
@@ -539,6 +540,7 @@ void pair_cases(const settings& s, int src, int dst) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  parse(argc, argv, -1);  // a bad option is said as such, not as the missing GPU
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count < 2) {
     std::fprintf(stderr, "p2p_check: needs two GPUs (found %d)\n", count);

@@ -246,6 +246,8 @@ std::size_t selected_count(const std::vector<std::string>& args, const std::vect
 
 std::optional<std::string> check_output(const std::vector<std::string>& args) {
   const std::string path = output_path(args);
+  // Given and empty (an unset variable): a run would write no results and say nothing.
+  if (path.empty() && has_arg_prefix(args, "--benchmark_out=")) return std::string("--benchmark_out= names no file");
   if (path.empty()) return std::nullopt;
   struct stat st {};
   const bool existed = stat(path.c_str(), &st) == 0;  // through a link: what would be written

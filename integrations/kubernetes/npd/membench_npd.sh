@@ -10,6 +10,9 @@
 # (its options, split on blanks and line breaks, never globbed), MEMBENCH_METRICS (a .prom file
 # for node_exporter).
 set -uo pipefail
+# The first N bytes of standard input, a multi-byte character cut at the end dropped: the line
+# goes into a JSON message or a Slurm reason, which must stay valid UTF-8.
+first_bytes() { head -c "$1" | iconv -c -f UTF-8 -t UTF-8 2>/dev/null; }
 here=$(cd "$(dirname "$0")" && pwd)
 check=${MEMBENCH_CHECK:-$(command -v membench-check)}
 [ -n "$check" ] && [ -x "$check" ] || { echo "membench: no membench-check (set MEMBENCH_CHECK)"; exit 2; }
@@ -23,11 +26,11 @@ rc=$?
 reason=$(awk -f "$here/../../slurm/node_check_reason.awk" "$work/levels.csv")
 # Exit 0 is OK only where a level was judged within or faster: else nothing was judged.
 if [ "$rc" = 0 ] && ! [[ $(awk -v what=judged -f "$here/../../slurm/node_check_reason.awk" "$work/levels.csv") =~ ^[1-9][0-9]*$ ]]; then
-  last=$(tail -n 1 "$work/err.txt" | cut -c1-80)
+  last=$(tail -n 1 "$work/err.txt" | first_bytes 80)
   echo "membench: no verdict (exit 0, no level judged)${last:+: $last}"; exit 2
 fi
 case $rc in
   0) echo "membench: every GPU and level within its reference"; exit 0 ;;
   1 | 3 | 4) echo "membench: ${reason:-node check exit $rc}"; exit 1 ;;
-  *) echo "membench: no verdict (exit $rc): $(tail -n 1 "$work/err.txt" | cut -c1-100)"; exit 2 ;;
+  *) echo "membench: no verdict (exit $rc): $(tail -n 1 "$work/err.txt" | first_bytes 100)"; exit 2 ;;
 esac

@@ -344,7 +344,12 @@ int main(int argc, char** argv) {
   app.add_option("--model-below", membench::report::model_below,
                  "judge a synthetic fleet of fewer GPUs than this against the reference of its stratum's other GPUs "
                  "(fleet --model-below with a model reference; 0: never)");
-  CLI11_PARSE(app, argc, argv);
+  // CLI11's own exit codes (105, 106, ...) mapped to the documented 2 for unusable input.
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
   for (std::size_t at = 0; at <= sections.size();) {
     const std::size_t comma = std::min(sections.find(',', at), sections.size());
     const std::string part = sections.substr(at, comma - at);

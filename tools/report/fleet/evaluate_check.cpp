@@ -168,7 +168,12 @@ int main(int argc, char** argv) {
   app.add_option("--steps", steps, "slowdowns in percent")->delimiter(',')->check(CLI::Range(0.01, 1000.0));
   app.add_option("--level-threshold", set.family_pct, "fleet --family-threshold: a level's rows together (%)");
   app.add_option("--row-threshold", set.row_pct, "fleet --row-threshold: one row (%)");
-  CLI11_PARSE(app, argc, argv);
+  // CLI11's own exit codes (105, 106, ...) mapped to the documented 2 for unusable input.
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e) == 0 ? 0 : 2;
+  }
   // CLI11's Range lets NaN through (every comparison with it is false).
   const auto percent = [](double x) { return std::isfinite(x) && x > 0 && x <= 1000; };
   if (!std::all_of(steps.begin(), steps.end(), percent) || !percent(set.family_pct) || !percent(set.row_pct)) {
