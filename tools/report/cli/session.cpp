@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <future>
 #include <memory>
+#include <optional>
+#include <thread>
 
 #include "common/output_file.hpp"
 #include "core/escape.hpp"
@@ -31,27 +33,26 @@ file_refs session::load(const std::vector<std::string>& paths, const read_option
 
 file_refs session::load_readable(const std::vector<std::string>& paths, const read_options& what,
                                  std::vector<std::pair<std::string, std::string>>& unreadable) {
-  std::vector<std::pair<std::string, std::future<result_file>>> pending;
+  std::vector<std::string> todo;
   for (const auto& p : paths) {
     inputs.push_back(locate(p));
-    const auto given = [&p](const auto& q) { return q.first == p; };
-    if (files_.count(p) != 0 || std::any_of(pending.begin(), pending.end(), given)) continue;
-    // Steps of views ask for different parts of a row: their files are read whole.
-    const read_options reads = in_views ? read_options{} : what;
-    pending.emplace_back(p, std::async(std::launch::async, [path = locate(p), reads] { return load_results(path, reads); }));
+    if (files_.count(p) == 0 && std::find(todo.begin(), todo.end(), p) == todo.end()) todo.push_back(p);
   }
+  // Steps of views ask for different parts of a row: their files are read whole.
+  const read_options reads = in_views ? read_options{} : what;
+  // A few files at a time: each read holds its file open, and a thousand at once would run out
+  // of descriptors (a valid file refused as "Too many open files").
+  const std::size_t width = std::clamp<std::size_t>(std::thread::hardware_concurrency(), 1, 8);
   std::vector<std::string> failed;
-  for (auto& [p, f] : pending) {
-    try {
-      result_file read = f.get();
-      read.path = p;  // shown as given (in views, as the views file names it)
-      if (read.complexity_rows > 0)
-        std::fprintf(stderr, "membench-report: %s: %zu complexity row(s) (BigO, RMS) left out: a fit over sizes, not a time\n",
-                     terminal_text(p).c_str(), read.complexity_rows);
-      files_.emplace(p, std::move(read));
-    } catch (const input_error& e) {
-      unreadable.emplace_back(p, e.what());
-      failed.push_back(p);
+  for (std::size_t at = 0; at < todo.size(); at += width) {
+    std::vector<std::future<result_file>> batch;
+    for (std::size_t i = at; i < std::min(at + width, todo.size()); ++i)
+      batch.push_back(std::async(std::launch::async, [path = locate(todo[i]), reads] { return load_results(path, reads); }));
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      if (auto problem = keep_loaded(todo[at + i], batch[i])) {
+        unreadable.emplace_back(todo[at + i], *problem);
+        failed.push_back(todo[at + i]);
+      }
     }
   }
   std::vector<const result_file*> out;
@@ -59,6 +60,20 @@ file_refs session::load_readable(const std::vector<std::string>& paths, const re
     if (std::find(failed.begin(), failed.end(), p) == failed.end()) out.push_back(&files_.at(p));
   }
   return file_refs(std::move(out));
+}
+
+std::optional<std::string> session::keep_loaded(const std::string& p, std::future<result_file>& loading) {
+  try {
+    result_file read = loading.get();
+    read.path = p;  // shown as given (in views, as the views file names it)
+    if (read.complexity_rows > 0)
+      std::fprintf(stderr, "membench-report: %s: %zu complexity row(s) (BigO, RMS) left out: a fit over sizes, not a time\n",
+                   terminal_text(p).c_str(), read.complexity_rows);
+    files_.emplace(p, std::move(read));
+    return std::nullopt;
+  } catch (const input_error& e) {
+    return std::string(e.what());
+  }
 }
 
 void session::release() {

@@ -4,7 +4,9 @@
 #pragma once
 
 #include <functional>
+#include <future>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -31,7 +33,7 @@ struct session {
   /// redirected to): a second output there would interleave with the first.
   bool is_standard_output(const std::string& path) const;
   /// The files, each read once for the session (a path given twice is one file) and kept
-  /// there: those not read yet at once, each on every core (one file's serial steps
+  /// there: those not read yet a few at a time (at most 8 open at once), each on a core (one file's serial steps
   /// overlap another's parsing). One command reads what `what` asks; the steps of views
   /// share files read whole. throws input_error
   file_refs load(const std::vector<std::string>& paths, const read_options& what);
@@ -45,6 +47,9 @@ struct session {
   void release();
 
  private:
+  /// The file `loading` read, kept under `p`; or why it could not be read.
+  std::optional<std::string> keep_loaded(const std::string& p, std::future<result_file>& loading);
+
   std::map<std::string, result_file> files_;  ///< by path as given
 };
 

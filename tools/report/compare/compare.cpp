@@ -3,6 +3,8 @@
 #include <cmath>
 #include <numeric>
 
+#include <fmt/format.h>
+
 #include "common/parallel.hpp"
 #include "common/schema.hpp"
 #include "compare/compare_stages.hpp"
@@ -111,9 +113,26 @@ compare_outcome view_compare(const result_file& base, const result_file& next, c
   return view_compare(std::vector<const result_file*>{&base}, std::vector<const result_file*>{&next}, opt);
 }
 
+namespace {
+
+// A side's runs are pooled at one interval level: files of two levels would all be read at
+// the last one's (a 50 % interval taken for a 95 % one).
+void check_one_ci_level(const std::vector<const result_file*>& files, const char* side) {
+  for (const result_file* f : files) {
+    if (f->ci_level() == files.front()->ci_level()) continue;
+    throw input_error(fmt::format("compare: the {} files' intervals are at different levels ({:g} % in {}, {:g} % in {}): "
+                                  "compare runs made at one --ci-level",
+                                  side, 100 * files.front()->ci_level(), files.front()->path, 100 * f->ci_level(), f->path));
+  }
+}
+
+}  // namespace
+
 compare_outcome view_compare(const std::vector<const result_file*>& base, const std::vector<const result_file*>& next,
                              const compare_options& opt) {
   if (base.empty() || next.empty()) throw input_error("compare needs at least one BASE and one NEW file");
+  check_one_ci_level(base, "BASE");
+  check_one_ci_level(next, "NEW");
   const compare_sides files{base, next};
   const std::vector<benchmark_pair> pairs = pair_benchmarks(files, opt);
   family_outcome fam;

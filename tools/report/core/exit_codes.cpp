@@ -1,5 +1,8 @@
 #include "core/exit_codes.hpp"
 
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
 #include <iterator>
 
 #include <fmt/format.h>
@@ -18,6 +21,13 @@ std::string exit_codes_line() {
   for (const exit_status& e : exit_table)
     fmt::format_to(std::back_inserter(out), "{}{} {}", out.empty() ? "" : ", ", static_cast<int>(e.code), e.brief);
   return out;
+}
+
+int with_stdout_flushed(const char* program, int rc) {
+  errno = 0;
+  if (std::fflush(stdout) == 0 && std::ferror(stdout) == 0) return rc;
+  std::fprintf(stderr, "%s: cannot write standard output (%s)\n", program, std::strerror(errno));
+  return exit_unusable;
 }
 
 }  // namespace membench::report

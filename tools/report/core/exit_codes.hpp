@@ -56,5 +56,8 @@ inline constexpr std::array exit_table{
 std::string exit_codes_markdown();
 /// One line for --help: "0 ok, 1 ..., 2 ...".
 std::string exit_codes_line();
+/// `rc` once standard output is flushed whole; else says so as `program` and gives exit_unusable
+/// (a report on a full disk or a closed pipe was not written, whatever it found).
+int with_stdout_flushed(const char* program, int rc);
 
 }  // namespace membench::report

@@ -28,6 +28,7 @@
 #include <fmt/format.h>
 
 #include "fleet/draw.hpp"
+#include "core/exit_codes.hpp"
 #include "fleet/evaluate_load.hpp"
 
 namespace membench::report {
@@ -361,7 +362,7 @@ int main(int argc, char** argv) {
   }
   membench::report::draw = membench::report::fleet_test::parse_draw_mode(draw);
   try {
-    return membench::report::evaluate(folders, sizes, trials, seed, sections);
+    return membench::report::with_stdout_flushed("membench-fleet-evaluate", membench::report::evaluate(folders, sizes, trials, seed, sections));
   } catch (const membench::report::input_error& e) {
     std::fprintf(stderr, "membench-fleet-evaluate: %s\n", e.what());
     return 2;

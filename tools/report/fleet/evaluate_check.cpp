@@ -21,6 +21,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "core/exit_codes.hpp"
 #include "fleet/evaluate_load.hpp"
 
 namespace membench::report {
@@ -182,7 +183,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   try {
-    return membench::report::evaluate(folders, runs, filter, steps, set);
+    return membench::report::with_stdout_flushed("membench-check-evaluate", membench::report::evaluate(folders, runs, filter, steps, set));
   } catch (const membench::report::input_error& e) {
     std::fprintf(stderr, "membench-check-evaluate: %s\n", e.what());
     return 2;

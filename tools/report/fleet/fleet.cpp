@@ -128,7 +128,8 @@ fleet_outcome view_fleet(const file_refs& given, const fleet_options& opt, const
   count(out, s, gpus);
   // A GPU without a run since --since was not judged, and a GPU not judged is not vouched for.
   out.undecided += static_cast<int>(s.no_recent_run.size());
-  for (const std::string& g : s.no_recent_run) out.findings.push_back(fmt::format("GPU not judged {}: no run since {}", g, s.since));
+  for (const gpu_at_host& g : s.no_recent_run)
+    out.findings.push_back(fmt::format("GPU not judged {} on {}: no run since {}", g.uuid, g.host, s.since));
   out.unreadable = s.unreadable;
   for (const std::string& u : unusable) out.findings.push_back("unreadable " + u);
   return out;

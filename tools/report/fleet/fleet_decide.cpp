@@ -238,11 +238,11 @@ void decide_fleets(fleet_state& s, const fleet_options& opt, const fleet_baselin
   }
 }
 
-std::vector<std::string> split_by_date(std::vector<fleet>& fleets, const std::string& since) {
+std::vector<gpu_at_host> split_by_date(std::vector<fleet>& fleets, const std::string& since) {
   // As instants, offsets applied: text compares "2026-11-30T01:00:00+05:00" after 2026-11-30.
   const double from = date_seconds(since);
   if (std::isnan(from)) throw input_error(fmt::format("--since: '{}' is not a date", since));
-  std::vector<std::string> dropped;
+  std::vector<gpu_at_host> dropped;
   for (fleet& f : fleets) {
     std::vector<fleet_gpu> kept;
     for (fleet_gpu& g : f.gpus) {
@@ -257,7 +257,7 @@ std::vector<std::string> split_by_date(std::vector<fleet>& fleets, const std::st
       }
       g.files = std::move(now);
       if (g.files.empty()) {
-        dropped.push_back(g.uuid);
+        dropped.push_back({g.uuid, g.host});
       } else {
         kept.push_back(std::move(g));
       }

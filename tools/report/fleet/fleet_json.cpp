@@ -22,6 +22,13 @@ json identity_record(const fleet_identity_values& values) {
   return out;
 }
 
+// Their UUIDs, as before a UUID on two hosts was two GPUs (the hosts are in the findings).
+json no_run_since_uuids(const fleet_state& s) {
+  json out = json::array();
+  for (const gpu_at_host& g : s.no_recent_run) out.push_back(g.uuid);
+  return out;
+}
+
 json apart_record(const std::vector<apart_field>& fields) {
   json out = json::array();
   for (const apart_field& a : fields) out.push_back({{"key", a.key}, {"outliers", a.outliers}, {"within", a.within}});
@@ -136,7 +143,7 @@ json summary(const std::vector<gpu_summary>& gpus, const fleet_state& s) {
           {"fail_share_pct", 100 * t.fail_share},
           {"baseline", s.baseline_path.empty() ? json(nullptr) : json(s.baseline_path)},
           {"since", s.since.empty() ? json(nullptr) : json(s.since)},
-          {"no_run_since", s.no_recent_run},
+          {"no_run_since", no_run_since_uuids(s)},
           {"files_set_aside", s.set_aside},
           {"files_unreadable", s.unreadable},
           {"multi_gpu_rows_left_out", multi},

@@ -113,11 +113,25 @@ std::vector<level_outcome> level_outcomes(const fleet_state& s, const std::vecto
   return out;
 }
 
-std::string gpu_suite(const fleet& f, std::size_t gpu) { return fmt::format("{} ({} build)", f.gpus[gpu].uuid, f.key.build); }
+bool in_several_strata(const fleet_state& s, const fleet& f, std::size_t gpu) {
+  const fleet_gpu& g = f.gpus[gpu];
+  return std::any_of(s.fleets.begin(), s.fleets.end(), [&](const fleet& other) {
+    return &other != &f && other.key.build == f.key.build &&
+           std::any_of(other.gpus.begin(), other.gpus.end(),
+                       [&](const fleet_gpu& o) { return o.uuid == g.uuid && o.host == g.host; });
+  });
+}
 
-void add_level_cases(test_run& run, const std::vector<level_outcome>& levels) {
+std::string gpu_suite(const fleet_state& s, const fleet& f, std::size_t gpu) {
+  const fleet_gpu& g = f.gpus[gpu];
+  if (in_several_strata(s, f, gpu))
+    return fmt::format("{} on {} ({} build; {})", g.uuid, g.host, f.key.build, stratum_text(f.stratum));
+  return fmt::format("{} on {} ({} build)", g.uuid, g.host, f.key.build);
+}
+
+void add_level_cases(test_run& run, const fleet_state& s, const std::vector<level_outcome>& levels) {
   for (const level_outcome& o : levels) {
-    test_case c{gpu_suite(*o.f, o.gpu), std::string(o.l->title), level_status(o.verdict), o.verdict, {}, o.message};
+    test_case c{gpu_suite(s, *o.f, o.gpu), std::string(o.l->title), level_status(o.verdict), o.verdict, {}, o.message};
     for (reason_code r : o.reasons) c.reasons.push_back(to_string(r));
     run.cases.push_back(std::move(c));
   }

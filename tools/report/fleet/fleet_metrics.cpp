@@ -57,10 +57,14 @@ void sample(metric& m, const std::string& labels, double value) {
 }
 
 // A GPU's series: its UUID and host, and its model and build (two builds of one GPU, or
-// --allow-mixed models, are two series, never one twice).
-std::string gpu_labels(const fleet& f, std::size_t gpu) {
-  return fmt::format("gpu_uuid=\"{}\",host=\"{}\",gpu_name=\"{}\",build=\"{}\"", label_value(f.gpus[gpu].uuid),
-                     label_value(f.gpus[gpu].host), label_value(f.key.gpu_name), label_value(f.key.build));
+// --allow-mixed models, are two series, never one twice); its stratum too where its runs fall
+// in several (each judged apart).
+std::string gpu_labels(const fleet_state& s, const fleet& f, std::size_t gpu) {
+  std::string labels =
+      fmt::format("gpu_uuid=\"{}\",host=\"{}\",gpu_name=\"{}\",build=\"{}\"", label_value(f.gpus[gpu].uuid),
+                  label_value(f.gpus[gpu].host), label_value(f.key.gpu_name), label_value(f.key.build));
+  if (in_several_strata(s, f, gpu)) labels += fmt::format(",stratum=\"{}\"", label_value(stratum_text(f.stratum)));
+  return labels;
 }
 
 // The median over a GPU's runs of a row's figure: "time" (microseconds) or a counter.
@@ -78,12 +82,12 @@ double median_of(const fleet_gpu& g, const std::string& row, std::string_view wh
 }
 
 // What each of a level's rows measured on a GPU: its time, and its bandwidth or latency.
-void add_level_rows(std::vector<metric>& m, const level_outcome& o) {
+void add_level_rows(std::vector<metric>& m, const fleet_state& s, const level_outcome& o) {
   for (const levels::level_row& r : levels::rows()) {
     if (r.level != o.l->key) continue;
     const std::string row(r.row);
     const std::string labels =
-        fmt::format("{},level=\"{}\",row=\"{}\"", gpu_labels(*o.f, o.gpu), o.l->key, label_value(row));
+        fmt::format("{},level=\"{}\",row=\"{}\"", gpu_labels(s, *o.f, o.gpu), o.l->key, label_value(row));
     const fleet_gpu& g = o.f->gpus[o.gpu];
     sample(m[3], labels, median_of(g, row, "time") * 1e-6);
     if (r.what == levels::measure::bandwidth) sample(m[4], labels, median_of(g, row, "bytes_per_second"));
@@ -94,8 +98,8 @@ void add_level_rows(std::vector<metric>& m, const level_outcome& o) {
 constexpr const char* level_words[] = {"within", "faster", "slower", "failing", "undecided", "not judged",
                                        "no time", "not in the reference"};
 
-void add_level(std::vector<metric>& m, const level_outcome& o) {
-  const std::string labels = fmt::format("{},level=\"{}\"", gpu_labels(*o.f, o.gpu), o.l->key);
+void add_level(std::vector<metric>& m, const fleet_state& s, const level_outcome& o) {
+  const std::string labels = fmt::format("{},level=\"{}\"", gpu_labels(s, *o.f, o.gpu), o.l->key);
   sample(m[0], labels, o.change);
   sample(m[1], labels, o.z);
   for (const char* word : level_words) {
@@ -107,12 +111,12 @@ void add_level(std::vector<metric>& m, const level_outcome& o) {
   // reference lacks has no healthy series at all.
   if (o.verdict != "not in the reference")
     sample(m[6], labels, o.verdict == "within" || o.verdict == "faster" ? 1 : 0);
-  add_level_rows(m, o);
+  add_level_rows(m, s, o);
 }
 
-void add_part(std::vector<metric>& m, const fleet& f, std::size_t gpu, ft::part p, const ft::part_result& r,
+void add_part(std::vector<metric>& m, const fleet_state& s, const fleet& f, std::size_t gpu, ft::part p, const ft::part_result& r,
               const char* against) {
-  const std::string labels = fmt::format("{},part=\"{}\",against=\"{}\"", gpu_labels(f, gpu),
+  const std::string labels = fmt::format("{},part=\"{}\",against=\"{}\"", gpu_labels(s, f, gpu),
                                          p == ft::part::gpu ? "gpu" : "host", against);
   for (const ft::verdict v : {ft::verdict::pass, ft::verdict::slow, ft::verdict::failing, ft::verdict::undecided,
                               ft::verdict::not_judged}) {
@@ -140,15 +144,16 @@ std::string fleet_metrics(const fleet_state& s, const std::vector<gpu_summary>& 
       {"membench_fleet_files_unreadable",
        "files of the fleet that could not be read: some GPU's runs, so no GPU is vouched for while it is above 0", {}},
   };
-  for (const level_outcome& o : level_outcomes(s, gpus)) add_level(m, o);
+  for (const level_outcome& o : level_outcomes(s, gpus)) add_level(m, s, o);
   for (const gpu_summary& g : gpus) {
     const fleet& f = s.fleets[g.fleet];
     for (const ft::part p : {ft::part::gpu, ft::part::host}) {
-      add_part(m, f, g.gpu, p, f.results[g.gpu].of(p), "reference");
-      if (!f.drift.empty()) add_part(m, f, g.gpu, p, f.drift[g.gpu].of(p), "itself");
+      add_part(m, s, f, g.gpu, p, f.results[g.gpu].of(p), "reference");
+      if (!f.drift.empty()) add_part(m, s, f, g.gpu, p, f.drift[g.gpu].of(p), "itself");
     }
   }
-  for (const std::string& uuid : s.no_recent_run) sample(m[8], fmt::format("gpu_uuid=\"{}\"", label_value(uuid)), 1);
+  for (const gpu_at_host& g : s.no_recent_run)
+    sample(m[8], fmt::format("gpu_uuid=\"{}\",host=\"{}\"", label_value(g.uuid), label_value(g.host)), 1);
   sample(m[9], "", s.unreadable);
   std::string out;
   for (const metric& x : m) {

@@ -266,7 +266,7 @@ document fleet_document(const fleet_state& s, const std::vector<gpu_summary>& gp
                                     s.no_recent_run.empty()
                                         ? std::string()
                                         : fmt::format("; {} GPU(s) without a run since not judged (exit 3 at best), such as {}",
-                                                      s.no_recent_run.size(), s.no_recent_run.front())));
+                                                      s.no_recent_run.size(), s.no_recent_run.front().uuid)));
   const std::size_t flagged = static_cast<std::size_t>(std::count_if(gpus.begin(), gpus.end(), [](const gpu_summary& g) {
     return g.v != gpu_verdict::within || g.host_v != gpu_verdict::within || g.drift_v == gpu_verdict::outlier ||
            g.host_drift_v == gpu_verdict::outlier;

@@ -92,9 +92,13 @@ fleet_test::part part_of(const fleet_row& r);
 /// median of its file's usable repetitions of the row's figure, as a log.
 fleet_test::matrix matrix_of(const fleet& f, const std::vector<fleet_test::row_meta>& rows,
                              const std::vector<figure>& figs, bool earlier = false);
+/// A GPU by UUID and host (one UUID on two hosts is two GPUs).
+struct gpu_at_host {
+  std::string uuid, host;
+};
 /// With --since: each GPU's runs dated before `since` moved to its earlier runs, and the GPUs
-/// with no run since dropped (their UUIDs returned). throws input_error for a run without a date
-std::vector<std::string> split_by_date(std::vector<fleet>& fleets, const std::string& since);
+/// with no run since dropped (returned). throws input_error for a run without a date
+std::vector<gpu_at_host> split_by_date(std::vector<fleet>& fleets, const std::string& since);
 /// "gpu_board_part 692-2G520-0282-000, gpu_vbios ...".
 std::string stratum_text(const fleet_identity_values& stratum);
 /// The rows of a fleet as the test takes them.
@@ -108,7 +112,7 @@ struct fleet_state {
   std::string baseline_path;           ///< "" unless judged against a baseline
   std::string since;                   ///< --since: each GPU also against its runs before this date
   fleet_test::settings test;           ///< what judged: the options', at a baseline's thresholds against one
-  std::vector<std::string> no_recent_run;  ///< with --since: GPUs left out, no run since
+  std::vector<gpu_at_host> no_recent_run;  ///< with --since: GPUs left out, no run since
   std::vector<std::string> set_aside;      ///< files not counted as runs, and why
   int unreadable = 0;                      ///< of them, files that could not be read
 };
@@ -192,11 +196,14 @@ struct level_outcome {
 /// Every GPU's levels, GPUs worst first, levels in the hierarchy's order (fleet_levels.cpp),
 /// of the fleets grouped by level.
 std::vector<level_outcome> level_outcomes(const fleet_state& s, const std::vector<gpu_summary>& gpus);
-/// What a GPU's test cases are grouped under: its UUID and its build (two builds' runs of one
-/// GPU, --allow-mixed, are two suites).
-std::string gpu_suite(const fleet& f, std::size_t gpu);
+/// Whether the GPU (UUID, host and build) has runs in another of the state's strata too (a
+/// setting such as its power limit changed between runs): then judged once in each.
+bool in_several_strata(const fleet_state& s, const fleet& f, std::size_t gpu);
+/// What a GPU's test cases are grouped under: its UUID, host and build (one UUID on two hosts,
+/// or two builds' runs of one GPU, are two suites), and its stratum where it is in several.
+std::string gpu_suite(const fleet_state& s, const fleet& f, std::size_t gpu);
 /// A test case per GPU and level.
-void add_level_cases(test_run& run, const std::vector<level_outcome>& levels);
+void add_level_cases(test_run& run, const fleet_state& s, const std::vector<level_outcome>& levels);
 /// The verdicts and the level rows' measurements as Prometheus metrics in the text format
 /// (fleet_metrics.cpp): per GPU and level, or per GPU and part.
 std::string fleet_metrics(const fleet_state& s, const std::vector<gpu_summary>& gpus);

@@ -21,8 +21,9 @@ test_status part_status(ft::verdict v) {
   return test_status::error;
 }
 
-test_case part_case(const fleet& f, std::size_t gpu, const ft::part_result& r, ft::part p, const std::string& name) {
-  test_case c{gpu_suite(f, gpu), name, part_status(r.v), to_string(r.v), {}, r.why.text};
+test_case part_case(const fleet_state& s, const fleet& f, std::size_t gpu, const ft::part_result& r, ft::part p,
+                    const std::string& name) {
+  test_case c{gpu_suite(s, f, gpu), name, part_status(r.v), to_string(r.v), {}, r.why.text};
   // A GPU judged on no rows of its own is not vouched for, whatever the part says.
   if (p == ft::part::gpu && r.v == ft::verdict::not_judged) c.status = test_status::error;
   for (reason_code code : r.why.codes) c.reasons.push_back(to_string(code));
@@ -34,9 +35,9 @@ test_case part_case(const fleet& f, std::size_t gpu, const ft::part_result& r, f
 void add_part_cases(test_run& run, const fleet_state& s, const fleet& f, std::size_t gpu) {
   for (const ft::part p : {ft::part::gpu, ft::part::host}) {
     const std::string name = p == ft::part::gpu ? "GPU work" : "host work";
-    run.cases.push_back(part_case(f, gpu, f.results[gpu].of(p), p, name));
+    run.cases.push_back(part_case(s, f, gpu, f.results[gpu].of(p), p, name));
     if (!f.drift.empty()) {
-      test_case c = part_case(f, gpu, f.drift[gpu].of(p), p, fmt::format("{} since {}", name, s.since));
+      test_case c = part_case(s, f, gpu, f.drift[gpu].of(p), p, fmt::format("{} since {}", name, s.since));
       // Too few runs on a side is a drift not measured, not a GPU not vouched for.
       if (f.drift[gpu].of(p).v == ft::verdict::not_judged) c.status = test_status::skipped;
       run.cases.push_back(std::move(c));
@@ -51,13 +52,13 @@ test_run fleet_tests(const fleet_state& s, const std::vector<gpu_summary>& gpus)
   run.command = "fleet";
   bool by_level = false;
   for (const fleet& f : s.fleets) by_level = by_level || grouped_by_level(f.ref);
-  if (by_level) {
-    add_level_cases(run, level_outcomes(s, gpus));
-  } else {
-    for (const gpu_summary& g : gpus) add_part_cases(run, s, s.fleets[g.fleet], g.gpu);
-  }
-  for (const std::string& uuid : s.no_recent_run)
-    run.cases.push_back({uuid, "GPU work", test_status::error, "not judged", {}, fmt::format("no run since {}", s.since)});
+  // By level, the parts' cases too: they decide the exit code (all GPU-work rows 4 % slower
+  // is no level beyond its threshold, yet the GPU is slow), and with --since the drift.
+  if (by_level) add_level_cases(run, s, level_outcomes(s, gpus));
+  for (const gpu_summary& g : gpus) add_part_cases(run, s, s.fleets[g.fleet], g.gpu);
+  for (const gpu_at_host& g : s.no_recent_run)
+    run.cases.push_back({fmt::format("{} on {}", g.uuid, g.host), "GPU work", test_status::error, "not judged", {},
+                         fmt::format("no run since {}", s.since)});
   // The files that could not be read come first among those set aside (copies follow).
   for (int i = 0; i < s.unreadable && i < static_cast<int>(s.set_aside.size()); ++i)
     run.cases.push_back({"unreadable", s.set_aside[i], test_status::error, "unreadable", {}, s.set_aside[i]});

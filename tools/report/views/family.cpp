@@ -67,6 +67,8 @@ std::string level_pct(double level) {
 
 std::string family_note(const family_outcome& fam, correction c, double confidence_pct, std::string_view what) {
   if (c != correction::bh) return fmt::format("family: none (--correction none: each {} alone at its level)", what);
+  if (fam.compared == 0 || !std::isfinite(fam.level))
+    return fmt::format("family: Benjamini-Hochberg, but no {} was compared: nothing called", what);
   return fmt::format("family: Benjamini-Hochberg over the {} {}s compared (false calls at most {:g} % of the "
                      "calls): {} slower or faster at the {} % level{}, {} called alone but unsure as one of {}",
                      fam.compared, what, 100 - confidence_pct, fam.kept, level_pct(fam.level),
