@@ -46,9 +46,13 @@ build_info this_build() {
           MEMBENCH_COMPILER};
 }
 
+int stdout_written(const char* what);
+
+// Google Benchmark exits 0 once this returns: a help that could not be written exits 2 here.
 void print_help() {
   std::fputs(help_text(build_cache_mode()).c_str(), stdout);
   benchmark::PrintDefaultHelp();
+  if (const int rc = stdout_written("the help"); rc != exit_ok) std::exit(rc);
 }
 
 // Runs the benchmarks a poisoned context left undone in a fresh process, merging its JSON

@@ -8,6 +8,7 @@
 #include <optional>
 #include <regex>
 #include <string>
+#include <utility>
 #include <variant>
 #include <vector>
 
@@ -287,23 +288,42 @@ TEST(Cli, FilterIsTheFlagElseTheEnvironment) {
   EXPECT_EQ(empty_env->spec, "") << "set and empty: all, as Google Benchmark reads it";
 }
 
-// Sets BENCHMARK_FILTER for one test and puts back what was there.
-class environment_filter {
+// Sets an environment variable for one test and puts back what was there.
+class scoped_environment {
  public:
-  explicit environment_filter(const char* value) {
-    if (const char* old = std::getenv("BENCHMARK_FILTER")) old_ = old;
-    setenv("BENCHMARK_FILTER", value, 1);
+  scoped_environment(const char* name, const char* value) : name_(name) {
+    if (const char* old = std::getenv(name)) old_ = old;
+    setenv(name, value, 1);
   }
-  environment_filter(const environment_filter&) = delete;
-  environment_filter& operator=(const environment_filter&) = delete;
-  ~environment_filter() {
-    if (old_) setenv("BENCHMARK_FILTER", old_->c_str(), 1);
-    else unsetenv("BENCHMARK_FILTER");
+  scoped_environment(const scoped_environment&) = delete;
+  scoped_environment& operator=(const scoped_environment&) = delete;
+  ~scoped_environment() {
+    if (old_) setenv(name_.c_str(), old_->c_str(), 1);
+    else unsetenv(name_.c_str());
   }
 
  private:
+  std::string name_;
   std::optional<std::string> old_;
 };
+
+struct environment_filter : scoped_environment {
+  explicit environment_filter(const char* value) : scoped_environment("BENCHMARK_FILTER", value) {}
+};
+
+// Google Benchmark reads its flags' defaults from the environment: a bad value there answers
+// with its help and exit 0 as a bad flag does.
+TEST(Cli, BenchmarkFlagsFromTheEnvironmentAreChecked) {
+  for (const auto& [name, value] : {std::pair{"BENCHMARK_FORMAT", "xml"}, std::pair{"BENCHMARK_COLOR", ""},
+                                    std::pair{"BENCHMARK_MIN_TIME", "1"}, std::pair{"BENCHMARK_REPETITIONS", "-1"}}) {
+    const scoped_environment set(name, value);
+    const auto problem = check_benchmark_flags({"membench", "--benchmark_list_tests"});
+    ASSERT_TRUE(problem) << name;
+    EXPECT_NE(problem->find(name), std::string::npos) << *problem;
+  }
+  const scoped_environment good("BENCHMARK_FORMAT", "json");
+  EXPECT_FALSE(check_benchmark_flags({"membench"}));
+}
 
 TEST(Cli, EnvironmentFilterIsCheckedAndCountedLikeTheFlag) {
   const std::vector<std::string> names{"global/read/bytes:1G", "global/copy/bytes:1G", "host/copy/bytes:4K"};

@@ -27,6 +27,7 @@
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -400,16 +401,44 @@ std::vector<std::string> split(const std::string& text) {
   return out;
 }
 
+// Digits alone (strtoull would take a sign, blanks, and wrap "-64" to a huge number).
+bool all_digits(const std::string& s, std::size_t n) {
+  return n > 0 && n <= 12 && std::all_of(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(n),
+                                         [](unsigned char c) { return std::isdigit(c) != 0; });
+}
+
 std::size_t parse_size(const std::string& s) {
-  char* end = nullptr;
-  const unsigned long long v = std::strtoull(s.c_str(), &end, 10);
-  const std::string unit(end);
+  const std::size_t digits = s.find_first_not_of("0123456789");
+  const std::string unit = digits == std::string::npos ? "" : s.substr(digits);
   const std::size_t shift = unit == "K" ? 10 : unit == "M" ? 20 : unit == "G" ? 30 : 0;
-  if (v == 0 || (!unit.empty() && shift == 0)) {
+  const bool ok = all_digits(s, digits == std::string::npos ? s.size() : digits) && (unit.empty() || shift != 0);
+  const unsigned long long v = ok ? std::stoull(s.substr(0, digits)) : 0;
+  if (v == 0 || (v << shift) >> shift != v) {
     std::fprintf(stderr, "p2p_check: bad size '%s' (64M, 1G, ...)\n", s.c_str());
     std::exit(2);
   }
   return static_cast<std::size_t>(v) << shift;
+}
+
+// A whole number from `low` to `high` for `option`, or exit 2 naming it.
+int parse_int(const std::string& s, const char* option, int low, int high) {
+  const long long v = all_digits(s, s.size()) ? std::stoll(s) : -1;
+  if (v < low || v > high) {
+    std::fprintf(stderr, "p2p_check: %s: '%s' is not a whole number from %d to %d\n", option, s.c_str(), low, high);
+    std::exit(2);
+  }
+  return static_cast<int>(v);
+}
+
+std::vector<std::string> parse_groups(const std::string& text) {
+  std::vector<std::string> groups = split(text);
+  for (const auto& g : groups) {
+    if (g != "copy" && g != "kernel" && g != "latency" && g != "aggregate") {
+      std::fprintf(stderr, "p2p_check: --cases: no case group '%s' (copy, kernel, latency, aggregate)\n", g.c_str());
+      std::exit(2);
+    }
+  }
+  return groups;
 }
 
 std::string size_text(std::size_t bytes) {
@@ -439,9 +468,9 @@ settings parse(int argc, char** argv, int count) {
     auto value = [&](const char* flag) { return a.rfind(flag, 0) == 0 ? a.substr(std::strlen(flag)) : std::string{"\x01"}; };
     if (const auto v = value("--devices="); v != "\x01") {
       s.devices.clear();
-      for (const auto& d : split(v)) s.devices.push_back(std::atoi(d.c_str()));
+      for (const auto& d : split(v)) s.devices.push_back(parse_int(d, "--devices", 0, 1023));
     } else if (const auto r = value("--reps="); r != "\x01") {
-      s.reps = std::max(1, std::atoi(r.c_str()));
+      s.reps = parse_int(r, "--reps", 1, 100000);
     } else if (const auto z = value("--sizes="); z != "\x01") {
       s.sizes.clear();
       for (const auto& x : split(z)) s.sizes.push_back(parse_size(x));
@@ -449,7 +478,7 @@ settings parse(int argc, char** argv, int count) {
       s.chains.clear();
       for (const auto& x : split(c)) s.chains.push_back(parse_size(x));
     } else if (const auto g = value("--cases="); g != "\x01") {
-      s.groups = split(g);
+      s.groups = parse_groups(g);
     } else if (const auto q = value("--pairs="); q != "\x01") {
       for (const auto& x : split(q)) {
         const std::size_t colon = x.find(':');
@@ -457,7 +486,8 @@ settings parse(int argc, char** argv, int count) {
           std::fprintf(stderr, "p2p_check: bad pair '%s' (SRC:DST)\n", x.c_str());
           std::exit(2);
         }
-        s.pairs.emplace_back(std::atoi(x.c_str()), std::atoi(x.c_str() + colon + 1));
+        s.pairs.emplace_back(parse_int(x.substr(0, colon), "--pairs", 0, 1023),
+                             parse_int(x.substr(colon + 1), "--pairs", 0, 1023));
       }
     } else {
       std::fprintf(stderr, "usage: %s [--devices=0,1,...] [--reps=N] [--sizes=64M,1G] [--chains=1M,1G] "

@@ -109,13 +109,32 @@ std::optional<std::string> check_one(std::string_view arg) {
   return std::nullopt;
 }
 
+// Google Benchmark takes each flag's default from the variable of its name in capitals
+// (BENCHMARK_FORMAT=xml is --benchmark_format=xml): the same values are checked there, and the
+// minimum time refused alike. Not v's variable V, too common a name to be meant for it.
+std::optional<std::string> check_environment() {
+  if (std::getenv("BENCHMARK_MIN_TIME") != nullptr)
+    return "BENCHMARK_MIN_TIME is set: membench's stopping rule replaces it (--max-ci, --min-samples, --min-time, "
+           "--max-time); unset it";
+  for (const benchmark_flag& flag : benchmark_flags) {
+    if (flag.kind == value_kind::any || flag.name == "v") continue;
+    std::string variable(flag.name);
+    std::transform(variable.begin(), variable.end(), variable.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+    const char* value = std::getenv(variable.c_str());
+    if (value == nullptr || accepts(flag.kind, value)) continue;
+    return fmt::format("{}={} in the environment: expected {} (or unset it)", variable, value, expected(flag.kind));
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 std::optional<std::string> check_benchmark_flags(const std::vector<std::string>& args) {
   for (std::size_t i = 1; i < args.size(); ++i) {
     if (auto problem = check_one(args[i])) return problem;
   }
-  return std::nullopt;
+  return check_environment();
 }
 
 bool wants_list_only(const std::vector<std::string>& args) {
