@@ -75,7 +75,8 @@ for archive in reports/fleet/h100/*.tar.xz reports/fleet/h100/newcomers/*.tar.xz
   case $archive in reports/fleet/h100/check/*) tier=check ;; esac
   dir="$work/$tier/$(basename "$(dirname "$archive")")_$(basename "$archive" .tar.xz)"
   mkdir -p "$dir"
-  tar xJf "$archive" -C "$dir"
+  tar xJf "$archive" -C "$dir" 2> "$work/tar.err" ||
+    { cat "$work/tar.err" >&2; echo "make_reference.sh: $archive: not a readable .tar.xz (a Git LFS pointer? fetch it)" >&2; exit 2; }
 done
 fleet "$new/node_check.json" "$work/quick" "$work/check" --by=level --allow-mixed --filter="^($keep)(/|$)" \
   --format=md -o "$work/report.md"
@@ -129,7 +130,9 @@ PY
   fail "$evaluate exited $?: no evaluation.md"
 # An exit 0 with nothing written is no evaluation: the last one stays.
 [ -s "$work/evaluation.raw" ] || fail "$evaluate exited 0 but wrote nothing: no evaluation.md"
-sed "s|$work/||g" "$work/evaluation.raw" > "$new/evaluation.md"
+# The temporary folder's name taken out as text, not as a pattern (it may hold | or &).
+python3 -c 'import sys; w = sys.argv[1] + "/"; sys.stdout.write(open(sys.argv[2]).read().replace(w, ""))' \
+  "$work" "$work/evaluation.raw" > "$new/evaluation.md" || fail "evaluation.md could not be written"
 # Checked again (OUT may have changed meanwhile), then copied beside the targets first (a move
 # from the temporary folder can be a copy across file systems that stops half-way), and only
 # then renamed over them, one file each, never into a folder.

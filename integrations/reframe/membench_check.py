@@ -30,10 +30,38 @@ from reframe.core.exceptions import SanityError
 from membench import schema as S  # membench's key names
 
 C, F, R = S.context, S.file, S.row
-MAX_GPUS = int(os.getenv('MEMBENCH_RFM_MAX_GPUS', '8'))
 TIME_UNITS_US = {'ns': 1e-3, 'us': 1.0, 'ms': 1e3, 's': 1e6}
 BUILDS = {'membench': 'default', 'membench_ca': 'ca', 'membench_cg': 'cg'}
 OUTPUT = 'membench.json'
+
+
+class SettingError(RuntimeError):
+    """A bad setting of the test file. Not a ValueError: ReFrame skips a test file whose load
+    raises one (a user's error) with a warning, and then reports a run of no test as passed;
+    any other error stops the run, exit 1, with the message."""
+
+
+def max_gpus():
+    """MEMBENCH_RFM_MAX_GPUS (default 8): how many GPU indices get a test, a whole number of 1
+    or more (0 would make no test at all, which ReFrame reports as nothing failed)."""
+    text = os.getenv('MEMBENCH_RFM_MAX_GPUS', '8')
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise SettingError(f'MEMBENCH_RFM_MAX_GPUS={text!r}: not a whole number of GPUs of 1 or more')
+    return value
+
+
+MAX_GPUS = max_gpus()
+
+
+def measured(row):
+    """A row membench timed: no error, and a real_time that is a finite number."""
+    time = row.get(R.real_time)
+    return (not row.get(R.error_occurred) and isinstance(time, (int, float)) and not isinstance(time, bool)
+            and math.isfinite(time))
 
 
 def row_time_us(row):
@@ -123,17 +151,20 @@ class membench_gpu_check(rfm.RunOnlyRegressionTest):
         self.gpu_host = context.get(S.gbench_context.host_name, '')
         if not self.gpu_uuid:
             raise SanityError('the JSON names no GPU (no gpu_uuid in its context)')
-        failed = [r[R.name] for r in doc.get(F.benchmarks, []) if r.get(R.error_occurred) and not skipped(r)]
-        if failed or not doc.get(F.benchmarks):
+        rows = doc.get(F.benchmarks, [])
+        failed = [r[R.name] for r in rows if r.get(R.error_occurred) and not skipped(r)]
+        if failed or not rows:
             raise SanityError(f'rows failed: {failed[:5]}' if failed else 'no rows')
+        # Every row skipped (peer rows with one GPU visible): nothing was timed, nothing vouched for.
+        if not any(measured(r) for r in rows):
+            raise SanityError(f'no row measured: all {len(rows)} were skipped or have no time')
         return True
 
     @run_before('performance')
     def rows_as_performance(self):
         doc = self.result()
         # Rows that failed, or were skipped (peer rows with one GPU visible), have no time.
-        rows = [r for r in doc[F.benchmarks]
-                if not r.get(R.error_occurred) and math.isfinite(r.get(R.real_time, math.nan))]
+        rows = [r for r in doc[F.benchmarks] if measured(r)]
         self.perf_variables = {
             perf_name(r[R.name]): sn.make_performance_function(lambda t=row_time_us(r): t, 'us') for r in rows
         }
@@ -145,5 +176,11 @@ class membench_gpu_check(rfm.RunOnlyRegressionTest):
                 raise SanityError(f'{self.references} has no reference for {key}')
             # The file is keyed by row name, as membench-report writes it (with or without the suffix).
             refs = table[key]
-            self.reference = {'*': {perf_name(r[R.name]): tuple(refs.get(row_key(r[R.name])) or refs[r[R.name]])
-                                    for r in rows if row_key(r[R.name]) in refs or r[R.name] in refs}}
+            judged = {perf_name(r[R.name]): tuple(refs.get(row_key(r[R.name])) or refs[r[R.name]])
+                      for r in rows if row_key(r[R.name]) in refs or r[R.name] in refs}
+            # References asked for that judge nothing (another tier's rows): every row would
+            # be logged only, and the test pass unjudged.
+            if not judged:
+                raise SanityError(f'{self.references} has none of the {len(rows)} rows measured for {key}: '
+                                  'no row was judged')
+            self.reference = {'*': judged}

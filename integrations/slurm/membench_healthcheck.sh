@@ -22,15 +22,29 @@
 # What it does: a check that finds a GPU slow or failing (exit 1), undecided (3) or a host slow
 # (4) drains the node with a reason that names each GPU, level and deficit ("membench: GPU-865f7762
 # DRAM slower +20.00 %"); a healthy check (0 with at least one level judged) resumes a node that
-# membench drained, never one drained for another reason; an admin's drain is never overwritten.
+# membench drained, never one drained for another reason. A node an admin set DRAIN, DOWN or FAIL
+# is left untouched, whatever the check finds (no scontrol update): its reason is the admin's
+# record of why the node is out, and a drain for this GPU must never replace it. An admin's
+# state is one whose Reason does not start "membench:", stamped [user@time] or not.
 # A check that exits 0 having judged no level (--help in MEMBENCH_CHECK_ARGS, say) gave no verdict.
-# An admin's drain is one whose Reason does not start "membench:", stamped [user@time] or not.
+# The reason holds no terminal control characters: sinfo and scontrol show it on a terminal.
 # Exit: membench-check's (a signal's 128+N as it is); 2 where it exited 0 but judged no level, or
 # a setting is unusable.
 set -uo pipefail
-# The first N bytes of standard input, a multi-byte character cut at the end dropped: the line
-# goes into a JSON message or a Slurm reason, which must stay valid UTF-8.
-first_bytes() { head -c "$1" | iconv -c -f UTF-8 -t UTF-8 2>/dev/null; }
+# The text helpers of node_check_text.sh, here too: the health check is one file a site may
+# install alone as slurmd's HealthCheckProgram.
+# Standard input without terminal control: escape sequences (colours, titles) whole, a tab or
+# carriage return as a blank, any other C0 control character and DEL dropped. Bytes below 0x80
+# are never part of a multi-byte UTF-8 character, so this keeps UTF-8 valid.
+printable() {
+  local esc=$'\033' bel=$'\007'
+  LC_ALL=C sed -E "s#$esc\[[0-?]*[ -/]*[@-~]##g; s#$esc\][^$bel$esc]*($bel|$esc\\\\)##g" |
+    LC_ALL=C tr '\t\r' '  ' | LC_ALL=C tr -d '\000-\037\177'
+}
+
+# The first N bytes of standard input made printable, a multi-byte character cut at the end
+# dropped: a Slurm reason and a JSON message must stay valid UTF-8.
+first_bytes() { printable | head -c "$1" | iconv -c -f UTF-8 -t UTF-8 2>/dev/null; }
 say() { printf 'membench_healthcheck: %s\n' "$*" >&2; }
 conf=${MEMBENCH_HEALTHCHECK_CONF:-/etc/default/membench-healthcheck}
 # A site's settings missing or half-read would run a check against the wrong reference (and
@@ -127,7 +141,7 @@ if [ "$rc" = 0 ] && ! [[ $(awk -v what=judged -f "$here/node_check_reason.awk" "
   last=$(tail -n 1 "$work/err.txt" | first_bytes 100)
   rc=2 reason="node check exit 0, no level judged${last:+: $last}"
 fi
-reason="membench: $reason"
+reason="membench: $(printf '%s' "$reason" | printable)"
 # The Reason without its " [user@time]" stamp, which slurm.conf's DownNodes and older scontrol
 # leave off: an admin's reason is theirs either way.
 state=$(node_state State)
@@ -135,6 +149,8 @@ current=$(scontrol show node "$node" 2>/dev/null | sed -n 's/^ *Reason=//p' | he
 
 # 0, 1, 3 and 4 are membench-check's verdicts; any other exit (2, a signal's 128+N, a crash) is none.
 verdict() { case $rc in 0 | 1 | 3 | 4) return 0 ;; *) return 1 ;; esac; }
+# An admin took the node out (DRAIN, DOWN or FAIL) for a reason of theirs: theirs to undo.
+admin_holds() { [[ $state =~ DRAIN|DOWN|FAIL && -n $current && $current != membench:* ]]; }
 
 if [ "$rc" = 0 ]; then
   if [[ $state == *DRAIN* && $current == membench:* ]]; then
@@ -144,8 +160,8 @@ if [ "$rc" = 0 ]; then
   fi
 elif ! verdict && [ "$on_error" = keep ]; then
   say "$node: no verdict ($reason); kept (MEMBENCH_ON_ERROR=keep)"
-elif [[ $state == *DRAIN* && -n $current && $current != membench:* ]]; then
-  say "$node: $reason; already drained for another reason ($current): left as it is"
+elif admin_holds; then
+  say "$node: $reason; already $state for another reason ($current): left as it is"
 else
   scontrol update nodename="$node" state=drain reason="$reason" && say "$node drained: $reason"
 fi

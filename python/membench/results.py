@@ -12,6 +12,7 @@
 Every key is the schema's (membench.schema); the row's whole JSON object stays in `r.json`.
 """
 import json
+import math
 import os
 import stat
 from pathlib import Path
@@ -35,6 +36,17 @@ def _number(value, key=""):
         return float(value)
     except OverflowError:
         raise ValueError(f"'{key}' is an integer of {value.bit_length()} bits, beyond a double's range") from None
+
+
+def _check_finite(obj):
+    """ValueError naming the first of a row's numbers (a value, or a member of a list such as
+    samples_us) that is NaN or infinite: Python's json takes NaN and Infinity, which are no
+    JSON, and reads 1e999 as inf; membench-report refuses such a file, and a row timed inf
+    or NaN us would pass every comparison a caller makes with it."""
+    for key, value in obj.items():
+        for v in value if isinstance(value, list) else (value,):
+            if isinstance(v, float) and not math.isfinite(v):
+                raise ValueError(f"'{key}' holds {v}: not a finite number (NaN, Infinity or beyond a double's range)")
 
 
 def _json_type(value):
@@ -78,6 +90,7 @@ class Row:
     def __init__(self, obj, context):
         if not isinstance(obj, dict):
             raise ValueError(f"a row is {_json_type(obj)}, not an object")
+        _check_finite(obj)
         self.json = obj
         self.context = context
         self.name = _text(obj, R.name, "")
@@ -141,7 +154,9 @@ class Results:
             try:
                 self.rows.append(Row(obj, self.context))
             except ValueError as e:
-                raise ValueError(f"{path or 'document'}: benchmark {i}: {e}") from None
+                name = obj.get(R.name) if isinstance(obj, dict) else None
+                row = f"benchmark {i} ({name})" if isinstance(name, str) else f"benchmark {i}"
+                raise ValueError(f"{path or 'document'}: {row}: {e}") from None
 
     def __iter__(self):
         return iter(self.rows)
@@ -160,8 +175,8 @@ class Results:
 def load(path):
     """The rows and context of a results file (a path). Raises OSError, ValueError (longer than
     512 MiB, not UTF-8, not JSON, no `benchmarks` array, a row or context that is no object, a
-    name that is no string, a number beyond a double's range, a FIFO that no one writes: it
-    reads as empty, never waited for)."""
+    name that is no string, a row's number that is NaN, infinite or beyond a double's range, a
+    FIFO that no one writes: it reads as empty, never waited for)."""
     path = Path(path)
     too_long = f"{path}: longer than {MAX_INPUT >> 20} MiB: no results file"
     # Opened without blocking: open() of a FIFO waits for a writer, for ever where there is

@@ -7,8 +7,9 @@ the GPU beside the others of its host), the GPU's runs of every row the filter k
 the copy and host rows, ^(host|alloc)/): how many, the median of their medians (real_time)
 and its run-to-run coefficient of variation, and the same for their fastest samples
 (t_min_us), the figure fleet judges copies on. Prints a Markdown table. Exit 2 on a set that
-cannot be read (a time beyond a double's range included) or holds no run of the GPU, and on a
-label given twice (one set would hide the other).
+cannot be read (a time beyond a double's range included) or holds no run of the GPU, on a
+--gpu that is the first characters of several GPUs' UUIDs (their runs would be pooled as one
+GPU's), and on a label given twice (one set would hide the other).
 """
 import argparse
 import json
@@ -36,8 +37,9 @@ run_sets.fail = fail
 
 
 def runs_of(folder, gpu, keep):
-    """{row: [(median, fastest), ...]}: one pair per file of the GPU below FOLDER."""
-    rows = defaultdict(list)
+    """{row: [(median, fastest), ...]}: one pair per file of the GPU below FOLDER; and the
+    gpu_uuids the GPU's files give (more than one: --gpu is the prefix of several GPUs)."""
+    rows, uuids = defaultdict(list), set()
     for path in sorted(folder.rglob("*.json")):
         try:
             doc = json.loads(path.read_text())
@@ -52,6 +54,7 @@ def runs_of(folder, gpu, keep):
         uuid = context.get("gpu_uuid", "")
         if not isinstance(uuid, str) or not uuid.startswith(gpu):
             continue
+        uuids.add(uuid)
         for i, row in enumerate(doc.get(S.file.benchmarks, [])):
             if not isinstance(row, dict) or not isinstance(row.get(S.row.name, ""), str):
                 fail(f"{path}: benchmark {i} is not an object with a string name")
@@ -64,7 +67,7 @@ def runs_of(folder, gpu, keep):
                     if not in_range(value):
                         fail(f"{path}: benchmark {i} ({name}): {key} is a number beyond a double's range")
                 rows[name].append((row[S.row.real_time], fastest if number(fastest) else None))
-    return rows
+    return rows, uuids
 
 
 def number(value):
@@ -124,11 +127,17 @@ def main():
     work = Path(tempfile.mkdtemp(prefix="copy_contention_"))
     try:
         folders = folders_of(members, work)
-        sets = {}
+        sets, uuids = {}, set()
         for label, member in zip(labels, members):
-            sets[label] = runs_of(folders[member], args.gpu, keep)
+            sets[label], found = runs_of(folders[member], args.gpu, keep)
+            uuids |= found
             if not sets[label]:
                 fail(f"{member}: no run of {args.gpu} with a row the filter keeps")
+        # Several GPUs' runs pooled as one GPU's would make the spread between GPUs look
+        # like run-to-run spread.
+        if len(uuids) > 1:
+            fail(f"--gpu {args.gpu!r} is ambiguous: the first characters of {len(uuids)} GPUs "
+                 f"({', '.join(sorted(uuids))}); give more of the UUID")
         print("\n".join(table(sets)))
     finally:
         shutil.rmtree(work, ignore_errors=True)

@@ -10,7 +10,8 @@ level, row or context that is no object, a sample that is no number, a number be
 double's range) is refused with exit 1, nothing written. OUT.json is written to a temporary
 file beside it and renamed over it once whole, so a write that fails (a full disk) leaves an
 earlier OUT.json as it was (exit 1); an OUT.json that is not a regular file (a FIFO, a folder)
-is refused, exit 1, never opened.
+is refused, exit 1, never opened. A --filter that finds no row that could be changed is
+refused, exit 2, nothing written (the copy would be noted as an injection that changed nothing).
 
 Which rows: every timed iteration row whose name the regular expression --filter finds
 (default: all), and of those every N-th (--every, default 1) in file order, starting at the
@@ -25,6 +26,7 @@ changed benchmarks as membench-report names them, comma-separated) so that gate_
 knows what it should find.
 """
 import argparse
+import copy
 import json
 import os
 import re
@@ -100,6 +102,13 @@ def write_whole(path, text):
         raise
 
 
+def finds_nothing(doc, args):
+    """Whether --filter finds no row inject() could change, --every and --phase aside: with
+    them, a copy may rightly change none (N copies change each row once), with the filter alone
+    never. Asked of a copy where needed: inject() changes what it chooses."""
+    return args.every == 1 or not inject(copy.deepcopy(doc), args.slowdown, args.filter)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("input")
@@ -126,6 +135,10 @@ def main():
         sys.exit(f"{args.input}: cannot be read as JSON: {e}; {args.output} not written")
     try:
         chosen = inject(doc, args.slowdown, args.filter, args.every, args.phase)
+        if not chosen and finds_nothing(doc, args):
+            print(f"{args.input}: --filter {args.filter!r} finds no timed row: nothing would be made slower; "
+                  f"{args.output} not written", file=sys.stderr)
+            sys.exit(2)
     except ValueError as e:
         sys.exit(f"{args.input}: {e}; {args.output} not written")
     try:

@@ -11,6 +11,7 @@ membench's own replay sets with its L2 flush before every pass); for warm rows i
 Clock control is off. Prints a Markdown table per metric group and writes OUT/ncu_metrics.{md,json}.
 Agreement: counts (sectors, requests) within 1 %, percentages within 2 points.
 """
+import argparse
 import csv
 import io
 import json
@@ -76,8 +77,17 @@ def agree(metric, a, b):
     return abs(a - b) <= 0.01 * max(abs(b), 1.0)
 
 
+def parse_args():
+    """BUNDLE and OUT; a missing or extra one is said with the usage, exit 2."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("bundle", metavar="BUNDLE", help="the folder holding the membench builds")
+    ap.add_argument("out", metavar="OUT", help="the folder ncu_metrics.{md,json} are written to")
+    return ap.parse_args()
+
+
 def main():
-    bundle, out = sys.argv[1], sys.argv[2]
+    args = parse_args()
+    bundle, out = args.bundle, args.out
     os.makedirs(out, exist_ok=True)
     results, ok = [], True
     for exe_name, configs in CONFIGS.items():

@@ -15,9 +15,11 @@ between membench's and ncu's cache-flushed time and membench's cold and batch ti
 within 5 %: ncu's own work between launches evicted part of the warm data), 1 otherwise,
 2 when ncu or the bundle cannot be run. The rows span ~2 us to ~10 ms.
 """
+import argparse
 import csv
 import io
 import json
+import math
 import os
 import statistics
 import subprocess
@@ -94,14 +96,31 @@ def median_half_width(sorted_values):
     return (sorted_values[14] - sorted_values[5]) / 2
 
 
+def tolerance(text):
+    """A tolerance: a finite number, not negative (an infinite one would pass every row)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+    if not math.isfinite(value) or value < 0:
+        raise argparse.ArgumentTypeError(f"'{text}' is not a finite number of at least 0")
+    return value
+
+
+def parse_args():
+    """BUNDLE, OUT and the tolerances; bad ones are said with the usage, exit 2."""
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("bundle", metavar="BUNDLE", help="the folder holding the membench binary")
+    ap.add_argument("out", metavar="OUT", help="the folder ncu_validate.{md,json} are written to")
+    ap.add_argument("--tolerance-us", type=tolerance, default=0.25, help="below 20 us (default 0.25)")
+    ap.add_argument("--tolerance-pct", type=tolerance, default=2.0, help="above 20 us (default 2)")
+    return ap.parse_args()
+
+
 def main():
-    args = [a for a in sys.argv[1:] if not a.startswith("--")]
-    opts = dict(a[2:].split("=", 1) for a in sys.argv[1:] if a.startswith("--") and "=" in a)
-    if len(args) != 2:
-        print(__doc__)
-        sys.exit(2)
-    tol_us, tol_pct = float(opts.get("tolerance-us", 0.25)), float(opts.get("tolerance-pct", 2))
-    bundle, out = args
+    args = parse_args()
+    tol_us, tol_pct = args.tolerance_us, args.tolerance_pct
+    bundle, out = args.bundle, args.out
     os.makedirs(out, exist_ok=True)
     exe = os.path.join(bundle, "membench")
     try:

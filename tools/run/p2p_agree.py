@@ -9,9 +9,10 @@ Joins membench's peer rows with the check's lines on (case, src, dst, bytes):
   peer/all_to_one/dst:J        -> all_to_one with src -1, GB/s
   peer/one_to_all/src:I        -> one_to_all with dst -1, GB/s
 and prints a table: both values and membench's difference in % of the check. Exits 1 when a
-joined case differs by more than --tolerance % (default 5) or when no case could be joined;
+joined case differs by more than --tolerance % (default 5), when a case the check measured
+failed in membench (an error row other than `skipped: why`), or when no case could be joined;
 a check value of 0 or below (no difference in % of it) cannot agree and counts as differing;
-cases only one side has are listed, not counted. Exits 2 on unreadable input (a value beyond
+other cases only one side has (a row membench skipped) are listed, not counted. Exits 2 on unreadable input (a value beyond
 a double's range, a check CSV that gives one case twice) or a --tolerance that is no finite
 percentage of 0 or more.
 """
@@ -128,6 +129,32 @@ def tolerance(text):
     return value
 
 
+def compared(key, m, c, tol):
+    """(the table's line, whether the two differ) of a case both sides measured."""
+    case, src, dst, size = key
+    # A check value of 0 or below has no difference in % of it: the case cannot agree.
+    if c > 0 and math.isfinite(c):
+        diff = 100.0 * (m - c) / c
+        flag, shown = "" if abs(diff) <= tol else "  <-- differs", f"{diff:+7.1f}"
+    else:
+        flag, shown = f"  <-- check value {c:g}: cannot agree", f"{'':>7}"
+    return f"{case:11} {src:>3} {dst:>3} {size:>5} {m:10.1f} {c:10.1f} {shown}{flag}", bool(flag)
+
+
+def one_sided(key, m, c):
+    """(the table's line, whether it fails) of a case one side has no value of. A row membench
+    skipped (`skipped: why`, no failure) beside a check value is listed; one that failed
+    beside a check value fails: the check ran the case, membench could not."""
+    case, src, dst, size = key
+    left = "absent" if m is None else (f"{m:.1f}" if isinstance(m, float) else "error")
+    right = "absent" if c is None else f"{c:.1f}"
+    failed = isinstance(m, str) and c is not None and not m.startswith("skipped:")
+    note = ""
+    if isinstance(m, str):
+        note = f"  <-- membench failed: ({m})" if failed else f"  ({m})"
+    return f"{case:11} {src:>3} {dst:>3} {size:>5} {left:>10} {right:>10} {'':>7}{note}", failed
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("membench_json")
@@ -140,28 +167,21 @@ def main():
         print(f"p2p_agree: cannot read the inputs: {e}", file=sys.stderr)
         return 2
     print(f"{'case':11} {'src':>3} {'dst':>3} {'bytes':>5} {'membench':>10} {'check':>10} {'diff %':>7}")
-    joined, bad = 0, []
+    joined, bad, failed = 0, 0, 0
     for key in sorted(set(mine) | set(theirs), key=lambda k: (k[0], size_bytes(k[3]), k[1], k[2])):
         m, c = mine.get(key), theirs.get(key)
-        case, src, dst, size = key
         if isinstance(m, float) and c is not None:
             joined += 1
-            # A check value of 0 or below has no difference in % of it: the case cannot agree.
-            if c > 0 and math.isfinite(c):
-                diff = 100.0 * (m - c) / c
-                flag, shown = "" if abs(diff) <= a.tolerance else "  <-- differs", f"{diff:+7.1f}"
-            else:
-                flag, shown = f"  <-- check value {c:g}: cannot agree", f"{'':>7}"
-            if flag:
-                bad.append(key)
-            print(f"{case:11} {src:>3} {dst:>3} {size:>5} {m:10.1f} {c:10.1f} {shown}{flag}")
+            line, differs = compared(key, m, c, a.tolerance)
+            bad += differs
         else:
-            left = "absent" if m is None else (f"{m:.1f}" if isinstance(m, float) else "error")
-            right = "absent" if c is None else f"{c:.1f}"
-            note = f"  ({m})" if isinstance(m, str) else ""
-            print(f"{case:11} {src:>3} {dst:>3} {size:>5} {left:>10} {right:>10} {'':>7}{note}")
-    print(f"{joined} case(s) compared, {len(bad)} differ by more than {a.tolerance:g} %")
-    return 1 if bad or joined == 0 else 0
+            line, differs = one_sided(key, m, c)
+            failed += differs
+        print(line)
+    print(f"{joined} case(s) compared, {bad} differ by more than {a.tolerance:g} %")
+    if failed:
+        print(f"{failed} case(s) the check measured failed in membench: they do not agree")
+    return 1 if bad or failed or joined == 0 else 0
 
 
 if __name__ == "__main__":

@@ -14,28 +14,38 @@
 # in the same --out, and a .partial an earlier run of it left never becomes a .json.
 # Exit: 0 every row verified; 1 a row failed; 2 something to install or a bad option;
 # 130 or 143 a signal (Ctrl-C, SIGTERM) stopped it: no further build runs.
+# A relative --out or --build is the caller's folder's, as any command-line tool reads it; the
+# defaults, results/<date>_<time> and build/suite, are in the checkout.
 set -uo pipefail
-cd "$(dirname "$0")/../.." || exit 2
-tier=quick devices=all out="results/$(date +%Y%m%d_%H%M%S)" build=build/suite
+# Taken before the script moves to the checkout: the caller's folder, and this script by a path
+# that still holds from there (--help and the messages name it).
+caller=$PWD
+here=$(cd "$(dirname "$0")" && pwd) || exit 2
+script="$here/$(basename "$0")"
+repo=$(cd "$here/../.." && pwd) || exit 2
+tier=quick devices=all out="$repo/results/$(date +%Y%m%d_%H%M%S)" build="$repo/build/suite"
 for arg in "$@"; do
   case $arg in
     --tier=*) tier=${arg#*=} ;;
     --devices=*) devices=${arg#*=} ;;
     --out=*) out=${arg#*=} ;;
     --build=*) build=${arg#*=} ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,18p' "$script"; exit 0 ;;
     *) echo "suite.sh: unknown option $arg (see --help)" >&2; exit 2 ;;
   esac
 done
 case $tier in quick|default|full) ;; *) echo "suite.sh: --tier must be quick, default or full" >&2; exit 2 ;; esac
-# An empty value (an unset variable in a job script) names no folder: the logs and results would
-# go to /, the build to the source tree.
+# An empty value (an unset variable in a job script) names no folder: the logs, results and build
+# would land in whatever folder the caller is in, unsaid.
 [ -n "$out" ] || { echo "suite.sh: --out= names no folder (--out=DIR)" >&2; exit 2; }
 [ -n "$build" ] || { echo "suite.sh: --build= names no folder (--build=DIR)" >&2; exit 2; }
 # all or indices such as 0,2: an empty --devices= (an unset variable) is a bad option, not a
 # run whose every row then fails.
 [[ $devices == all || $devices =~ ^[0-9]+(,[0-9]+)*$ ]] ||
   { echo "suite.sh: --devices=$devices: all or GPU indices such as 0,2" >&2; exit 2; }
+callers() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$caller/$1" ;; esac; }
+out=$(callers "$out") build=$(callers "$build")
+cd "$repo" || exit 2
 say() { printf 'suite.sh: %s\n' "$*" >&2; }
 stop() { say "$*"; exit 2; }
 # membench stops at a signal and exits 130 or 143 itself, which bash alone takes as one
@@ -89,7 +99,7 @@ if ! configure; then
     grep -E "membench needs|CMake Error|not NN-real|nvidia-smi" "$out/configure.log" | head -n 20 >&2
     say "configure failed (full log: $out/configure.log). A library missing here and not installable: on a"
     say "machine with apt, tools/run/fetch_debs.sh .deps/prefix NAME... (rapidjson-dev and libre2-dev by default) unpacks it;"
-    say "carry .deps/ here and run $0 again (or unpack it anywhere and run: CMAKE_PREFIX_PATH=DIR/usr $0 $*)"
+    say "carry .deps/ here and run $script again (or unpack it anywhere and run: CMAKE_PREFIX_PATH=DIR/usr $script $*)"
     exit 2
   fi
 fi

@@ -8,12 +8,13 @@
 # "membench: GPU-865f7762 DRAM slower +20.07 %". Settings from the environment, as in the
 # DaemonSet's container: MEMBENCH_CHECK (default membench-check on PATH), MEMBENCH_CHECK_ARGS
 # (its options, split on blanks and line breaks, never globbed), MEMBENCH_METRICS (a .prom file
-# for node_exporter).
+# for node_exporter). The line holds no terminal control characters: kubectl describe shows it
+# on a terminal.
 set -uo pipefail
-# The first N bytes of standard input, a multi-byte character cut at the end dropped: the line
-# goes into a JSON message or a Slurm reason, which must stay valid UTF-8.
-first_bytes() { head -c "$1" | iconv -c -f UTF-8 -t UTF-8 2>/dev/null; }
 here=$(cd "$(dirname "$0")" && pwd)
+# printable and first_bytes: text from the check made safe for a condition's message.
+# shellcheck source=../../slurm/node_check_text.sh
+. "$here/../../slurm/node_check_text.sh" || { echo "membench: $here/../../slurm/node_check_text.sh: not found"; exit 2; }
 check=${MEMBENCH_CHECK:-$(command -v membench-check)}
 [ -n "$check" ] && [ -x "$check" ] || { echo "membench: no membench-check (set MEMBENCH_CHECK)"; exit 2; }
 # Every blank and line break splits (a ConfigMap's value may span lines); read never globs.
@@ -23,7 +24,7 @@ work=$(mktemp -d) || { echo "membench: no temporary folder"; exit 2; }
 trap 'rm -rf "$work"' EXIT
 "$check" "${args[@]}" --format=csv >"$work/levels.csv" 2>"$work/err.txt"
 rc=$?
-reason=$(awk -f "$here/../../slurm/node_check_reason.awk" "$work/levels.csv")
+reason=$(awk -f "$here/../../slurm/node_check_reason.awk" "$work/levels.csv" | printable)
 # Exit 0 is OK only where a level was judged within or faster: else nothing was judged.
 if [ "$rc" = 0 ] && ! [[ $(awk -v what=judged -f "$here/../../slurm/node_check_reason.awk" "$work/levels.csv") =~ ^[1-9][0-9]*$ ]]; then
   last=$(tail -n 1 "$work/err.txt" | first_bytes 80)
