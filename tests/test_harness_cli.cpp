@@ -315,7 +315,8 @@ struct environment_filter : scoped_environment {
 // with its help and exit 0 as a bad flag does.
 TEST(Cli, BenchmarkFlagsFromTheEnvironmentAreChecked) {
   for (const auto& [name, value] : {std::pair{"BENCHMARK_FORMAT", "xml"}, std::pair{"BENCHMARK_COLOR", ""},
-                                    std::pair{"BENCHMARK_MIN_TIME", "1"}, std::pair{"BENCHMARK_REPETITIONS", "-1"}}) {
+                                    std::pair{"BENCHMARK_MIN_TIME", "1"}, std::pair{"BENCHMARK_REPETITIONS", "-1"},
+                                    std::pair{"BENCHMARK_CONTEXT", "novalue"}}) {
     const scoped_environment set(name, value);
     const auto problem = check_benchmark_flags({"membench", "--benchmark_list_tests"});
     ASSERT_TRUE(problem) << name;

@@ -22,8 +22,21 @@ run=${1:-k8s-$(date +%Y%m%d-%H%M%S)}
 # started that no one waits for, or a run named after an option.
 [[ $run =~ ^[A-Za-z0-9_][A-Za-z0-9._-]*$ ]] ||
   { echo "run.sh: run id '$run': letters, digits, . _ - only, not starting with . or -; $usage" >&2; exit 2; }
-[[ $MEMBENCH_K8S_TIMEOUT =~ ^([0-9]+[smh])+$ && $MEMBENCH_K8S_TIMEOUT =~ [1-9] ]] ||
-  { echo "run.sh: MEMBENCH_K8S_TIMEOUT=$MEMBENCH_K8S_TIMEOUT: a duration such as 30s, 10m, 2h or 1h30m" >&2; exit 2; }
+bad_timeout="run.sh: MEMBENCH_K8S_TIMEOUT=$MEMBENCH_K8S_TIMEOUT: a duration such as 30s, 10m, 2h or 1h30m"
+# At most 6 digits a part, so bash's arithmetic below cannot wrap.
+[[ $MEMBENCH_K8S_TIMEOUT =~ ^([0-9]{1,6}[smh])+$ && $MEMBENCH_K8S_TIMEOUT =~ [1-9] ]] ||
+  { echo "$bad_timeout" >&2; exit 2; }
+within_go_duration() {  # kubectl (Go's time.ParseDuration) refuses a total over 2562047h
+  local rest=$1 total=0 part
+  while [[ $rest =~ ^([0-9]+)([smh])(.*)$ ]]; do
+    part=$((10#${BASH_REMATCH[1]}))
+    case ${BASH_REMATCH[2]} in m) part=$((part * 60)) ;; h) part=$((part * 3600)) ;; esac
+    total=$((total + part)); rest=${BASH_REMATCH[3]}
+    [ "$total" -le $((2562047 * 3600)) ] || return 1
+  done
+}
+within_go_duration "$MEMBENCH_K8S_TIMEOUT" ||
+  { echo "$bad_timeout, at most 2562047h in all" >&2; exit 2; }
 
 with_run() { kubectl set env --local -o yaml -f "$1" MEMBENCH_RUN_ID="$run"; }
 finished() {  # finished JOB TIMEOUT: 0 the Job completed, 1 it failed, 2 neither in the time

@@ -41,16 +41,21 @@ class SettingError(RuntimeError):
     any other error stops the run, exit 1, with the message."""
 
 
+MAX_GPUS_BOUND = 1024  # more GPUs than any one node has
+
+
 def max_gpus():
     """MEMBENCH_RFM_MAX_GPUS (default 8): how many GPU indices get a test, a whole number of 1
-    or more (0 would make no test at all, which ReFrame reports as nothing failed)."""
+    to 1024 (0 would make no test at all, which ReFrame reports as nothing failed; a huge
+    count makes ReFrame build that many tests before anything runs)."""
     text = os.getenv('MEMBENCH_RFM_MAX_GPUS', '8')
     try:
         value = int(text)
     except ValueError:
         value = 0
-    if value < 1:
-        raise SettingError(f'MEMBENCH_RFM_MAX_GPUS={text!r}: not a whole number of GPUs of 1 or more')
+    if not 1 <= value <= MAX_GPUS_BOUND:
+        raise SettingError(f'MEMBENCH_RFM_MAX_GPUS={text!r}: not a whole number of GPUs '
+                           f'from 1 to {MAX_GPUS_BOUND}')
     return value
 
 

@@ -28,8 +28,8 @@
 # state is one whose Reason does not start "membench:", stamped [user@time] or not.
 # A check that exits 0 having judged no level (--help in MEMBENCH_CHECK_ARGS, say) gave no verdict.
 # The reason holds no terminal control characters: sinfo and scontrol show it on a terminal.
-# Exit: membench-check's (a signal's 128+N as it is); 2 where it exited 0 but judged no level, or
-# a setting is unusable.
+# Exit: membench-check's (a signal's 128+N as it is); 2 where it exited 0 but judged no level, a
+# setting is unusable, or scontrol could not drain or resume the node as the check asked.
 set -uo pipefail
 # The text helpers of node_check_text.sh, here too: the health check is one file a site may
 # install alone as slurmd's HealthCheckProgram.
@@ -154,7 +154,11 @@ admin_holds() { [[ $state =~ DRAIN|DOWN|FAIL && -n $current && $current != membe
 
 if [ "$rc" = 0 ]; then
   if [[ $state == *DRAIN* && $current == membench:* ]]; then
-    scontrol update nodename="$node" state=resume && say "$node resumed: the node check passed"
+    if scontrol update nodename="$node" state=resume; then
+      say "$node resumed: the node check passed"
+    else
+      say "$node: the node check passed, but scontrol could not resume the node: it stays drained"; rc=2
+    fi
   else
     say "$node: the node check passed"
   fi
@@ -163,7 +167,11 @@ elif ! verdict && [ "$on_error" = keep ]; then
 elif admin_holds; then
   say "$node: $reason; already $state for another reason ($current): left as it is"
 else
-  scontrol update nodename="$node" state=drain reason="$reason" && say "$node drained: $reason"
+  if scontrol update nodename="$node" state=drain reason="$reason"; then
+    say "$node drained: $reason"
+  else
+    say "$node could not be drained (scontrol failed): $reason; the node stays in service"; rc=2
+  fi
 fi
 [ "$bad_setting" = 0 ] || exit 2
 exit "$rc"

@@ -29,7 +29,10 @@ def parse_size(text):
     if not _SIZE.fullmatch(text):
         raise ValueError(f"bad size '{text}' (expected digits with optional K, M, G, T)")
     shift = _SIZE_SHIFTS.get(text[-1], 0)
-    return int(text[:-1] if shift else text) << shift
+    value = int(text[:-1] if shift else text) << shift
+    if value >= 1 << 64:  # no byte count the C++ side can hold (uint64)
+        raise ValueError(f"bad size '{text}' (beyond 2**64-1 bytes)")
+    return value
 
 
 def _segment_kind(segment):

@@ -172,10 +172,25 @@ class Results:
         return [r for r in self.rows if r.run_type == "iteration" and name in (r.report_name, r.name)]
 
 
+class _DuplicateKey(Exception):
+    """A key an object names twice; kept apart from json's own ValueError so the message is ours."""
+
+
+def _no_duplicates(pairs):
+    """A JSON object as a dict; a key given twice raises: the last one winning silently hides
+    which value the file meant."""
+    doc = {}
+    for key, value in pairs:
+        if key in doc:
+            raise _DuplicateKey(key)
+        doc[key] = value
+    return doc
+
+
 def load(path):
     """The rows and context of a results file (a path). Raises OSError, ValueError (longer than
     512 MiB, not UTF-8, not JSON, no `benchmarks` array, a row or context that is no object, a
-    name that is no string, a row's number that is NaN, infinite or beyond a double's range, a
+    name that is no string, a key given twice in one object, a row's number that is NaN, infinite or beyond a double's range, a
     FIFO that no one writes: it reads as empty, never waited for)."""
     path = Path(path)
     too_long = f"{path}: longer than {MAX_INPUT >> 20} MiB: no results file"
@@ -197,7 +212,9 @@ def load(path):
     except UnicodeDecodeError as e:
         raise ValueError(f"{path}: not UTF-8: {e}") from None
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, object_pairs_hook=_no_duplicates)
+    except _DuplicateKey as e:
+        raise ValueError(f"{path}: key '{e.args[0]}' given twice in one object") from None
     except RecursionError:  # nested deeper than Python's parser goes: no results file
         raise ValueError(f"{path}: not JSON this reader can take: nested too deeply") from None
     return Results(doc, path)

@@ -17,7 +17,7 @@
 namespace membench {
 namespace {
 
-enum class value_kind { boolean, color, count, seconds, format, time_unit, any };
+enum class value_kind { boolean, color, count, seconds, format, time_unit, context, any };
 
 struct benchmark_flag {
   std::string_view name;
@@ -41,7 +41,7 @@ constexpr std::array benchmark_flags{
     benchmark_flag{"benchmark_time_unit", value_kind::time_unit},
     benchmark_flag{"benchmark_counters_tabular", value_kind::boolean},
     benchmark_flag{"benchmark_perf_counters", value_kind::any},
-    benchmark_flag{"benchmark_context", value_kind::any},
+    benchmark_flag{"benchmark_context", value_kind::context},
     benchmark_flag{"v", value_kind::count},
 };
 
@@ -71,6 +71,19 @@ bool is_seconds(const std::string& value) {
   return !value.empty() && end == value.c_str() + value.size() && std::isfinite(v) && v >= 0;
 }
 
+// KEY=VALUE[,KEY=VALUE...]: Google Benchmark warns of anything else from the environment and
+// runs on without the context asked for.
+bool is_context(std::string_view value) {
+  while (true) {
+    const std::size_t comma = value.find(',');
+    const std::string_view item = value.substr(0, comma);
+    const std::size_t eq = item.find('=');
+    if (eq == std::string_view::npos || eq == 0) return false;
+    if (comma == std::string_view::npos) return true;
+    value.remove_prefix(comma + 1);
+  }
+}
+
 std::string_view expected(value_kind kind) {
   switch (kind) {
     case value_kind::boolean: return "true or false";
@@ -79,6 +92,7 @@ std::string_view expected(value_kind kind) {
     case value_kind::seconds: return "a finite number of seconds >= 0";
     case value_kind::format: return "console, json or csv";
     case value_kind::time_unit: return "ns, us, ms or s";
+    case value_kind::context: return "KEY=VALUE pairs joined by commas";
     case value_kind::any: return "any text";
   }
   return "?";
@@ -92,6 +106,7 @@ bool accepts(value_kind kind, const std::string& value) {
     case value_kind::seconds: return is_seconds(value);
     case value_kind::format: return is_one_of(value, {"console", "json", "csv"});
     case value_kind::time_unit: return is_one_of(value, {"ns", "us", "ms", "s"});
+    case value_kind::context: return is_context(value);
     case value_kind::any: return true;
   }
   return false;

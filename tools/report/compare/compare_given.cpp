@@ -70,6 +70,22 @@ const result* side_row(const named_row& n, const result_file& f, std::deque<resu
   return &store.emplace_back(scaled(*r, n.scale));
 }
 
+// One comparison listed twice (rows, scales, threshold and margin alike) would be counted
+// twice, and would widen the family the false calls are bounded over.
+void refuse_repeat(const std::vector<row_pair>& pairs, const std::string& path) {
+  const row_pair& last = pairs.back();
+  const auto same = [](const named_row& a, const named_row& b) {
+    return a.file == b.file && a.row == b.row && a.scale == b.scale;
+  };
+  const auto equal = [](double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); };
+  for (std::size_t i = 0; i + 1 < pairs.size(); ++i) {
+    if (same(pairs[i].base, last.base) && same(pairs[i].next, last.next) &&
+        equal(pairs[i].threshold_pct, last.threshold_pct) && equal(pairs[i].margin_pct, last.margin_pct))
+      throw input_error(fmt::format("{}: the pair {} ({}) against {} ({}) is listed twice", path, last.base.row,
+                                    last.base.file, last.next.row, last.next.file));
+  }
+}
+
 void add_new(std::vector<const result_file*>& files, const result_file* f) {
   if (std::find(files.begin(), files.end(), f) == files.end()) files.push_back(f);
 }
@@ -94,6 +110,7 @@ std::vector<row_pair> parse_row_pairs(std::string_view text, const std::string& 
         throw input_error(fmt::format("{}: a pair's threshold {} is not within 0 to 1000 %", path, t));
       if (!std::isnan(m) && !(m >= 0 && m <= 1000))
         throw input_error(fmt::format("{}: a pair's margin {} is not within 0 to 1000 %", path, m));
+      refuse_repeat(out, path);
     }
     return out;
   } catch (const json::exception& e) {
