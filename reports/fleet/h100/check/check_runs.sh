@@ -3,13 +3,11 @@
 # seconds, then the quick tier until BUDGET seconds have passed since the start. Runs, logs
 # and timings go to $OUT.
 set -u
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+# shellcheck source=machine_build.sh
+. "$(dirname "$0")/machine_build.sh"
 start=$(date +%s); deadline=$((start + ${BUDGET:-470})); check_until=$((start + ${CHECK_S:-250}))
-nvidia-smi --query-gpu=name,uuid,pci.bus_id,vbios_version,clocks.max.sm,power.limit --format=csv > "$OUT/info.txt" 2>&1
-nvidia-smi -q | grep -i "board part\|serial" >> "$OUT/info.txt" 2>&1
-cmake -S . -B build/bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DMEMBENCH_BUILD_TESTS=OFF \
-  -DCMAKE_CUDA_ARCHITECTURES=90-real -DCMAKE_PREFIX_PATH="$PWD/.deps/prefix/usr" > "$OUT/build.log" 2>&1
-cmake --build build/bench --target membench -j16 >> "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+machine_info
+build_there membench || exit 1
 echo "built after $(( $(date +%s) - start )) s" >> "$OUT/info.txt"
 run() {  # tier index
   local dir="runs/$1$2"; mkdir -p "$dir"; local t0; t0=$(date +%s%N)

@@ -4,13 +4,11 @@
 # a recording scontrol: no Slurm on this machine); with LOADED=1 once more while a second
 # membench process copies DRAM on the same GPU; then check-tier runs until BUDGET seconds from the start.
 set -u
-export NCCL_NVLS_ENABLE=0 TORCH_SYMM_MEM_DISABLE_MULTICAST=1 NVSHMEM_DISABLE_NVLS=1
+# shellcheck source=machine_build.sh
+. "$(dirname "$0")/machine_build.sh"
 start=$(date +%s); deadline=$((start + ${BUDGET:-470}))
-nvidia-smi --query-gpu=name,uuid,pci.bus_id,vbios_version,clocks.max.sm,power.limit --format=csv > "$OUT/info.txt" 2>&1
-nvidia-smi -q | grep -i "board part" >> "$OUT/info.txt" 2>&1
-cmake -S . -B build/bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DMEMBENCH_BUILD_TESTS=OFF \
-  -DCMAKE_CUDA_ARCHITECTURES=90-real -DCMAKE_PREFIX_PATH="$PWD/.deps/prefix/usr" > "$OUT/build.log" 2>&1
-cmake --build build/bench --target membench membench-report -j16 >> "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+machine_info
+build_there membench membench-report || exit 1
 echo "built after $(( $(date +%s) - start )) s" >> "$OUT/info.txt"
 ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
 t0=$(date +%s%N)
