@@ -430,6 +430,17 @@ int parse_int(const std::string& s, const char* option, int low, int high) {
   return static_cast<int>(v);
 }
 
+// A GPU named twice would be paired with itself, or measured twice as two GPUs.
+void refuse_repeated_device(const std::vector<int>& devices) {
+  for (std::size_t i = 0; i < devices.size(); ++i) {
+    if (std::find(devices.begin(), devices.begin() + static_cast<std::ptrdiff_t>(i), devices[i]) ==
+        devices.begin() + static_cast<std::ptrdiff_t>(i))
+      continue;
+    std::fprintf(stderr, "p2p_check: --devices names GPU %d twice\n", devices[i]);
+    std::exit(2);
+  }
+}
+
 std::vector<std::string> parse_groups(const std::string& text) {
   std::vector<std::string> groups = split(text);
   for (const auto& g : groups) {
@@ -469,6 +480,7 @@ settings parse(int argc, char** argv, int count) {
     if (const auto v = value("--devices="); v != "\x01") {
       s.devices.clear();
       for (const auto& d : split(v)) s.devices.push_back(parse_int(d, "--devices", 0, 1023));
+      refuse_repeated_device(s.devices);
     } else if (const auto r = value("--reps="); r != "\x01") {
       s.reps = parse_int(r, "--reps", 1, 100000);
     } else if (const auto z = value("--sizes="); z != "\x01") {

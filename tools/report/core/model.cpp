@@ -223,6 +223,25 @@ void check_format_version(const std::map<std::string, std::string>& context, con
                                   path, it->second, project_version(), format_version(), format_major));
 }
 
+void check_context_numbers(const std::map<std::string, std::string>& context, const std::string& path) {
+  const auto check = [&](std::string_view key, double low, double high, std::string_view what) {
+    const auto it = context.find(std::string(key));
+    if (it == context.end()) return;
+    const std::string& text = it->second;
+    double v = NAN;
+    const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+    if (ec != std::errc() || end != text.data() + text.size() || !(v > low && v <= high))
+      throw input_error(fmt::format("{}: context {} '{}' is not {}", path, key, text.substr(0, 40), what));
+  };
+  check(schema::context_key("membench_ci_level_pct").key, 50 - 1e-9, 100 - 1e-9, "a level from 50 to below 100 %");
+  check(schema::context_key("membench_timer_resolution_us").key, 0, 1e6, "a timer step in microseconds above 0");
+}
+
+void check_context(const std::map<std::string, std::string>& context, const std::string& path) {
+  check_format_version(context, path);
+  check_context_numbers(context, path);
+}
+
 std::string result_file::context_value(const std::string& key) const {
   const auto it = context.find(key);
   return it == context.end() ? "?" : it->second;

@@ -216,6 +216,12 @@ result_file load_results(const std::string& path, const read_options& what = {})
 /// not MAJOR.MINOR or whose major version is newer than this reader's (common/version.hpp).
 /// Absent: a file written before the key existed, read as always.
 void check_format_version(const std::map<std::string, std::string>& context, const std::string& path);
+/// The context numbers a verdict is read at: the intervals' level (50 to 100 %) and the timer's
+/// step (above 0, at most a second), when given, must be such numbers; one that is not would be
+/// replaced by a default unsaid. throws input_error naming the file and the key
+void check_context_numbers(const std::map<std::string, std::string>& context, const std::string& path);
+/// check_format_version, then check_context_numbers: what a file's context must pass to be read.
+void check_context(const std::map<std::string, std::string>& context, const std::string& path);
 
 /// Strict weak order for names and parameter values: numbers and sizes (16K < 4M < 1G)
 /// by value, then text.

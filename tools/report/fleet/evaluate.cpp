@@ -15,6 +15,7 @@
 //     GPU is called, how often a healthy one is, how often a fleet exits 0.
 // Exit 0; 2 on unusable input.
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -338,7 +339,10 @@ int main(int argc, char** argv) {
   app.add_option("--sizes", sizes, "synthetic fleet sizes")->delimiter(',')->check(CLI::Range(std::size_t{2}, std::size_t{1000000}));
   app.add_option("--trials", trials, "trials per cell at 32 GPUs or fewer (fewer for larger fleets)")
       ->check(CLI::Range(std::size_t{1}, std::size_t{1000000}));
-  app.add_option("--seed", seed, "random seed");
+  // As text, read whole: CLI11 takes a number past 64 bits without a word, and a seed that is
+  // not the one given cannot reproduce the run.
+  std::string seed_text = "1";
+  app.add_option("--seed", seed_text, "random seed (0 to 18446744073709551615)");
   app.add_option("--sections", sections, "real, join, synthetic (comma-separated)");
   app.add_option("--draw", draw, "how synthetic fleets are drawn: distinct (each real GPU once before any twice, "
                  "no run counted twice) or bootstrap")->check(CLI::IsMember({"distinct", "bootstrap"}));
@@ -359,6 +363,11 @@ int main(int argc, char** argv) {
       return 2;
     }
     at = comma + 1;
+  }
+  const auto [end, ec] = std::from_chars(seed_text.data(), seed_text.data() + seed_text.size(), seed);
+  if (ec != std::errc{} || end != seed_text.data() + seed_text.size()) {
+    std::fprintf(stderr, "membench-fleet-evaluate: --seed: '%s' is no whole number from 0 to 2^64-1\n", seed_text.c_str());
+    return 2;
   }
   membench::report::draw = membench::report::fleet_test::parse_draw_mode(draw);
   try {

@@ -304,7 +304,7 @@ struct part_rows {
 };
 
 void finish(result_file& f, std::vector<std::vector<raw_row>>& parts, std::vector<std::string_view>& names) {
-  check_format_version(f.context, f.path);
+  check_context(f.context, f.path);
   f.results = fold_rows(parts, f.path, f.complexity_rows);
   parts.clear();
   f.build_index();

@@ -155,6 +155,15 @@ class sax_rows::handler {
  private:
   enum class frame : std::uint8_t { top, context, context_value, benchmarks, row, samples, skip };
 
+  // Who ran it is text: a GPU's UUID given as a number, an array or null would be taken as a
+  // name of that spelling, and two GPUs of one such value merged into one GPU's runs.
+  void refuse_untyped_identity() {
+    for (std::string_view key : {"gpu_uuid", "gpu_name", "host_name"}) {
+      if (context_key_ == key && context_error.empty())
+        context_error = fmt::format("context: \"{}\" is not a string", key);
+    }
+  }
+
   // A number, string, boolean or null wherever it is: `as_text` gives it as minified JSON
   // (context values), `on_row` reads it as a row's member; `number` is its value, if any.
   template <class AsText, class OnRow>
@@ -168,7 +177,10 @@ class sax_rows::handler {
         if (top_key_ == "context") context_error = "\"context\" is not an object";
         if (top_key_ == "benchmarks") bad_benchmarks = true;
         break;
-      case frame::context: context[context_key_] = as_text(); break;
+      case frame::context:
+        refuse_untyped_identity();
+        context[context_key_] = as_text();
+        break;
       case frame::context_value: min_.scalar(as_text()); break;
       case frame::benchmarks: row_problem(row_count++, "not an object"); break;
       case frame::row: on_row(); break;
@@ -229,6 +241,7 @@ class sax_rows::handler {
   }
 
   bool open(char c) {
+    if (!frames_.empty() && frames_.back() == frame::context) refuse_untyped_identity();
     if (!frames_.empty()) {
       frames_.push_back(opened(frames_.back(), c));
     } else if (mode_ == mode::rows) {
