@@ -593,9 +593,18 @@ def arguments(argv):
     return Path(argv[0]), report
 
 
+def read_template(template):
+    """The template's text; one that cannot be read (missing, a folder, not UTF-8) is said, exit 2."""
+    try:
+        return template.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"make_findings: {template}: cannot read the template: {e}", file=sys.stderr)
+        sys.exit(2)
+
+
 def main():
     template, report = arguments(sys.argv[1:])
-    text = template.read_text()
+    text = read_template(template)
     aliases = {name: path for name, path in ALIAS.findall(text)}
     text = ALIAS.sub("", text)
     errors = []

@@ -6,8 +6,9 @@
 #   srun   one allocation of MEMBENCH_GPUS tasks, one GPU each, started by one srun (membench_srun.sbatch)
 # Output, one line each: "membench job ID", "fleet job ID", "results DIR".
 # Exit: 0 both submitted; 2 a bad mode, an argument after it, or a bad count (MEMBENCH_GPUS,
-# MEMBENCH_NODES: 1 to 100000; MEMBENCH_RUNS: 1 to 1000), a MEMBENCH_RESULTS_ROOT that cannot be
-# made a folder, or sbatch refused or printed no job id.
+# MEMBENCH_NODES: 1 to 100000; MEMBENCH_RUNS: 1 to 1000), a blank MEMBENCH_BUILDS or a build
+# name with a slash or leading dot, a MEMBENCH_BASELINE that is not a readable file, a
+# MEMBENCH_RESULTS_ROOT that cannot be made a folder, or sbatch refused or printed no job id.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -63,9 +64,26 @@ case $mode in
   array) count MEMBENCH_GPUS 100000; script=membench_array.sbatch shape=(--array="0-$((MEMBENCH_GPUS - 1))") ;;
   node) count MEMBENCH_NODES 100000; script=membench_node.sbatch shape=(--array="0-$((MEMBENCH_NODES - 1))") ;;
   srun) count MEMBENCH_GPUS 100000; script=membench_srun.sbatch shape=(--ntasks="$MEMBENCH_GPUS") ;;
-  -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
   *) echo "submit.sh: mode must be array, node or srun (see --help)" >&2; exit 2 ;;
 esac
+# Checked here, not an hour later in every task: blank builds would have each task refuse
+# them, and a name with a slash or a leading dot is refused there too.
+read -r -a builds <<<"$MEMBENCH_BUILDS"
+if [ "${#builds[@]}" -eq 0 ]; then
+  echo "submit.sh: MEMBENCH_BUILDS names no build; nothing submitted" >&2
+  exit 2
+fi
+for build in "${builds[@]}"; do
+  [[ $build =~ ^[A-Za-z0-9_][A-Za-z0-9._-]*$ ]] ||
+    { echo "submit.sh: MEMBENCH_BUILDS: build '$build': letters, digits, . _ - (a program of MEMBENCH_BIN); nothing submitted" >&2; exit 2; }
+done
+# The fleet job reads the baseline after the whole run: a missing one would fail it only then.
+# The nodes see this file system (the results root is on it too), so it is checked here.
+if [ -n "$MEMBENCH_BASELINE" ] && { [ ! -f "$MEMBENCH_BASELINE" ] || [ ! -r "$MEMBENCH_BASELINE" ]; }; then
+  echo "submit.sh: MEMBENCH_BASELINE=$MEMBENCH_BASELINE: not a readable file; nothing submitted" >&2
+  exit 2
+fi
 export MEMBENCH_TIER MEMBENCH_BUILDS MEMBENCH_FILTER MEMBENCH_ARGS MEMBENCH_RUNS MEMBENCH_BIN \
   MEMBENCH_REPORT MEMBENCH_RESULTS_ROOT MEMBENCH_BASELINE
 export MEMBENCH_SLURM_DIR=$here

@@ -8,7 +8,8 @@
 # --threshold 3 or --unsure fail), writes the Markdown to $GITHUB_STEP_SUMMARY when set and
 # to $MEMBENCH_GATE_MD when set, prints the verdict lines, and exits as compare does:
 # 0 no regression, 1 a regression, 2 unusable input (a benchmark missing or errored on
-# either side unless --allow-missing, a malformed file, a bad option).
+# either side unless --allow-missing, a malformed file, a bad option; also a REPORT that is
+# no executable file, or either Markdown path naming an input file, before anything runs).
 set -uo pipefail
 if [ $# -lt 3 ]; then
   echo "usage: tools/gate/ci_gate.sh REPORT BASELINE NEW [COMPARE OPTIONS...]" >&2
@@ -16,6 +17,32 @@ if [ $# -lt 3 ]; then
 fi
 report=$1 baseline=$2 candidate=$3
 shift 3
+# A REPORT that does not run would end in bash's 127, no code of this gate's.
+if [ ! -f "$report" ] || [ ! -x "$report" ]; then
+  echo "ci_gate.sh: REPORT=$report: no membench-report there (not an executable file)" >&2
+  exit 2
+fi
+# The Markdown is never written over (or appended to) an input: that would lose the results.
+# Compared by real path (a link or ./ spelling is the same file); a folder input: each file in it.
+inputs=()
+for path in "$baseline" "$candidate"; do
+  if [ -d "$path" ]; then
+    for f in "$path"/* "$path"/.[!.]* "$path"/..?*; do
+      [ -e "$f" ] && inputs+=("$(realpath -m -- "$f")")
+    done
+  fi
+  inputs+=("$(realpath -m -- "$path")")
+done
+for var in GITHUB_STEP_SUMMARY MEMBENCH_GATE_MD; do
+  [ -n "${!var:-}" ] || continue
+  out=$(realpath -m -- "${!var}")
+  for f in "${inputs[@]}"; do
+    if [ "$out" = "$f" ]; then
+      echo "ci_gate.sh: $var=${!var}: is one of the inputs ($f); nothing written" >&2
+      exit 2
+    fi
+  done
+done
 
 # A file, or every *.json of a folder, as repeated --base/--new options.
 runs() {

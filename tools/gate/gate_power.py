@@ -56,6 +56,10 @@ def compare(report, base, new, options):
         run = subprocess.run(cmd, capture_output=True, text=True)
     except OSError as e:  # missing, not executable, a folder
         fail(f"--report {report}: cannot be run: {e.strerror or e}")
+    # compare's exit 2 is its unusable input (a file missing or not a run): gate_power's too.
+    if run.returncode == 2:
+        said = run.stderr.strip().splitlines()
+        fail(f"compare of {base} against {new}: unusable input: {said[-1] if said else 'exit 2'}")
     if run.returncode not in (0, 1):
         sys.exit(f"gate_power: {' '.join(cmd)} exited {run.returncode}:\n{run.stderr}")
     rows = {}

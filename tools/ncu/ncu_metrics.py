@@ -85,14 +85,35 @@ def parse_args():
     return ap.parse_args()
 
 
+def make_out(out, tool):
+    """OUT as a folder; an existing file there (or any folder that cannot be made) is said, exit 2, the file kept."""
+    if os.path.exists(out) and not os.path.isdir(out):
+        print(f"{tool}: OUT {out}: exists and is not a folder", file=sys.stderr)
+        sys.exit(2)
+    try:
+        os.makedirs(out, exist_ok=True)
+    except OSError as e:
+        print(f"{tool}: OUT {out}: cannot be made: {e.strerror or e}", file=sys.stderr)
+        sys.exit(2)
+
+
+def metrics_of(exe, configs):
+    """membench_metrics, with a build that is missing or fails said, exit 2 (as ncu_validate.py does)."""
+    try:
+        return membench_metrics(exe, [c[0] for c in configs])
+    except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as e:
+        print(f"ncu_metrics: membench failed: {exe}: {e}", file=sys.stderr)
+        sys.exit(2)
+
+
 def main():
     args = parse_args()
     bundle, out = args.bundle, args.out
-    os.makedirs(out, exist_ok=True)
+    make_out(out, "ncu_metrics")
     results, ok = [], True
     for exe_name, configs in CONFIGS.items():
         exe = os.path.join(bundle, exe_name)
-        rows, status = membench_metrics(exe, [c[0] for c in configs])
+        rows, status = metrics_of(exe, configs)
         print(f"{exe_name}: {status}")
         for name, kernel in configs:
             row = rows.get(name, {})
