@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 """Stop-gap table generator for a reports/<gpu>/<date>_<sha>/ folder from before
 membench-report's views: python3 reports/make_tables.py DIR > DIR/tables.md"""
-import json, statistics, sys
+import statistics, sys
 from pathlib import Path
 
-from membench import schema as S
+from membench import read_document, schema as S
 
 C, R, X = S.counter, S.row, S.context
 
@@ -17,8 +17,7 @@ def fail(message):
 def load(path):
     """A results file's JSON; one missing or unreadable is said, exit 2."""
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
+        return read_document(path)
     except (OSError, ValueError) as e:  # missing, a folder, not UTF-8, not JSON
         fail(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}")
 

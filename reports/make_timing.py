@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """Timing summary of a reports/<gpu>/<date>_<sha>/ folder against an earlier one (a stop-gap
 from before membench-report): python3 reports/make_timing.py BEFORE_DIR AFTER_DIR > AFTER_DIR/timing.md"""
-import json, statistics, sys
+import statistics, sys
 from datetime import datetime
 from pathlib import Path
 
-from membench import schema as S
+from membench import read_document, schema as S
 
 C, R = S.counter, S.row
 
@@ -21,8 +21,7 @@ def load(d, exe):
     """A build's results file; one missing or unreadable is said, exit 2."""
     path = d / f"{exe}.json"
     try:
-        with open(path, encoding="utf-8") as f:
-            return json.load(f)
+        return read_document(path)
     except (OSError, ValueError) as e:  # missing, a folder, not UTF-8, not JSON
         fail(f"{path}: cannot read: {getattr(e, 'strerror', None) or e}")
 

@@ -11,6 +11,6 @@ from an installed membench, or put either folder on PYTHONPATH. Standard library
 """
 from . import schema
 from .names import Name, parse_name, parse_size
-from .results import Results, Row, load
+from .results import Results, Row, load, read_document
 
-__all__ = ["schema", "Name", "parse_name", "parse_size", "Results", "Row", "load"]
+__all__ = ["schema", "Name", "parse_name", "parse_size", "Results", "Row", "load", "read_document"]

@@ -188,9 +188,15 @@ def _no_duplicates(pairs):
 
 
 def load(path):
-    """The rows and context of a results file (a path). Raises OSError, ValueError (longer than
-    512 MiB, not UTF-8, not JSON, no `benchmarks` array, a row or context that is no object, a
-    name that is no string, a key given twice in one object, a row's number that is NaN, infinite or beyond a double's range, a
+    """The rows and context of a results file (a path). Raises OSError, ValueError (what
+    read_document raises; no `benchmarks` array, a row or context that is no object, a name
+    that is no string, a row's number that is NaN, infinite or beyond a double's range)."""
+    return Results(read_document(path), Path(path))
+
+
+def read_document(path):
+    """A JSON file as Python objects, read as load reads it. Raises OSError, ValueError (longer
+    than 512 MiB, not UTF-8, not JSON, a key given twice in one object, nested too deeply, a
     FIFO that no one writes: it reads as empty, never waited for)."""
     path = Path(path)
     too_long = f"{path}: longer than {MAX_INPUT >> 20} MiB: no results file"
@@ -217,4 +223,4 @@ def load(path):
         raise ValueError(f"{path}: key '{e.args[0]}' given twice in one object") from None
     except RecursionError:  # nested deeper than Python's parser goes: no results file
         raise ValueError(f"{path}: not JSON this reader can take: nested too deeply") from None
-    return Results(doc, path)
+    return doc

@@ -27,6 +27,7 @@ import sys
 import tempfile
 
 from membench import schema as S
+from ncu_metrics import make_out  # the script beside this one
 
 C, R = S.counter, S.row
 
@@ -117,23 +118,11 @@ def parse_args():
     return ap.parse_args()
 
 
-def make_out(out):
-    """OUT as a folder; an existing file there (or any folder that cannot be made) is said, exit 2, the file kept."""
-    if os.path.exists(out) and not os.path.isdir(out):
-        print(f"ncu_validate: OUT {out}: exists and is not a folder", file=sys.stderr)
-        sys.exit(2)
-    try:
-        os.makedirs(out, exist_ok=True)
-    except OSError as e:
-        print(f"ncu_validate: OUT {out}: cannot be made: {e.strerror or e}", file=sys.stderr)
-        sys.exit(2)
-
-
 def main():
     args = parse_args()
     tol_us, tol_pct = args.tolerance_us, args.tolerance_pct
     bundle, out = args.bundle, args.out
-    make_out(out)
+    make_out(out, "ncu_validate")
     exe = os.path.join(bundle, "membench")
     try:
         blocking = membench_times(exe, "blocking")
