@@ -30,6 +30,19 @@ runs=${4:-3}
 layouts=${5:-suite,family,families}
 limit=${REPORT_PERF_LIMIT:-60}  # seconds a run may take; longer runs are stopped and shown as ">LIMIT"
 [ -x "$report" ] || { echo "report_perf: no membench-report at $report (build it first)" >&2; exit 2; }
+# The arguments checked before anything is measured: a bad one would otherwise surface as a
+# Python traceback, a silent other layout, or a table of nothing.
+[[ $rows =~ ^[0-9]+$ ]] && [ "$rows" -gt 0 ] || { echo "report_perf: ROWS must be a whole number above 0, not '$rows'" >&2; exit 2; }
+[[ $runs =~ ^[0-9]+$ ]] && [ "$runs" -gt 0 ] || { echo "report_perf: RUNS must be a whole number above 0, not '$runs'" >&2; exit 2; }
+[[ $limit =~ ^[0-9]+$ ]] && [ "$limit" -gt 0 ] || { echo "report_perf: REPORT_PERF_LIMIT must be a whole number of seconds above 0, not '$limit'" >&2; exit 2; }
+[ -n "${layouts//,/}" ] || { echo "report_perf: LAYOUTS names no layout" >&2; exit 2; }
+for layout in ${layouts//,/ }; do
+  case $layout in
+    suite | family | families) ;;
+    *) echo "report_perf: unknown layout '$layout' in LAYOUTS (suite, family, families)" >&2; exit 2 ;;
+  esac
+done
+[ -f "$source" ] && [ -r "$source" ] || { echo "report_perf: SOURCE $source is not a readable file" >&2; exit 2; }
 report=$(realpath "$report")
 source=$(realpath "$source")
 [ -x /usr/bin/time ] || { echo "report_perf: needs GNU time (/usr/bin/time, Debian package time)" >&2; exit 2; }
@@ -37,9 +50,23 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 if [[ $source == *.tar.xz ]]; then  # packed (reports/README.md): X.tar.xz holds X.json
   member=$(basename "$source" .tar.xz).json
-  tar -xJf "$source" -C "$work" "$member"
+  tar -xJf "$source" -C "$work" "$member" 2>/dev/null || { echo "report_perf: SOURCE $source holds no $member" >&2; exit 2; }
   packed=$source source=$work/$member
 fi
+# The templates: a JSON file with a list of benchmark rows, said here rather than as a traceback
+# from the heredoc after the table's header.
+python3 - "$source" "${packed:-$source}" <<'PY' || exit 2
+import json, sys
+try:
+    rows = json.load(open(sys.argv[1], encoding="utf-8"))["benchmarks"]
+    ok = isinstance(rows, list) and rows and all(isinstance(r, dict) and str(r.get("name", "")).count("/") >= 2
+                                                 and str(r.get("run_name", "")).count("/") >= 2 for r in rows)
+except (OSError, ValueError, KeyError, TypeError):
+    ok = False
+if not ok:
+    print(f"report_perf: SOURCE {sys.argv[2]} is not a membench run with benchmark rows", file=sys.stderr)
+    sys.exit(2)
+PY
 
 # LAYOUT's base.json, new.json and cg.json in the current folder.
 make_files() {

@@ -128,8 +128,10 @@ std::string value_error(const option_spec& o, std::string_view text) {
       if (const std::string e = regex_error(std::string(text)); !e.empty())
         return fmt::format("'{}' is not a valid regular expression ({})", text, e);
       return "";
-    // A path or a date given empty (`-o "$UNSET"`) names nothing: refused, not taken as unset.
-    case option_kind::text: return text.empty() ? "an empty value names nothing" : "";
+    // A path, a date or a file or table named empty (`-o "$UNSET"`, `schema ''`) names nothing:
+    // refused, not taken as unset.
+    case option_kind::text:
+    case option_kind::positional: return text.empty() ? "an empty value names nothing" : "";
     default: return "";
   }
 }

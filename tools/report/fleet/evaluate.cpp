@@ -348,7 +348,10 @@ int main(int argc, char** argv) {
                  "no run counted twice) or bootstrap")->check(CLI::IsMember({"distinct", "bootstrap"}));
   app.add_option("--model-below", membench::report::model_below,
                  "judge a synthetic fleet of fewer GPUs than this against the reference of its stratum's other GPUs "
-                 "(fleet --model-below with a model reference; 0: never)");
+                 "(fleet --model-below with a model reference; 0: never)")
+      // CLI11 reads "-1" into an unsigned count as its largest: a negative is refused first.
+      ->check(CLI::Validator([](std::string& text) { return text.starts_with('-') ? "'" + text + "' is below 0" : ""; },
+                             "COUNT"));
   // CLI11's own exit codes (105, 106, ...) mapped to the documented 2 for unusable input.
   try {
     app.parse(argc, argv);

@@ -9,8 +9,14 @@ namespace membench::report {
 
 std::vector<std::string> json_files(const std::string& folder) {
   std::vector<std::string> out;
-  for (const auto& e : std::filesystem::recursive_directory_iterator(folder)) {
-    if (e.is_regular_file() && e.path().extension() == ".json") out.push_back(e.path().string());
+  // A link that loops, or an entry that cannot be read, is said with its path, not thrown
+  // out of the walk as an abort.
+  try {
+    for (const auto& e : std::filesystem::recursive_directory_iterator(folder)) {
+      if (e.is_regular_file() && e.path().extension() == ".json") out.push_back(e.path().string());
+    }
+  } catch (const std::filesystem::filesystem_error& e) {
+    throw input_error(fmt::format("{}: {}", e.path1().string(), e.code().message()));
   }
   std::sort(out.begin(), out.end());
   if (out.empty()) throw input_error(folder + ": no .json file");

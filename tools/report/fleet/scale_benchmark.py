@@ -29,15 +29,29 @@ TIME_KEYS = (R.real_time, R.cpu_time, C.ci_low_us, C.ci_high_us, C.t_min_us, C.b
              C.batch_ci_high_us)
 
 
+def fail(message):
+    print(f"scale_benchmark: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def sources(folders):
+    for f in folders:
+        if not Path(f).is_dir():
+            fail(f"source {f} is not a folder")
     paths = sorted(p for f in folders for p in Path(f).rglob("*.json"))
     docs = []
     for p in paths:
-        doc = json.loads(p.read_text())
+        try:
+            doc = json.loads(p.read_text(encoding="utf-8"))
+        except (OSError, ValueError) as e:
+            fail(f"{p}: not a readable JSON file ({e})")
+        if not isinstance(doc, dict) or not isinstance(doc.get(F.context), dict) \
+                or not isinstance(doc.get(F.benchmarks), list):
+            continue
         if X.gpu_uuid in doc.get(F.context, {}) and len(doc.get(F.benchmarks, [])) > 50:
             docs.append(doc)
     if not docs:
-        sys.exit("scale_benchmark: no run of the whole quick tier (more than 50 rows with a gpu_uuid) below the sources")
+        fail("no run of the whole quick tier (more than 50 rows with a gpu_uuid) below the sources")
     return docs
 
 
@@ -86,16 +100,31 @@ def main():
     parser.add_argument("source", nargs="+", help="folders of real runs")
     args = parser.parse_args()
     if not Path("/usr/bin/time").exists():
-        sys.exit("scale_benchmark: needs GNU time (/usr/bin/time, Debian package time)")
+        fail("needs GNU time (/usr/bin/time, Debian package time)")
+    # The arguments checked before the table's header is printed or a file written.
+    try:
+        sizes = [int(s) for s in args.sizes.split(",")]
+    except ValueError:
+        sizes = []
+    if not sizes or any(s < 1 for s in sizes):
+        fail(f"--sizes must be whole numbers above 0, comma-separated, not '{args.sizes}'")
+    if not (os.path.isfile(args.report) and os.access(args.report, os.X_OK)):
+        fail(f"--report {args.report} is not an executable file")
+    if args.work and Path(args.work).exists() and not Path(args.work).is_dir():
+        fail(f"--work {args.work} is not a folder")
     docs = sources(args.source)
     rows = len(docs[0][F.benchmarks])
-    work = Path(args.work) if args.work else Path(tempfile.mkdtemp())
+    try:
+        work = Path(args.work) if args.work else Path(tempfile.mkdtemp())
+        work.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        fail(f"--work {args.work}: {e.strerror or e}")
     print(f"fleet at scale: {len(docs)} source runs of {rows} rows; {os.cpu_count()} CPUs; "
           f"load average {os.getloadavg()[0]:.2f}\n")
     print("| GPUs | files | rows judged | wall s | CPU s | peak MB | MB of JSON | exit |")
     print("|---:|---:|---:|---:|---:|---:|---:|---:|")
     try:
-        for size in (int(s) for s in args.sizes.split(",")):
+        for size in sizes:
             folder = work / f"fleet{size}"
             shutil.rmtree(folder, ignore_errors=True)
             folder.mkdir(parents=True)

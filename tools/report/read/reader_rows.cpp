@@ -180,6 +180,11 @@ void row_fields::wrong(const key_plan& k) {
     case field::error_occurred: bad_error_occurred = true; break;
     case field::samples_us:
     case field::batch_samples_us: bad_samples = true; break;
+    // A counter the verdicts read given as text or a boolean ("converged": "yes") would be
+    // read as absent, and the row judged on evidence it does not have.
+    case field::counter:
+      if (k.slot != evidence_slot::none && bad_evidence.empty()) bad_evidence = k.counter;
+      break;
     default: break;
   }
 }
@@ -276,6 +281,7 @@ std::string check_row(row_fields& f, raw_row& out, bool keep_run) {
   if (std::string problem = check_time(f, r); !problem.empty()) return problem;
   r.counters = counter_set(std::move(f.counters));
   if (keep_run && f.bad_samples) return "samples_us or batch_samples_us is not an array of numbers";
+  if (!f.bad_evidence.empty()) return fmt::format("{} is not a number", f.bad_evidence);
   if (keep_run) {
     // A row's time is one of its samples' statistics: one outside them contradicts them, and
     // a test on the samples would judge other data than the time shown (a slowdown hidden).

@@ -78,6 +78,7 @@ struct row_fields {
   std::optional<std::string> name, run_name, run_type, aggregate_name, aggregate_unit, time_unit, error_message, label;
   bool bad_real_time = false, bad_error_occurred = false, bad_repetition_index = false;
   bool bad_samples = false;  // samples_us or batch_samples_us that is not an array
+  std::string_view bad_evidence;  // a counter the verdicts read (converged, ci_low_us, ...) that is no number
   std::optional<double> real_time;
   std::optional<bool> error_occurred;
   std::optional<std::int64_t> repetition_index;
