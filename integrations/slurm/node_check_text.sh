@@ -4,10 +4,12 @@
 
 # Standard input without terminal control: escape sequences (colours, titles) whole, a tab or
 # carriage return as a blank, any other C0 control character and DEL dropped. Bytes below 0x80
-# are never part of a multi-byte UTF-8 character, so this keeps UTF-8 valid.
+# are never part of a multi-byte UTF-8 character, so this keeps UTF-8 valid. The C1 control
+# characters U+0080..U+009F (UTF-8 c2 80..c2 9f; a terminal may honour c2 9b as ESC [) are
+# dropped whole too: c2 is only ever a lead byte, so the bytes around stay valid UTF-8.
 printable() {
-  local esc=$'\033' bel=$'\007'
-  LC_ALL=C sed -E "s#$esc\[[0-?]*[ -/]*[@-~]##g; s#$esc\][^$bel$esc]*($bel|$esc\\\\)##g" |
+  local esc=$'\033' bel=$'\007' c1=$'\xc2[\x80-\x9f]'
+  LC_ALL=C sed -E "s#$esc\[[0-?]*[ -/]*[@-~]##g; s#$esc\][^$bel$esc]*($bel|$esc\\\\)##g; s#$c1##g" |
     LC_ALL=C tr '\t\r' '  ' | LC_ALL=C tr -d '\000-\037\177'
 }
 

@@ -26,6 +26,9 @@ _SIZE_SHIFTS = {"K": 10, "M": 20, "G": 30, "T": 40}
 
 def parse_size(text):
     """"64M" -> 67108864, as membench's names write sizes (binary K, M, G, T). Raises ValueError."""
+    # A number (or None) is no size text: refused as the docstring says, not a TypeError from re.
+    if not isinstance(text, str):
+        raise ValueError(f"bad size {text!r}: text expected (digits with optional K, M, G, T), not {type(text).__name__}")
     if not _SIZE.fullmatch(text):
         raise ValueError(f"bad size '{text}' (expected digits with optional K, M, G, T)")
     shift = _SIZE_SHIFTS.get(text[-1], 0)

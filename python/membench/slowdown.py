@@ -11,6 +11,7 @@ How, with s = 1 + PCT / 100, in each chosen row:
   - unchanged: everything else (ci_pct and noise_pct are relative, clocks and state stay
     as measured).
 """
+import math
 import re
 
 from . import schema as S
@@ -47,17 +48,32 @@ def _in_range(value):
     return True
 
 
-def scale_row(row, s):
-    """A row's JSON object `s` times slower in place (see above)."""
-    for key in list(row):
+def _scaled_values(row, s):
+    """{key: new value} for a row made `s` times slower (see above), the row itself untouched.
+    Raises ValueError where a new value is no finite double (a time near a double's maximum
+    times s): nothing is written until every value is known to fit."""
+    new = {}
+    for key in row:
         if key in SCALED or key in SAMPLE_TIMES:
             if _is_number(row[key]):
-                row[key] *= s
+                new[key] = row[key] * s
         elif key in DIVIDED and _is_number(row[key]):
-            row[key] /= s
+            new[key] = row[key] / s
     for key in SAMPLE_ARRAYS:
         if isinstance(row.get(key), list):
-            row[key] = [x * s for x in row[key]]
+            new[key] = [x * s for x in row[key]]
+    for key, value in new.items():
+        pairs = zip(row[key], value) if isinstance(value, list) else [(row[key], value)]
+        # A finite number times s overflows to inf without an error: refused rather than written.
+        if any(math.isfinite(old) and not math.isfinite(v) for old, v in pairs):
+            raise ValueError(f"{key}: scaled by {s:g} it is beyond a double's range")
+    return new
+
+
+def scale_row(row, s):
+    """A row's JSON object `s` times slower in place (see above); ValueError, the row
+    unchanged, where a scaled value would be beyond a double's range."""
+    row.update(_scaled_values(row, s))
 
 
 def inject(doc, slowdown, pattern="", every=1, phase=0):
@@ -68,10 +84,14 @@ def inject(doc, slowdown, pattern="", every=1, phase=0):
     never changed (an aggregates-only file gets its mean, median and stddev rows scaled instead).
     Raises ValueError, `doc` unchanged, for a slowdown out of range or a file of another shape
     (a top level, row or context that is no object, a name that is no string, a chosen row's
-    sample that is no number, a chosen row's number beyond a double's range)."""
+    sample that is no number, a chosen row's number beyond a double's range before or after
+    scaling) or an `every` below 1."""
     # Above -100 a time stays positive; NaN fails the comparison and is refused with infinities.
     if not -100 < slowdown < float("inf"):
         raise ValueError(f"slowdown {slowdown}: a finite percentage above -100")
+    # every counts rows: below 1 there is no every-th row (and 0 would divide by zero).
+    if not isinstance(every, int) or isinstance(every, bool) or every < 1:
+        raise ValueError(f"every {every!r}: a whole number of at least 1")
     # Every shape is checked before the first row changes: a refused file is left as it was.
     if not isinstance(doc, dict):
         raise ValueError(f"not a results file: the top level is {_json_type(doc)}, not an object")
@@ -116,9 +136,13 @@ def inject(doc, slowdown, pattern="", every=1, phase=0):
                 if (key in SCALED or key in SAMPLE_TIMES or key in DIVIDED) and _is_number(row[key]) \
                         and not _in_range(row[key]):
                     raise ValueError(f"benchmark {i} ({name}): {key} is a number beyond a double's range")
-            scaled.append(row)
-    for row in scaled:
-        scale_row(row, s)
+            try:
+                scaled.append((row, _scaled_values(row, s)))
+            except ValueError as e:
+                raise ValueError(f"benchmark {i} ({name}): {e}") from None
+    # Every new value is computed (and checked) above: a refused file is left as it was.
+    for row, new in scaled:
+        row.update(new)
     ctx = doc.setdefault(S.file.context, {})
     ctx[INJECTED_PCT] = f"{slowdown:g}"
     ctx[INJECTED_ROWS] = ",".join(chosen)

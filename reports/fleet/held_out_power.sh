@@ -8,8 +8,13 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$(dirname "$here")")
-report=$(realpath "${1:?usage: held_out_power.sh REPORT [OUT]}")
+# Checked before anything runs: without -e, a failed check inside $(...) would not stop the script,
+# and the table would be written over OUT regardless.
+[ $# -ge 1 ] && [ -n "$1" ] || { echo "usage: held_out_power.sh REPORT [OUT]" >&2; exit 2; }
+[ -x "$1" ] && [ -f "$1" ] || { echo "held_out_power.sh: REPORT $1 is not an executable file" >&2; exit 2; }
+report=$(realpath "$1")
 out=${2:-$here/held_out_power.md}
+[ -d "$(dirname "$out")" ] || { echo "held_out_power.sh: OUT $out: No such folder $(dirname "$out")" >&2; exit 2; }
 export PYTHONPATH="$root/python${PYTHONPATH:+:$PYTHONPATH}"
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -49,5 +54,7 @@ print(' '.join(sorted(s['name'] for s in b['scopes'] if s['kind'] == 'family' an
     done
     echo "| GPU-$gpu | \`$base\` | exit $(judge "$runs" "$here/$base" 0) | exit $(judge "$runs" "$here/$base" 5) | $found of $n families |"
   done
-} > "$out"
+} > "$work/out.md" || { echo "held_out_power.sh: could not write the table" >&2; exit 1; }
+# Written whole into the temporary folder first, so a failure never leaves OUT truncated.
+mv -f "$work/out.md" "$out" || { echo "held_out_power.sh: could not write $out" >&2; exit 1; }
 echo "held_out_power.sh: $out"

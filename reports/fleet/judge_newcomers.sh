@@ -6,10 +6,18 @@
 # (692-2G520-0202-000), as a fleet of their own. Extracts the archives into a temporary folder.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-report=$(realpath "${1:?usage: judge_newcomers.sh REPORT [OUT]}")
+[ $# -ge 1 ] && [ -n "$1" ] || { echo "usage: judge_newcomers.sh REPORT [OUT]" >&2; exit 2; }
+# A REPORT that is no program would make every fleet call exit 127, and OUT a page of those.
+[ -x "$1" ] && [ -f "$1" ] || { echo "judge_newcomers.sh: REPORT $1 is not an executable file" >&2; exit 2; }
+report=$(realpath "$1")
 out=${2:-$here/newcomers.md}
+[ -d "$(dirname "$out")" ] || { echo "judge_newcomers.sh: OUT $out: No such folder $(dirname "$out")" >&2; exit 2; }
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
+# fleet's own exit codes (0 within, 1 a GPU slow, 2 refused, 3 undecided, 4); anything else is a crash.
+check_rc() {
+  [ "$1" -le 4 ] || { echo "judge_newcomers.sh: fleet exited $1 on $2" >&2; exit 1; }
+}
 # archive baseline: the newcomers and what judges them
 pairs=(
   "h200/newcomers/2026-11-28_dd39d85_1gpu_80f518e5.tar.xz h200/baseline_board000.json"
@@ -43,6 +51,7 @@ fresh_gpus=(8def4dde ec89b614 f9db2863 865f7762)
     # The GPUs' table, with the folder's temporary path taken out; without one, why not.
     sed -n '/^### GPUs, worst first/,/^### /p' "$dir.md" | sed '1d;$d' | sed "s|$work/||g"
     [ "$rc" != 2 ] || sed "s|$here/||g; s|^membench-report: |no verdict: |" "$dir.err"
+    check_rc "$rc" "$archive"
     echo "exit $rc"
   done
   # The fresh single-GPU H100s of a board part no baseline has: a fleet of their own.
@@ -56,7 +65,10 @@ fresh_gpus=(8def4dde ec89b614 f9db2863 865f7762)
   echo
   rc=0
   "$report" fleet "$fresh"/* --format md >"$fresh.md" 2>/dev/null || rc=$?
+  check_rc "$rc" "h100/newcomers/"
   sed -n '/^### GPUs, worst first/,/^### /p' "$fresh.md" | sed '1d;$d' | sed "s|$work/||g"
   echo "exit $rc"
-} >"$out"
+} >"$work/out.md"
+# Written whole into the temporary folder first, so a failure never leaves OUT truncated.
+mv -f "$work/out.md" "$out"
 echo "judge_newcomers.sh: $out"

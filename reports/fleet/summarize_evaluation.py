@@ -9,6 +9,7 @@ stratum, from membench-fleet-evaluate's Markdown (stdout, Markdown):
 
 The README quotes its lines (tests/check_quoted.py keeps them the files').
 """
+import math
 import re
 import sys
 from pathlib import Path
@@ -42,22 +43,43 @@ def tables(lines):
             parts = [p.strip() for p in line.strip().strip("|").split("|")]
             if len(parts) < 3 or not parts[1].endswith("%"):
                 continue
-            rows[(kind, parts[0], parts[1])] = [CELL.search(c).groups() for c in parts[2:] if CELL.search(c)]
+            cells = [CELL.search(c).groups() for c in parts[2:] if CELL.search(c)]
+            # A cell per fleet size; a row of more or fewer cannot be matched to the sizes.
+            if len(cells) != len(sizes):
+                raise ValueError(f"a row of {len(cells)} cells under a header of {len(sizes)} sizes: {line.strip()}")
+            rows[(kind, parts[0], parts[1])] = cells
     return sizes, rows
 
 
+def fail(message):
+    print(f"summarize_evaluation.py: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def main(paths):
+    if not paths:
+        fail("usage: summarize_evaluation.py EVALUATION.md...")
+    # Every file read and parsed before a line is printed: never half a table, then an error.
+    healthy, details = [], []
+    for path in paths:
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except UnicodeDecodeError:
+            fail(f"{path}: not UTF-8 text")
+        except OSError as e:
+            fail(f"{path}: {e.strerror or e}")
+        healthy += re.findall(
+            r"Healthy GPU verdicts in every synthetic fleet of (.+): (\d+), called (\d+)\.", text)
+        for name, lines in sections(text).items():
+            try:
+                sizes, rows = tables(lines)
+            except ValueError as e:
+                fail(f"{path}: {name}: {e}")
+            details.append((name, sizes, rows))
     print("| stratum | healthy verdicts | called |")
     print("|---|---:|---:|")
-    details = []
-    for path in paths:
-        text = Path(path).read_text()
-        for name, verdicts, called in re.findall(
-                r"Healthy GPU verdicts in every synthetic fleet of (.+): (\d+), called (\d+)\.", text):
-            print(f"| {name} | {verdicts} | {called} |")
-        for name, lines in sections(text).items():
-            sizes, rows = tables(lines)
-            details.append((name, sizes, rows))
+    for name, verdicts, called in healthy:
+        print(f"| {name} | {verdicts} | {called} |")
     for name, sizes, rows in details:
         print(f"\n{name}: found, by fleet size ({', '.join(map(str, sizes))} GPUs), and the largest distance from 32 GPUs\n")
         print("| slowed | scope | by | " + " | ".join(f"{s}" for s in sizes) + " | from 32 |")
@@ -71,9 +93,11 @@ def main(paths):
                 rates = [float(c[0]) for c in cells]
                 at32 = rates[sizes.index(32)] if 32 in sizes else float("nan")
                 # Two slowed GPUs of four are half the fleet: no majority, undecided by design.
-                spread = max(abs(r - at32) for i, r in enumerate(rates) if sizes[i] != 4 or kind != "two GPUs")
+                # With only the excluded size (or no 32), there is no distance to take: shown as none.
+                gaps = [abs(r - at32) for i, r in enumerate(rates) if sizes[i] != 4 or kind != "two GPUs"]
+                spread = f"{max(gaps):.1f} points" if gaps and not math.isnan(at32) else "none"
                 shown = " | ".join(f"{c[1]}/{c[2]}" for c in cells)
-                print(f"| {kind} | {scope} | {pct} | {shown} | {spread:.1f} points |")
+                print(f"| {kind} | {scope} | {pct} | {shown} | {spread} |")
         print(f"\n{name}: two slowed GPUs of four, fleets that exited 0 (of the trials)\n")
         print("| scope | 3 % | 5 % | 10 % | 20 % |")
         print("|---|---:|---:|---:|---:|")

@@ -11,14 +11,27 @@ prefix=${1:-.deps/prefix}
 shift $(( $# > 0 ? 1 : 0 ))
 packages=("$@")
 [ ${#packages[@]} -gt 0 ] || packages=(rapidjson-dev libre2-dev)
+# A name starting with - is an option to apt-get (--help downloads nothing and exits 0).
+for p in "${packages[@]}"; do
+  case $p in
+    "" | -*) echo "fetch_debs.sh: package '$p' is not a package name" >&2; exit 2;;
+  esac
+done
 command -v apt-get >/dev/null || { echo "fetch_debs.sh: needs apt-get (Debian or Ubuntu)" >&2; exit 2; }
 debs=$(mktemp -d)
 chmod 755 "$debs"  # apt-get download fetches as its own user
 trap 'rm -rf "$debs"' EXIT
 (cd "$debs" && apt-get download "${packages[@]}") ||
   { echo "fetch_debs.sh: apt-get download ${packages[*]} failed (apt-get update first?)" >&2; exit 2; }
+# apt-get can end 0 having fetched nothing: without a .deb the loop below would hand dpkg
+# the literal pattern.
+shopt -s nullglob
+fetched=("$debs"/*.deb)
+shopt -u nullglob
+[ ${#fetched[@]} -gt 0 ] ||
+  { echo "fetch_debs.sh: apt-get download ${packages[*]} fetched no .deb" >&2; exit 2; }
 mkdir -p "$prefix"
-for deb in "$debs"/*.deb; do
+for deb in "${fetched[@]}"; do
   dpkg -x "$deb" "$prefix"
   echo "fetch_debs.sh: $(basename "$deb") -> $prefix"
 done

@@ -8,12 +8,15 @@
 #   sass                        check_sass.sh on the three builds
 #   suite:EXE:TIER[:FLAGS]      EXE --suite=TIER into WORK/EXE_TIER[_N].json, with its summary;
 #                               FLAGS comma-separated (e.g. --keep-samples=200)
-#   run:EXE:NAME:FILTER[:FLAGS] a filtered run into WORK/NAME.json, with its summary
+#   run:EXE:NAME:FILTER[:FLAGS] a filtered run into WORK/NAME[_N].json, with its summary (NAME: a
+#                               plain file name, no / and no leading .)
 #   peers:TIER                  the peer matrix of every GPU pair alone (--peers-only) into WORK/peers_TIER.json
 #   p2p_check                   membench_p2p_check against membench's peer rows (p2p_agree.py, 5 %)
 #   ncu                         tools/ncu/ncu_validate.py (membench vs ncu, ~2 us to ~10 ms)
 #   demos                       the fault and Ctrl-C demonstrations
-# Exit: 2 without BUNDLE and WORK (a usage line); else 0, each phase's exit in its log line.
+# Exit: 2 without BUNDLE and WORK (a usage line), for a WORK it cannot make or write, or a NAME
+# or TIER that is no plain file name (before any phase runs); else 0, each phase's exit in its
+# log line.
 set -u
 if [ $# -lt 2 ] || [ -z "$1" ] || [ -z "$2" ]; then
   echo "usage: gpu_session.sh BUNDLE WORK PHASE... (phases: see the head of $0)" >&2
@@ -21,6 +24,23 @@ if [ $# -lt 2 ] || [ -z "$1" ] || [ -z "$2" ]; then
 fi
 bundle=$1 work=$2
 shift 2
+# A NAME, EXE or TIER becomes a file name under WORK: one with / or .. would write outside it
+# (and a leading . would hide the result). Every phase is checked before the first one runs.
+plain_name() {  # plain_name WHAT VALUE: exits 2 unless VALUE is a plain file name
+  case $2 in
+    "" | .* | */* | *..*)
+      echo "gpu_session: $1 '$2' is not a plain file name (no /, no .., no leading .)" >&2
+      exit 2
+      ;;
+  esac
+}
+for phase in "$@"; do
+  case $phase in
+    suite:*) spec=${phase#suite:}; plain_name EXE "${spec%%:*}"; spec=${spec#*:}; plain_name TIER "${spec%%:*}";;
+    run:*) spec=${phase#run:}; plain_name EXE "${spec%%:*}"; spec=${spec#*:}; plain_name NAME "${spec%%:*}";;
+    peers:*) plain_name TIER "${phase#peers:}";;
+  esac
+done
 # The bundle's layout (cmake --install --component bundle): programs in bin/, the GPU checks
 # in libexec/membench/; a bundle made before that layout has everything in one folder.
 bin=$bundle/bin checks=$bundle/libexec/membench
@@ -33,8 +53,15 @@ for lib in libcublas.so.13 libcupti.so.13 libnvperf_host.so; do
   found=$(find /usr/local/cuda/ /usr/local/cuda-13*/ /usr/lib/x86_64-linux-gnu/ -name "$lib" 2>/dev/null | head -n 1)
   if [ -n "$found" ]; then export LD_LIBRARY_PATH="$(dirname "$found")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"; else echo "gpu_session: $lib not found"; fi
 done
-mkdir -p "$work"
-ms() { date +%s%N | awk '{print int($1 / 1000000)}'; }
+# Every phase writes under WORK: without it each would fail on its own and the session
+# still end 0.
+if ! mkdir -p "$work" 2>/dev/null || [ ! -d "$work" ] || [ ! -w "$work" ]; then
+  echo "gpu_session: WORK '$work' is not a folder it can make and write" >&2
+  exit 2
+fi
+# Milliseconds since the epoch as an integer: mawk (Debian's default awk) prints a number
+# this large as 1.79667e+12, which $(( )) cannot read.
+ms() { date +%s%3N; }
 
 run_membench() {  # run_membench EXE OUTNAME TIMEOUT ARGS...
   local exe=$1 name=$2 limit=$3
@@ -79,6 +106,9 @@ for phase in "$@"; do
     run:*)
       spec=${phase#run:}; exe=${spec%%:*}; spec=${spec#*:}; name=${spec%%:*}; filter=${spec#*:}; flags=""
       case $filter in *:--*) flags=${filter##*:}; filter=${filter%:*};; esac
+      # A second run: phase of one NAME gets NAME_2, ... as suite: does, never overwriting the first.
+      base=$name; n=1
+      while [ -e "$work/$name.json" ] || [ -e "$work/$name.log" ]; do n=$((n + 1)); name=${base}_$n; done
       # shellcheck disable=SC2086
       run_membench "$exe" "$name" "${RUN_LIMIT:-500}" --benchmark_filter="$filter" ${flags//,/ }
       ;;

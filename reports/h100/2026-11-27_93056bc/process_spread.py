@@ -5,7 +5,13 @@ processes of a set, pooled over the sets; this folder's table: b0 b1 c0 c1) agai
 three processes a side can find at 99 % with power 0.9: 3.86 x sqrt(2/3) x the relative sd."""
 import json,glob,statistics as st,math
 import sys
+import os
 # SETS: folders of kernel processes runNN.json (here b0 b1 c0 c1, in this order).
+if len(sys.argv) < 2:
+    print("usage: process_spread.py SET... (folders of runNN.json)", file=sys.stderr); sys.exit(2)
+for d in sys.argv[1:]:
+    if not os.path.isdir(d) or not glob.glob(d+'/run*.json'):
+        print(f"process_spread.py: {d} is not a folder of runNN.json", file=sys.stderr); sys.exit(2)
 sets={f's{i}': d for i, d in enumerate(sys.argv[1:])}
 rows={}
 for k,d in sets.items():
