@@ -110,6 +110,7 @@ fleet_outcome view_fleet(const file_refs& given, const fleet_options& opt, const
                                   s.no_level.empty() ? "" : "; --by=level leaves out rows of no level"));
   if (against != nullptr) s.baseline_path = against->path;
   decide_fleets(s, opt, against, opt.make_baseline ? nullptr : model);
+  find_split_gpus(s);
   const std::vector<gpu_summary> gpus = summarize_gpus(s);
   fleet_outcome out;
   if (opt.as_json && opt.machine_format == "prom") {

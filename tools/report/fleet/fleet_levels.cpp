@@ -113,13 +113,25 @@ std::vector<level_outcome> level_outcomes(const fleet_state& s, const std::vecto
   return out;
 }
 
+namespace {
+
+std::string split_key(const fleet& f, const fleet_gpu& g) { return g.uuid + '\n' + g.host + '\n' + f.key.build; }
+
+}  // namespace
+
+void find_split_gpus(fleet_state& s) {
+  std::set<std::string> seen;
+  s.split_gpus.clear();
+  for (const fleet& f : s.fleets) {
+    for (const fleet_gpu& g : f.gpus) {
+      std::string key = split_key(f, g);
+      if (!seen.insert(key).second) s.split_gpus.insert(std::move(key));
+    }
+  }
+}
+
 bool in_several_strata(const fleet_state& s, const fleet& f, std::size_t gpu) {
-  const fleet_gpu& g = f.gpus[gpu];
-  return std::any_of(s.fleets.begin(), s.fleets.end(), [&](const fleet& other) {
-    return &other != &f && other.key.build == f.key.build &&
-           std::any_of(other.gpus.begin(), other.gpus.end(),
-                       [&](const fleet_gpu& o) { return o.uuid == g.uuid && o.host == g.host; });
-  });
+  return s.split_gpus.count(split_key(f, f.gpus[gpu])) != 0;
 }
 
 std::string gpu_suite(const fleet_state& s, const fleet& f, std::size_t gpu) {

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -113,6 +114,7 @@ struct fleet_state {
   std::string since;                   ///< --since: each GPU also against its runs before this date
   fleet_test::settings test;           ///< what judged: the options', at a baseline's thresholds against one
   std::vector<gpu_at_host> no_recent_run;  ///< with --since: GPUs left out, no run since
+  std::set<std::string> split_gpus;        ///< GPUs (split_key) whose runs fall in several strata
   std::vector<std::string> set_aside;      ///< files not counted as runs, and why
   int unreadable = 0;                      ///< of them, files that could not be read
 };
@@ -199,6 +201,8 @@ std::vector<level_outcome> level_outcomes(const fleet_state& s, const std::vecto
 /// Whether the GPU (UUID, host and build) has runs in another of the state's strata too (a
 /// setting such as its power limit changed between runs): then judged once in each.
 bool in_several_strata(const fleet_state& s, const fleet& f, std::size_t gpu);
+/// Fills `s.split_gpus` once, so that the question above is a lookup for every series and case.
+void find_split_gpus(fleet_state& s);
 /// What a GPU's test cases are grouped under: its UUID, host and build (one UUID on two hosts,
 /// or two builds' runs of one GPU, are two suites), and its stratum where it is in several.
 std::string gpu_suite(const fleet_state& s, const fleet& f, std::size_t gpu);
