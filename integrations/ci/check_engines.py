@@ -117,9 +117,6 @@ def outliers_in(fleet_json):
 def check_fleet(folder, recordings, runs=None):
     folder = Path(folder)
     code = (folder / "fleet.exit").read_text().strip() if (folder / "fleet.exit").is_file() else "missing"
-    if os.environ.get("ENGINES_FLEET") == "0":
-        check(code == "2", f"fleet exit code recorded: {code} (membench-report has no fleet command yet: 2)")
-        return
     check(code == "1", f"fleet exit code recorded: {code} (1: an outlier)")
     for name in ("fleet.txt", "fleet.md", "fleet.json", "fleet-baseline.json", "reframe-references.json"):
         f = folder / name
@@ -137,9 +134,6 @@ def check_fleet(folder, recordings, runs=None):
 
 
 def check_joined(fleet_json, code, recordings, runs, build):
-    if os.environ.get("ENGINES_FLEET") == "0":
-        check(code == "2", f"fleet over both submissions: exit {code} (no fleet command yet: 2)")
-        return
     check(code == "1", f"fleet over both submissions: exit {code} (1: an outlier)")
     doc = json.loads(Path(fleet_json).read_text())
     called = outliers_in(doc)
@@ -157,8 +151,7 @@ def check_reframe(report, recordings):
         if g is None:
             check(tc["result"] == "skip", f"{tc['name']}: skipped (no GPU {tc['gpu']} on the node)")
             continue
-        judged = os.environ.get("ENGINES_FLEET") != "0"  # references come from the fleet report
-        want = "fail" if g["slowdown"] > 1 and judged else "pass"
+        want = "fail" if g["slowdown"] > 1 else "pass"  # references come from the fleet report
         check(tc["result"] == want and (want == "pass" or tc.get("fail_phase") == "performance"),
               f"{tc['name']}: {tc['result']} {tc.get('fail_phase') or ''} (want {want}), GPU {tc.get('gpu_uuid')}")
         check(tc.get("gpu_uuid") == g["gpu_uuid"], f"{tc['name']}: its report keeps the GPU's UUID")
@@ -247,8 +240,7 @@ def check_k8s_replay(folder, standin, report, work, run="k8s-replay"):
     check(all(name == f"task-{i}" for name, i in indices) and indices,
           f"each pod's JSON has its job_completion_index: {', '.join(f'{n}={i}' for n, i in indices)}")
     code = run_container(fleet, repo, {"MEMBENCH_RUN_ID": run}, local, image)
-    want = 2 if os.environ.get("ENGINES_FLEET") == "0" else 1
-    check(code == want, f"fleet Job: membench-fleet exit {code} (want {want}: 1 an outlier, 2 no fleet command)")
+    check(code == 1, f"fleet Job: membench-fleet exit {code} (want 1: an outlier)")
     return run_dir
 
 

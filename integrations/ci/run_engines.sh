@@ -59,10 +59,7 @@ if [ -d "$work" ] && [ -n "$(ls -A "$work")" ] && [ ! -e "$work/.engines-work" ]
   echo "run_engines.sh: $work is not empty and not a folder of this script's (no .engines-work)" >&2; exit 2
 fi
 mkdir -p "$work" && work=$(realpath "$work") && touch "$work/.engines-work"
-# Until membench-report has its fleet command, the fleet job exits 2 and nothing judges the GPUs.
-export ENGINES_FLEET=1
-"$report" fleet --help 2>&1 | grep -qi '^usage:.*fleet' || ENGINES_FLEET=0
-fleet_exit=$((ENGINES_FLEET ? 1 : 2))
+fleet_exit=1                   # the fleet report's exit code: the stand-in's slowed GPU is an outlier
 standin="$work/standin"        # membench, membench_ca, membench_cg -> the stand-in; recordings/
 standin8="$work/standin8"      # eight GPUs, for the Kubernetes Job's eight pods
 check="python3 $repo/integrations/ci/check_engines.py"
@@ -99,7 +96,7 @@ local_part() {
   say "run_local.sh exit $code (want $fleet_exit: the fleet report's); log $work/local.log"
   $check tasks "$dir" "$standin/recordings" "membench membench_cg" --scheduler=none &&
     $check fleet "$dir" "$standin/recordings" && [ "$code" = "$fleet_exit" ] || return 1
-  [ "$ENGINES_FLEET" = 1 ] && cp "$dir/reframe-references.json" "$work/references.json"
+  cp "$dir/reframe-references.json" "$work/references.json"
   # A bad MEMBENCH_RUNS is refused before anything runs: exit 2, the reason on stderr.
   MEMBENCH_BIN=$standin MEMBENCH_RESULTS_ROOT=$root MEMBENCH_RUN_ID=bad MEMBENCH_TASK=0 MEMBENCH_RUNS=0 \
     bash "$integrations/slurm/membench_array.sbatch" >/dev/null 2>"$work/runs0.err"
@@ -285,9 +282,7 @@ run_reframe() {  # run_reframe NAME REFRAME-OPTIONS...: membench_check.py over t
 
 reframe_part() {
   reframe_install || return $?
-  if [ "$ENGINES_FLEET" = 0 ]; then
-    say "no references without the fleet command: performance is logged, not judged"
-  elif [ ! -s "$work/references.json" ]; then
+  if [ ! -s "$work/references.json" ]; then
     say "no reframe-references.json (the local part failed)"; return 1
   fi
   rm -rf "$work/reframe" && mkdir -p "$work/reframe/home"
@@ -324,7 +319,6 @@ slurm_stop  # daemons a run before this one left, by its pid files
 find "$work" -mindepth 1 -maxdepth 1 ! -name venv ! -name venv.log ! -name .engines-work -exec rm -rf {} +
 trap slurm_stop EXIT
 say "membench-report: $report; work: $work; integrations: $integrations"
-[ "$ENGINES_FLEET" = 1 ] || say "membench-report has no fleet command yet: no verdict on the GPUs is checked, ReFrame runs without references"
 make_standin "$standin" 4 && make_standin "$standin8" 8 || exit 1
 part local local_part
 part slurm slurm_part
