@@ -61,6 +61,7 @@ struct fleet_args {
   std::string baseline, baseline_out;
   std::string model_reference = std::string(options::fleet_model_reference.text);
   output_options out;
+  const CLI::App* cmd = nullptr;  ///< after parsing: which options were given
 };
 struct profile_args {
   std::vector<std::string> files;

@@ -7,6 +7,7 @@
 #include <unordered_set>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
@@ -72,8 +73,41 @@ CLI::App* add_fleet(CLI::App& app, fleet_args& a) {
   b(o::baseline_format, a.opt.baseline_format)(o::filter, a.opt.filter)(o::fleet_all, a.opt.show_all);
   b(o::fleet_by, a.opt.by)(o::fleet_model_reference, a.model_reference)(o::fleet_model_below, a.opt.model_below);
   b(o::fleet_format, a.out.format)(o::output, a.out.output)(o::color, a.out.colour);
-  return b.done();
+  CLI::App* cmd = b.done();
+  a.cmd = cmd;
+  return cmd;
 }
+
+namespace {
+
+// The thresholds given on the command line (not left at their defaults).
+std::vector<std::string> given_thresholds(const CLI::App& cmd) {
+  std::vector<std::string> given;
+  for (const option_spec* t : {&o::fleet_threshold, &o::family_threshold, &o::row_threshold, &o::host_threshold,
+                               &o::host_row_threshold})
+    if (cmd.count(std::string(t->names)) > 0) given.emplace_back(t->names);
+  return given;
+}
+
+// A reference judges at the thresholds its spread was measured at, so thresholds given with
+// one cannot apply to the fleets it judges: with --baseline (which judges every fleet) they are
+// refused; with a model reference (which judges its models only) that is said.
+void check_thresholds_given(const fleet_args& a, const std::string& model_path) {
+  if (a.cmd == nullptr) return;
+  const std::vector<std::string> given = given_thresholds(*a.cmd);
+  if (given.empty()) return;
+  const std::string names = fmt::format("{}", fmt::join(given, ", "));
+  if (!a.baseline.empty())
+    throw input_error(fmt::format("{}: --baseline judges at the thresholds it was measured at; leave {} out, or "
+                                  "write a baseline at them with --baseline-out",
+                                  names, given.size() == 1 ? "it" : "them"));
+  if (!model_path.empty())
+    std::fprintf(stderr, "membench-report: %s: a fleet judged against the model reference %s is judged at its "
+                 "thresholds; --model-reference=none judges every fleet at those given\n",
+                 names.c_str(), terminal_text(model_path).c_str());
+}
+
+}  // namespace
 
 namespace {
 
@@ -121,6 +155,7 @@ int run_fleet(fleet_args a, session& s) {
     throw input_error("--baseline judges every fleet against it: --model-reference would judge none; give one of them");
   const fleet_baseline against = a.baseline.empty() ? fleet_baseline{} : read_baseline(a.baseline, s);
   const std::string model_path = a.baseline.empty() ? model_reference_path(a.model_reference) : "";
+  check_thresholds_given(a, model_path);
   const fleet_baseline model = model_path.empty() ? fleet_baseline{} : read_baseline(model_path, s);
   // A file found in a folder that cannot be read (truncated, a leftover) is set aside and
   // said; one the operator named is a mistake to stop on.
