@@ -1,19 +1,66 @@
 #!/usr/bin/env python3
-"""The README's row counts per suite are the golden lists' (tests/data/benchmark_list*.txt)."""
+"""tests/check_suite_counts.py [--write]: the row counts per suite that README.md and
+docs/guide.md quote are the golden lists' (tests/data/benchmark_list*.txt).
+
+Without --write: exit 1 with a line per count that differs. With --write (the golden_lists
+target runs it after rewriting the lists): the counts are rewritten in place, so that a new
+family changes no document by hand.
+"""
 import pathlib
 import re
 import sys
 
-root = pathlib.Path(__file__).resolve().parent.parent
-lists = {"check": "benchmark_list_check.txt", "quick": "benchmark_list_quick.txt",
+ROOT = pathlib.Path(__file__).resolve().parent.parent
+LISTS = {"check": "benchmark_list_check.txt", "quick": "benchmark_list_quick.txt",
          "default": "benchmark_list_default.txt", "full": "benchmark_list.txt"}
-readme = root.joinpath("README.md").read_text()
-bad = 0
-for suite, name in lists.items():
-    rows = sum(1 for line in root.joinpath("tests/data", name).read_text().splitlines() if line.strip())
-    said = re.search(r"`(?:--suite=)?%s` \((\d+) rows" % suite, readme)
-    if said is None or int(said.group(1)) != rows:
-        print(f"README.md: the {suite} suite has {rows} rows (tests/data/{name}); README says "
-              f"{said.group(1) if said else 'nothing'}")
-        bad += 1
-sys.exit(1 if bad else 0)
+
+
+def counts():
+    """Per suite: its rows (two GPUs, as the lists name them) and those of one GPU (no peer rows)."""
+    out = {}
+    for suite, name in LISTS.items():
+        rows = [l for l in ROOT.joinpath("tests/data", name).read_text().splitlines() if l.strip()]
+        out[suite] = (len(rows), sum(1 for l in rows if not l.startswith("peer/")))
+    return out
+
+
+def quotes(n):
+    """(file, pattern, the text it must read, what it is): each place a count is quoted."""
+    out = [("README.md", r"`--suite=check` \(\d+ rows", f"`--suite=check` ({n['check'][0]} rows", "check")]
+    for suite in ("quick", "default", "full"):
+        out.append(("README.md", rf"`{suite}` \(\d+ rows", f"`{suite}` ({n[suite][0]} rows", suite))
+        out.append(("docs/guide.md", rf"\| `{suite}` \| \d+ \|", f"| `{suite}` | {n[suite][0]} |", suite))
+    one = ", ".join(str(n[s][1]) for s in ("quick", "default", "full"))
+    out.append(("docs/guide.md", r"one GPU has no peer rows \(\d+, \d+, \d+\)", f"one GPU has no peer rows ({one})",
+                "quick, default and full on one GPU"))
+    return out
+
+
+def main(write):
+    texts = {}
+    bad = 0
+    for path, pattern, want, what in quotes(counts()):
+        text = texts.setdefault(path, ROOT.joinpath(path).read_text())
+        found = re.findall(pattern, text)
+        if len(found) != 1:
+            print(f"{path}: the {what} count is quoted {len(found)} times (once expected: /{pattern}/)")
+            bad += 1
+        elif found[0] != want:
+            if write:
+                texts[path] = text.replace(found[0], want)
+            else:
+                print(f"{path}: '{found[0]}' should read '{want}' (tests/data/benchmark_list*.txt)")
+                bad += 1
+    if write and not bad:
+        for path, text in texts.items():
+            if ROOT.joinpath(path).read_text() != text:
+                ROOT.joinpath(path).write_text(text)
+                print(f"check_suite_counts.py: {path}: counts rewritten")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    args = sys.argv[1:]
+    if args not in ([], ["--write"]):
+        sys.exit("usage: check_suite_counts.py [--write]")
+    sys.exit(main(args == ["--write"]))

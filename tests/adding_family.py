@@ -1,0 +1,129 @@
+#!/usr/bin/env python3
+"""tests/adding_family.py: docs/adding-an-experiment.md, taken at its word.
+
+  adding_family.py extract DOC SRC OUT   the page's example files into OUT: each code block
+                                         after `<!-- example: PATH new -->` is PATH, one after
+                                         `<!-- example: PATH append -->` is SRC's PATH with the
+                                         block appended, `<!-- example: CURRICULUM.md row -->`
+                                         a row of the families table (checked, kept as
+                                         OUT/CURRICULUM.row.md); a file is rewritten only
+                                         when it changes, so a configure does not rebuild it;
+                                         SRC's other kernel spaces linked beside them
+  adding_family.py count DOC             the page's table of hand-written files (new or edited):
+                                         at most 4, and one example block for each
+  adding_family.py listing MEMBENCH      the membench built from the example files alone lists
+                                         the family and its rows, in the tiers the page says
+
+Exit 0 when it holds, 1 with a line per fault, 2 on bad arguments.
+"""
+import fnmatch
+import os
+import re
+import subprocess
+import sys
+
+MARKER = re.compile(r"<!-- example: (\S+) (new|append|row) -->\n```[a-z]*\n(.*?)\n```", re.S)
+MOST_FILES = 4
+FAMILY = "global/read_reverse"
+# The example's grid (step 2): f32 and f64 at 4M and 1G; quick has f32 at 1G alone.
+FULL_ROWS = {f"{FAMILY}/type:{t}/l2:cold/bytes:{b}/manual_time" for t in ("f32", "f64") for b in ("4M", "1G")}
+QUICK_ROWS = {f"{FAMILY}/type:f32/l2:cold/bytes:1G/manual_time"}
+ROW = re.compile(r"^\| [A-Z]\d+ \| `[a-z0-9_]+/[a-z0-9_]+`[^|]* \| [^|]+ \|$")
+
+
+def examples(doc):
+    return [(m.group(1), m.group(2), m.group(3) + "\n") for m in MARKER.finditer(open(doc, encoding="utf-8").read())]
+
+
+def write_if_changed(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if os.path.exists(path) and open(path, encoding="utf-8").read() == text:
+        return
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def extract(doc, src, out):
+    faults = []
+    for path, how, text in examples(doc):
+        if how == "row":
+            if not ROW.match(text.strip()):
+                faults.append(f"{path}: the example row is no row of the families table: {text.strip()}")
+            write_if_changed(os.path.join(out, "CURRICULUM.row.md"), text)
+        elif how == "append":
+            write_if_changed(os.path.join(out, path), open(os.path.join(src, path), encoding="utf-8").read() + "\n" + text)
+        else:
+            write_if_changed(os.path.join(out, path), text)
+    link_kernel_spaces(src, out)
+    return faults
+
+
+def link_kernel_spaces(src, out):
+    """OUT/kernels/<space> for each space the examples did not write, a link to SRC's: a kernel
+    header includes its neighbours by relative path (../common/hd.hpp), as in the tree."""
+    for space in sorted(os.listdir(os.path.join(src, "kernels"))):
+        here = os.path.join(out, "kernels", space)
+        if os.path.isdir(os.path.join(src, "kernels", space)) and not os.path.lexists(here):
+            os.makedirs(os.path.dirname(here), exist_ok=True)
+            os.symlink(os.path.join(os.path.abspath(src), "kernels", space), here)
+
+
+def hand_written(doc):
+    """The table's files marked new or edited (the rows of step 1 onwards, not 'only if')."""
+    rows = re.findall(r"^\| (\d+) \| `([^`]+)` \| (new|edited) \|$", open(doc, encoding="utf-8").read(), re.M)
+    return [path for _, path, _ in rows]
+
+
+def count(doc):
+    files = hand_written(doc)
+    shown = [path for path, _, _ in examples(doc)]
+    faults = []
+    if not files:
+        faults.append(f"{doc}: no table of hand-written files (| step | `file` | new or edited |)")
+    if len(files) > MOST_FILES:
+        faults.append(f"{doc}: a family takes {len(files)} hand-written files, more than {MOST_FILES}: {files}")
+    for pattern in files:
+        glob = re.sub(r"<[^>]+>", "*", pattern)
+        if not any(fnmatch.fnmatch(path, glob) for path in shown):
+            faults.append(f"{doc}: the table names {pattern}, but no example block is that file")
+    if len(shown) != len(files):
+        faults.append(f"{doc}: {len(files)} hand-written files in the table, {len(shown)} example blocks")
+    print(f"adding_family.py: {len(files)} hand-written files: {', '.join(files)}")
+    return faults
+
+
+def listed(membench, *args):
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES="")
+    run = subprocess.run([membench, *args], capture_output=True, text=True, env=env, timeout=120)
+    if run.returncode != 0:
+        return None, f"{membench} {' '.join(args)}: exit {run.returncode}: {run.stderr.strip()[:300]}"
+    return run.stdout.splitlines(), None
+
+
+def listing(membench):
+    faults = []
+    families, fault = listed(membench, "--list-families")
+    if fault or not any(line.split()[:1] == [FAMILY] for line in families):
+        faults.append(fault or f"--list-families does not name {FAMILY}")
+    for tier, want in (("full", FULL_ROWS), ("quick", QUICK_ROWS)):
+        rows, fault = listed(membench, f"--suite={tier}", "--benchmark_list_tests", f"--benchmark_filter=^{FAMILY}/")
+        if fault or set(rows) != want:
+            faults.append(fault or f"--suite={tier}: rows {sorted(rows)}, the page's grid gives {sorted(want)}")
+    if not faults:
+        print(f"adding_family.py: {FAMILY} listed, {len(FULL_ROWS)} rows in full, {len(QUICK_ROWS)} in quick")
+    return faults
+
+
+def main(argv):
+    commands = {"extract": (3, extract), "count": (1, count), "listing": (1, listing)}
+    if not argv or argv[0] not in commands or len(argv) - 1 != commands[argv[0]][0]:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    faults = commands[argv[0]][1](*argv[1:])
+    for f in faults:
+        print(f"adding_family.py: {f}")
+    return 1 if faults else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
