@@ -89,4 +89,14 @@ CLI::App* option_binder::done() {
   return cmd_;
 }
 
+std::vector<std::string> given_options(const CLI::App& cmd, std::initializer_list<const option_spec*> options) {
+  std::vector<std::string> given;
+  for (const option_spec* o : options) {
+    const std::string_view names = o->names;
+    const std::string name(names.substr(names.rfind(',') + 1));  // "-o,--output": --output
+    if (cmd.count(name) > 0) given.push_back(name);
+  }
+  return given;
+}
+
 }  // namespace membench::report

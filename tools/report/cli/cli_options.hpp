@@ -41,4 +41,8 @@ class option_binder {
   std::vector<std::function<CLI::Option*()>> adders_;  ///< one per option of the table, in its order
 };
 
+/// Those of `options` given on the command line `cmd` parsed (not left at their defaults),
+/// by their long names: for refusing an option that another given one makes moot.
+std::vector<std::string> given_options(const CLI::App& cmd, std::initializer_list<const option_spec*> options);
+
 }  // namespace membench::report

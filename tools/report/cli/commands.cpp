@@ -9,6 +9,7 @@
 #include <map>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "cli/cli_options.hpp"
 #include "common/schema.hpp"
@@ -60,7 +61,23 @@ CLI::App* add_history(CLI::App& app, history_args& a) {
   bind_view(b, a.files, o::history_files, a.opt, a.out);
   bind_test(b, a.opt.test);
   b(o::export_format, a.export_format);
-  return b.done();
+  CLI::App* cmd = b.done();
+  a.cmd = cmd;
+  return cmd;
+}
+
+// An export writes the newest run's times for a tracking service: history's test (change
+// marks), its format and colour do not apply, nor --value to gab's times.
+void check_export_options(const history_args& a) {
+  if (a.cmd == nullptr) return;
+  std::vector<std::string> moot = given_options(
+      *a.cmd, {&o::threshold, &o::margin, &o::resolution, &o::clock_tolerance, &o::run_spread, &o::run_spread_copy,
+               &o::run_spread_host, &o::run_spread_us, &o::calibration_runs, &o::confidence, &o::seed, &o::correction,
+               &o::format, &o::color});
+  if (a.export_format == "gab" && !given_options(*a.cmd, {&o::value}).empty()) moot.push_back("--value");
+  if (!moot.empty())
+    throw input_error(fmt::format("history --export={}: {} would not apply to the export; leave {} out",
+                                  a.export_format, fmt::join(moot, ", "), moot.size() == 1 ? "it" : "them"));
 }
 
 }  // namespace
@@ -132,6 +149,7 @@ int run_p2p(const p2p_args& a, session& s) {
 }
 
 int run_history(const history_args& a, session& s) {
+  if (!a.export_format.empty()) check_export_options(a);
   const file_refs files = s.load(a.files, reads_for(a.opt, true));
   history_options opt = a.opt;
   opt.charts = a.out.format == "html";
@@ -232,6 +250,8 @@ int compare_exit(const compare_outcome& c, const compare_options& opt) {
 compare_outcome compare_given_pairs(const compare_args& a, session& s) {
   if (!a.files.empty() || !a.base.empty() || !a.next.empty())
     throw input_error("compare --pairs takes no BASE or NEW files: the pairs name theirs");
+  if (!a.opt.filter.empty())
+    throw input_error("compare --pairs names its rows: --filter would not apply to them; leave it out");
   // The pairs file is an input: -o never replaces it.
   if (a.pairs != "-") s.inputs.push_back(s.locate(a.pairs));
   const std::string text = read_input_text(a.pairs == "-" ? "-" : s.locate(a.pairs), a.pairs);

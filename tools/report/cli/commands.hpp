@@ -53,6 +53,7 @@ struct history_args {
   history_options opt;
   std::string export_format;
   output_options out;
+  const CLI::App* cmd = nullptr;  ///< after parsing: which options were given
 };
 struct fleet_args {
   std::vector<std::string> files;

@@ -80,21 +80,16 @@ CLI::App* add_fleet(CLI::App& app, fleet_args& a) {
 
 namespace {
 
-// The thresholds given on the command line (not left at their defaults).
-std::vector<std::string> given_thresholds(const CLI::App& cmd) {
-  std::vector<std::string> given;
-  for (const option_spec* t : {&o::fleet_threshold, &o::family_threshold, &o::row_threshold, &o::host_threshold,
-                               &o::host_row_threshold})
-    if (cmd.count(std::string(t->names)) > 0) given.emplace_back(t->names);
-  return given;
-}
-
-// A reference judges at the thresholds its spread was measured at, so thresholds given with
-// one cannot apply to the fleets it judges: with --baseline (which judges every fleet) they are
-// refused; with a model reference (which judges its models only) that is said.
-void check_thresholds_given(const fleet_args& a, const std::string& model_path) {
+// Options another makes moot: --baseline-format without --baseline-out. A reference judges at
+// the thresholds its spread was measured at, so thresholds given with one cannot apply to the
+// fleets it judges: with --baseline (which judges every fleet) they are refused; with a model
+// reference (which judges its models only) that is said.
+void check_options_given(const fleet_args& a, const std::string& model_path) {
   if (a.cmd == nullptr) return;
-  const std::vector<std::string> given = given_thresholds(*a.cmd);
+  if (a.baseline_out.empty() && !given_options(*a.cmd, {&o::baseline_format}).empty())
+    throw input_error("--baseline-format: the form of the baseline --baseline-out writes; give --baseline-out too");
+  const std::vector<std::string> given = given_options(
+      *a.cmd, {&o::fleet_threshold, &o::family_threshold, &o::row_threshold, &o::host_threshold, &o::host_row_threshold});
   if (given.empty()) return;
   const std::string names = fmt::format("{}", fmt::join(given, ", "));
   if (!a.baseline.empty())
@@ -155,7 +150,7 @@ int run_fleet(fleet_args a, session& s) {
     throw input_error("--baseline judges every fleet against it: --model-reference would judge none; give one of them");
   const fleet_baseline against = a.baseline.empty() ? fleet_baseline{} : read_baseline(a.baseline, s);
   const std::string model_path = a.baseline.empty() ? model_reference_path(a.model_reference) : "";
-  check_thresholds_given(a, model_path);
+  check_options_given(a, model_path);
   const fleet_baseline model = model_path.empty() ? fleet_baseline{} : read_baseline(model_path, s);
   // A file found in a folder that cannot be read (truncated, a leftover) is set aside and
   // said; one the operator named is a mistake to stop on.

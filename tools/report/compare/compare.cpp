@@ -126,6 +126,18 @@ void check_one_ci_level(const std::vector<const result_file*>& files, const char
   }
 }
 
+// One side's files are reruns of one GPU model and build: pooled, they make one centre, and
+// runs of another GPU or build in it would move that centre and be labelled as the first's.
+void check_one_gpu_and_build(const std::vector<const result_file*>& files, const char* side) {
+  const result_file& first = *files.front();
+  for (const result_file* f : files) {
+    if (f->gpu() == first.gpu() && f->build() == first.build()) continue;
+    throw input_error(fmt::format("compare: the {} files are runs of different GPUs or builds ({} {} build in {}, {} {} "
+                                  "build in {}): a side pools reruns of one; compare them against each other instead",
+                                  side, first.gpu(), first.build(), first.path, f->gpu(), f->build(), f->path));
+  }
+}
+
 }  // namespace
 
 compare_outcome view_compare(const std::vector<const result_file*>& base, const std::vector<const result_file*>& next,
@@ -133,6 +145,8 @@ compare_outcome view_compare(const std::vector<const result_file*>& base, const 
   if (base.empty() || next.empty()) throw input_error("compare needs at least one BASE and one NEW file");
   check_one_ci_level(base, "BASE");
   check_one_ci_level(next, "NEW");
+  check_one_gpu_and_build(base, "BASE");
+  check_one_gpu_and_build(next, "NEW");
   const compare_sides files{base, next};
   const std::vector<benchmark_pair> pairs = pair_benchmarks(files, opt);
   family_outcome fam;

@@ -44,6 +44,10 @@ std::vector<stratum_set> load_strata(const std::vector<std::string>& folders, st
     }
     out.push_back(std::move(s));
   }
+  // Strata without a row judge nothing: an evaluation of them would read as one of no alarms.
+  if (std::all_of(out.begin(), out.end(), [](const stratum_set& s) { return s.m.rows.empty(); }))
+    throw input_error(filter.empty() ? std::string("the runs have no row to judge")
+                                     : fmt::format("no row of the runs matches --filter '{}'", filter));
   return out;
 }
 

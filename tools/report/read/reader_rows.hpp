@@ -26,6 +26,7 @@ inline bool valid_time_us(double us, bool zero_ok) { return (zero_ok ? us >= 0 :
 enum class field : std::uint8_t {
   name, run_name, run_type, aggregate_name, aggregate_unit, time_unit, error_message, label,
   real_time, repetition_index, repetitions, error_occurred, samples_us, batch_samples_us,
+  skipped, skip_message,  // Google Benchmark 1.8's SkipWithMessage: a row not run, times 0
   ignored,  // Google Benchmark's own numbers that no view reads
   counter,  // every other member: a counter when it is a number
 };
@@ -76,11 +77,12 @@ struct raw_row {
 // The members of one row object while it is being read.
 struct row_fields {
   std::optional<std::string> name, run_name, run_type, aggregate_name, aggregate_unit, time_unit, error_message, label;
-  bool bad_real_time = false, bad_error_occurred = false, bad_repetition_index = false;
+  std::optional<std::string> skip_message;
+  bool bad_real_time = false, bad_error_occurred = false, bad_repetition_index = false, bad_skipped = false;
   bool bad_samples = false;  // samples_us or batch_samples_us that is not an array
   std::string_view bad_evidence;  // a counter the verdicts read (converged, ci_low_us, ...) that is no number
   std::optional<double> real_time;
-  std::optional<bool> error_occurred;
+  std::optional<bool> error_occurred, skipped;
   std::optional<std::int64_t> repetition_index;
   std::int64_t repetitions = 0;
   std::vector<counter_set::value_type> counters;

@@ -2,6 +2,7 @@
 // its values, the interval of its median time and whether it can be quoted as it is.
 #include <cmath>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "common/schema.hpp"
@@ -80,13 +81,17 @@ json row_record(const result& r, double ci_level) {
 std::string rows_json(const file_refs& files, const std::string& filter) {
   const name_filter keep(filter);
   json out = json::array();
+  std::size_t kept = 0;
   for (const result_file& f : files) {
     json rows = json::array();
     for (const result& r : f.results) {
       if (keep(r.name)) rows.push_back(row_record(r, f.ci_level()));
     }
+    kept += rows.size();
     out.push_back({{"path", f.path}, {"ci_level_pct", 100 * f.ci_level()}, {"context", f.context}, {"rows", rows}});
   }
+  // As every other command: a filter that keeps nothing is a mistake to say, never an empty answer.
+  if (kept == 0 && !filter.empty()) throw input_error(fmt::format("no benchmark matches --filter '{}'", filter));
   return json{{"files", out}}.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }
 
