@@ -112,7 +112,9 @@ job_id() {
   done <<<"$1"
   printf '%s' "$id"
 }
-printed=$(sbatch "${site[@]}" "${shape[@]}" --output="$out" "$here/$script") || exit 2
+# sbatch may refuse without a word of its own: the refusal is said here, with its exit code.
+printed=$(sbatch "${site[@]}" "${shape[@]}" --output="$out" "$here/$script") ||
+  { echo "submit.sh: sbatch $script exited $?: the membench job was not submitted" >&2; exit 2; }
 job=$(job_id "$printed")
 # No id, no dependency: a fleet job on "afterany:" would run at once, on no results.
 if [ -z "$job" ]; then
@@ -121,7 +123,8 @@ if [ -z "$job" ]; then
 fi
 export MEMBENCH_RESULTS="$MEMBENCH_RESULTS_ROOT/membench-$job"
 printed=$(sbatch "${site[@]}" --dependency="afterany:$job" --output="$logs/%x-%j.out" \
-  "$here/membench_fleet.sbatch") || { echo "submit.sh: the fleet job was refused; run $job goes on" >&2; exit 2; }
+  "$here/membench_fleet.sbatch") ||
+  { echo "submit.sh: sbatch membench_fleet.sbatch exited $?: the fleet job was refused; run $job goes on" >&2; exit 2; }
 fleet=$(job_id "$printed")
 [ -n "$fleet" ] || { echo "submit.sh: sbatch printed no job id for the fleet job; run $job goes on" >&2; exit 2; }
 echo "membench job ${job}"

@@ -40,13 +40,50 @@ def _number(value, key=""):
 
 def _check_finite(obj):
     """ValueError naming the first of a row's numbers (a value, or a member of a list such as
-    samples_us) that is NaN or infinite: Python's json takes NaN and Infinity, which are no
-    JSON, and reads 1e999 as inf; membench-report refuses such a file, and a row timed inf
-    or NaN us would pass every comparison a caller makes with it."""
+    samples_us) that is NaN, infinite or an integer beyond a double's range: Python's json
+    takes NaN and Infinity, which are no JSON, reads 1e999 as inf and 10**400 as an exact
+    integer; membench-report refuses such a file, and a row timed inf or NaN us would pass
+    every comparison a caller makes with it."""
     for key, value in obj.items():
         for v in value if isinstance(value, list) else (value,):
             if isinstance(v, float) and not math.isfinite(v):
                 raise ValueError(f"'{key}' holds {v}: not a finite number (NaN, Infinity or beyond a double's range)")
+            if isinstance(v, int) and not isinstance(v, bool):
+                _number(v, key)
+
+
+def _time(obj):
+    """The row's real_time as a float, None where absent or null; ValueError where it is
+    another type: a time written as text would leave the row silently without its result."""
+    value = obj.get(R.real_time)
+    if value is not None and _number(value) is None:
+        raise ValueError(f"'{R.real_time}' missing or not a number ({_json_type(value)})")
+    return _number(value, R.real_time)
+
+
+def _samples(obj):
+    """The row's samples_us as a list of floats, None where absent or null; ValueError for
+    anything else, or for a member that is no number: callers compute with every member."""
+    value = obj.get(R.samples_us)
+    if value is None:
+        return None
+    if not isinstance(value, list):
+        raise ValueError(f"'{R.samples_us}' is {_json_type(value)}, not an array")
+    for i, v in enumerate(value):
+        if _number(v) is None:
+            raise ValueError(f"{R.samples_us}[{i}]: not a number ({_json_type(v)})")
+    return [float(v) for v in value]
+
+
+def _flag(obj, key):
+    """A row's boolean `key` (False where absent or null); ValueError where it is another
+    type: the text "false" is truthy, and would turn a timed row into an error row."""
+    value = obj.get(key)
+    if value is None:
+        return False
+    if not isinstance(value, bool):
+        raise ValueError(f"'{key}' is {_json_type(value)}, not a boolean")
+    return value
 
 
 def _json_type(value):
@@ -98,7 +135,7 @@ class Row:
         self.family, self.keys = parse_name(self.run_name)
         self.run_type = _text(obj, R.run_type, "iteration")
         self.aggregate = _text(obj, R.aggregate_name, None)
-        self.time = _number(obj.get(R.real_time), R.real_time)
+        self.time = _time(obj)
         self.time_unit = obj.get(R.time_unit, "ns")
         self.ci_low_us = _number(obj.get(C.ci_low_us), C.ci_low_us)
         self.ci_high_us = _number(obj.get(C.ci_high_us), C.ci_high_us)
@@ -106,10 +143,9 @@ class Row:
         self.ci_target_pct = _number(obj.get(C.ci_target_pct), C.ci_target_pct)
         converged = _number(obj.get(C.converged), C.converged)
         self.converged = None if converged is None else converged == 1
-        samples = obj.get(R.samples_us)
-        self.samples_us = list(samples) if isinstance(samples, list) else None
+        self.samples_us = _samples(obj)
         self.label = _text(obj, R.label, "")
-        self.error = _text(obj, R.error_message, "") if obj.get(R.error_occurred) else None
+        self.error = _text(obj, R.error_message, "") if _flag(obj, R.error_occurred) else None
 
     @property
     def time_us(self):
@@ -190,7 +226,8 @@ def _no_duplicates(pairs):
 def load(path):
     """The rows and context of a results file (a path). Raises OSError, ValueError (what
     read_document raises; no `benchmarks` array, a row or context that is no object, a name
-    that is no string, a row's number that is NaN, infinite or beyond a double's range)."""
+    that is no string, a row's number that is NaN, infinite or beyond a double's range, a
+    real_time or member of samples_us that is no number, an error_occurred that is no boolean)."""
     return Results(read_document(path), Path(path))
 
 

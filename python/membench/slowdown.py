@@ -85,13 +85,17 @@ def inject(doc, slowdown, pattern="", every=1, phase=0):
     Raises ValueError, `doc` unchanged, for a slowdown out of range or a file of another shape
     (a top level, row or context that is no object, a name that is no string, a chosen row's
     sample that is no number, a chosen row's number beyond a double's range before or after
-    scaling) or an `every` below 1."""
+    scaling, a chosen row whose real_time is no number), an `every` below 1 or a `phase`
+    outside 0 to every - 1."""
     # Above -100 a time stays positive; NaN fails the comparison and is refused with infinities.
     if not -100 < slowdown < float("inf"):
         raise ValueError(f"slowdown {slowdown}: a finite percentage above -100")
     # every counts rows: below 1 there is no every-th row (and 0 would divide by zero).
     if not isinstance(every, int) or isinstance(every, bool) or every < 1:
         raise ValueError(f"every {every!r}: a whole number of at least 1")
+    # A phase outside 0 to every - 1 chooses no row: the file would be noted as injected unchanged.
+    if not isinstance(phase, int) or isinstance(phase, bool) or not 0 <= phase < every:
+        raise ValueError(f"phase {phase!r}: a whole number from 0 to every - 1 ({every - 1})")
     # Every shape is checked before the first row changes: a refused file is left as it was.
     if not isinstance(doc, dict):
         raise ValueError(f"not a results file: the top level is {_json_type(doc)}, not an object")
@@ -126,6 +130,9 @@ def inject(doc, slowdown, pattern="", every=1, phase=0):
             if decided[name]:
                 chosen.append(report_name(name))
         if decided[name]:
+            # A row without a numeric time cannot be made slower, so it must not be claimed as changed.
+            if not _is_number(row.get(R.real_time)):
+                raise ValueError(f"benchmark {i} ({name}): {R.real_time} missing or not a number")
             for key in SAMPLE_ARRAYS:
                 # A sample that is no number (null) cannot be made slower.
                 if isinstance(row.get(key), list) and not all(_is_number(x) for x in row[key]):

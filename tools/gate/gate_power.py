@@ -14,7 +14,10 @@ Unsure verdicts are neither alarms nor detections; their share is printed too.
 Exit 2 on unusable input (a --report that cannot be run or whose compare CSV lacks the
 benchmark, base us or verdict column, a COPY that is not readable JSON or not written by
 inject_slowdown.py) and where nothing was compared (a pair whose compare compared no
-benchmark, or no injected row compared: no rate to give), 1 when compare fails on a pair.
+benchmark, or no injected row compared: no rate to give), on a --misses, --misses-from or
+--rows-below that is no finite number in its range (--misses: a slowdown above -100 and at
+most 10000 %, one of the copies'), or given without the --injected pairs it applies to; 1
+when compare fails on a pair.
 """
 import argparse
 import csv
@@ -28,12 +31,28 @@ from collections import defaultdict
 from membench import schema as S
 from membench.slowdown import INJECTED_PCT, INJECTED_ROWS
 
+# inject_slowdown.py's largest slowdown: --misses names one of its copies' slowdowns.
+MAX_SLOWDOWN = 10000.0
 BANDS = [("< 5 us", 0, 5), ("5-20 us", 5, 20), ("20-100 us", 20, 100), ("100 us-1 ms", 100, 1000), ("> 1 ms", 1000, float("inf"))]
 
 
 def fail(message):
     print(f"gate_power: {message}", file=sys.stderr)
     sys.exit(2)
+
+
+def number_in(lo, hi, what, lo_ok=False):
+    """An argparse type: a finite number above `lo` (or equal to it, with lo_ok) and at most
+    `hi` (NaN would match nothing and pass no comparison: a listing asked for silently empty)."""
+    def parse(text):
+        try:
+            value = float(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"'{text}' is not a number") from None
+        if not (math.isfinite(value) and (lo < value or lo_ok and value == lo) and value <= hi):
+            raise argparse.ArgumentTypeError(f"'{text}' is not {what}")
+        return value
+    return parse
 
 
 def band(us):
@@ -127,14 +146,24 @@ def main():
     ap.add_argument("--aa", nargs=2, action="append", default=[], metavar=("BASE", "NEW"), help="an A/A pair")
     ap.add_argument("--injected", nargs=2, action="append", default=[], metavar=("BASE", "COPY"),
                     help="a run and an injected copy of another run of the same commit")
-    ap.add_argument("--misses", type=float, metavar="PCT",
-                    help="also list the injected rows of --misses-from us or more that this slowdown did not find, with their verdicts")
-    ap.add_argument("--misses-from", type=float, default=20, metavar="US", help="the shortest row --misses lists (default 20)")
-    ap.add_argument("--rows-below", type=float, metavar="US",
+    ap.add_argument("--misses", metavar="PCT", type=number_in(-100, MAX_SLOWDOWN, f"a finite slowdown above -100 and at most {MAX_SLOWDOWN:g} %"),
+                    help="also list the injected rows of --misses-from us or more that this slowdown (one of the "
+                         "--injected copies') did not find, with their verdicts")
+    ap.add_argument("--misses-from", metavar="US", type=number_in(0, math.inf, "a finite duration of 0 us or more", lo_ok=True),
+                    help="the shortest row --misses lists (default 20)")
+    ap.add_argument("--rows-below", metavar="US", type=number_in(0, math.inf, "a finite duration above 0 us"),
                     help="also list each injected row shorter than this, found / injected at each slowdown")
     args = ap.parse_args(argv)
     if not args.aa and not args.injected:
         ap.error("give at least one --aa or --injected pair")
+    # Options about injected rows, given without an --injected pair, would be silently ignored.
+    for given, name in ((args.misses, "--misses"), (args.rows_below, "--rows-below"), (args.misses_from, "--misses-from")):
+        if given is not None and not args.injected:
+            ap.error(f"{name} applies to --injected pairs: give at least one")
+    if args.misses_from is not None and args.misses is None:
+        ap.error("--misses-from applies to --misses: give it too")
+    if args.misses_from is None:
+        args.misses_from = 20.0
 
     if args.aa:
         total, alarms, unsure = defaultdict(int), defaultdict(int), defaultdict(int)
@@ -194,6 +223,9 @@ def main():
                     row[2][level] += 1
         if not sum(injected.values()):
             fail("no injected row was compared: no detection rate to give")
+        if args.misses is not None and args.misses not in levels:
+            fail(f"--misses {args.misses:g}: no --injected copy is at that slowdown "
+                 f"(they are at {', '.join(f'{l:g}' for l in sorted(levels))} %)")
         levels = sorted(levels)
         print(f"## Detection: {len(args.injected)} injected cop{'y' if len(args.injected) == 1 else 'ies'}\n")
         print("| row duration | " + " | ".join(f"{l:+g} %" for l in levels) + " |")

@@ -14,9 +14,9 @@
 #   p2p_check                   membench_p2p_check against membench's peer rows (p2p_agree.py, 5 %)
 #   ncu                         tools/ncu/ncu_validate.py (membench vs ncu, ~2 us to ~10 ms)
 #   demos                       the fault and Ctrl-C demonstrations
-# Exit: 2 without BUNDLE and WORK (a usage line), for a WORK it cannot make or write, or a NAME
-# or TIER that is no plain file name (before any phase runs); else 0, each phase's exit in its
-# log line.
+# Exit: 2 without BUNDLE and WORK (a usage line), for a WORK it cannot make or write, an unknown
+# phase, or a NAME or TIER that is no plain file name (before any phase runs); else 0, each
+# phase's exit in its log line.
 set -u
 if [ $# -lt 2 ] || [ -z "$1" ] || [ -z "$2" ]; then
   echo "usage: gpu_session.sh BUNDLE WORK PHASE... (phases: see the head of $0)" >&2
@@ -39,6 +39,9 @@ for phase in "$@"; do
     suite:*) spec=${phase#suite:}; plain_name EXE "${spec%%:*}"; spec=${spec#*:}; plain_name TIER "${spec%%:*}";;
     run:*) spec=${phase#run:}; plain_name EXE "${spec%%:*}"; spec=${spec#*:}; plain_name NAME "${spec%%:*}";;
     peers:*) plain_name TIER "${phase#peers:}";;
+    info | tests | sass | p2p_check | ncu | demos) ;;
+    # A typo'd phase would run nothing and the session still end 0 on a lent machine.
+    *) echo "gpu_session: unknown phase '$phase' (phases: see the head of $0)" >&2; exit 2 ;;
   esac
 done
 # The bundle's layout (cmake --install --component bundle): programs in bin/, the GPU checks
@@ -134,9 +137,6 @@ for phase in "$@"; do
       echo "fault demo: exit $?"; grep -E "error row|timed rows|fresh process" "$work/fault_demo.log"
       "$t/interrupt_demo.sh" "$bin/membench" "$work/interrupt_demo.json" "$t/check_rows.cmake" >"$work/interrupt_demo.log" 2>&1
       echo "interrupt demo: exit $?"; grep -E "timed rows|stopped by" "$work/interrupt_demo.log"
-      ;;
-    *)
-      echo "gpu_session: unknown phase $phase"
       ;;
   esac
 done

@@ -13,7 +13,8 @@ joined case differs by more than --tolerance % (default 5), when a case the chec
 failed in membench (an error row other than `skipped: why`), or when no case could be joined;
 a check value of 0 or below (no difference in % of it) cannot agree and counts as differing;
 other cases only one side has (a row membench skipped) are listed, not counted. Exits 2 on unreadable input (a value beyond
-a double's range, a check CSV that gives one case twice) or a --tolerance that is no finite
+a double's range, a case given twice in either file, a CSV line with fewer or more fields
+than its header) or a --tolerance that is no finite
 percentage of 0 or more.
 """
 import argparse
@@ -74,6 +75,9 @@ def membench_cases(path):
             continue
         case, src, dst, counter = found
         key = (case, src, dst, checked_size(k[N.bytes], f"{path}: {name}"))
+        # One value a case, as in the check's CSV: a second row would silently replace the first.
+        if key in out:
+            raise ValueError(f"{path}: benchmark {i} ({name}): {case} {src} -> {dst} {key[3]} is given twice")
         if r.get(R.error_occurred):
             out[key] = r.get(R.error_message, "error")
         elif isinstance(r.get(counter), (int, float)) and not isinstance(r[counter], bool):
@@ -107,6 +111,9 @@ def check_cases(path):
             # A short line leaves its last columns None: as unusable as a missing column.
             if any(v is None for v in row.values()):
                 raise ValueError(f"{path}:{line}: fewer columns than its header")
+            # A long line's extra fields (DictReader's None key) leave which one is the value unknown.
+            if None in row:
+                raise ValueError(f"{path}:{line}: more fields than its header's {len(row) - 1} columns")
             size = checked_size(row["bytes"], f"{path}:{line}")
             key = (row["case"], int(row["src"]), int(row["dst"]), size)
             # One value a case: a second would silently replace the first, and with it a difference.
