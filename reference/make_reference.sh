@@ -13,8 +13,9 @@
 #                    GPU left out of the reference it is judged by (EVALUATE:
 #                    membench-check-evaluate).
 # The runs: reports/fleet/'s quick-tier sets and check-tier runs (the check's rows are the same
-# rows, measured alike). Rows that fewer than all of a stratum's GPUs ran are left out until
-# enough check runs cover them (EXCLUDE below): a reference row from one GPU has no spread.
+# rows, measured alike). A stratum with four GPUs or more of check runs is judged on every
+# check row, against its check runs alone; the others on the rows the quick tier shares
+# (EXCLUDE below: the rest only the check tier runs), from both (reference/check_strata.py).
 # The four files are made in a temporary folder and moved into OUT together once every step
 # succeeded and each of the four in OUT can be replaced (absent or a regular file, OUT a
 # writable folder): a failed run leaves OUT's earlier files whole. Exit 2 when REPORT finds the
@@ -62,10 +63,16 @@ fleet() {
   esac
   [ -s "$made" ] || { cat "$work/stderr" >&2; fail "$report fleet exited $rc but wrote no $(basename "$made")"; }
 }
-# Level rows only the check tier has run yet: on too few GPUs of any stratum.
+# Level rows of the check tier that the quick tier does not run.
 EXCLUDE='global/latency/load:plain/spacing:128/bytes:32M|cache/l2_bandwidth/bytes:32M|cluster/dsm_bandwidth/cluster:2|host/copy/dir:d2h/'
-keep=$(grep -v '^peer/' "$root/tests/data/benchmark_list_check.txt" | sed 's|/manual_time$||' | grep -Ev "$EXCLUDE" |
-       sed 's/[.]/[.]/g' | paste -sd '|')
+# rows_of [EXCLUDE]: the check tier's rows but peer rows (a lone GPU has none) and EXCLUDE's, as
+# one regular expression.
+rows_of() {
+  grep -v '^peer/' "$root/tests/data/benchmark_list_check.txt" | sed 's|/manual_time$||' | grep -Ev "${1:-^$}" |
+    sed 's/[.]/[.]/g' | paste -sd '|'
+}
+keep=$(rows_of "$EXCLUDE")
+every=$(rows_of)
 cd "$root"
 for archive in reports/fleet/h100/*.tar.xz reports/fleet/h100/newcomers/*.tar.xz \
                reports/fleet/h100/check/*.tar.xz reports/fleet/h200/*.tar.xz; do
@@ -78,9 +85,35 @@ for archive in reports/fleet/h100/*.tar.xz reports/fleet/h100/newcomers/*.tar.xz
   tar xJf "$archive" -C "$dir" 2> "$work/tar.err" ||
     { cat "$work/tar.err" >&2; echo "make_reference.sh: $archive: not a readable .tar.xz (a Git LFS pointer? fetch it)" >&2; exit 2; }
 done
-fleet "$new/node_check.json" "$work/quick" "$work/check" --by=level --allow-mixed --filter="^($keep)(/|$)" \
+fleet "$work/shared.json" "$work/quick" "$work/check" --by=level --allow-mixed --filter="^($keep)(/|$)" \
   --format=md -o "$work/report.md"
+# Every check row from the check runs alone: no stratum with three GPUs of them is no reference
+# (an empty one), anything else fleet refuses is.
+checked() {
+  local rc=0
+  "$report" fleet "$work/check" --by=level --allow-mixed --filter="^($every)(/|$)" --format=md -o "$work/checked.md" \
+    --baseline-out="$work/checked.json" 2>"$work/stderr" || rc=$?
+  case $rc in
+    0|1|3|4) [ -s "$work/checked.json" ] || fail "$report fleet exited $rc but wrote no reference of the check runs" ;;
+    2) grep -q 'no stratum has' "$work/stderr" || { cat "$work/stderr" >&2; exit 2; }; : > "$work/checked.json" ;;
+    *) cat "$work/stderr" >&2; fail "$report fleet exited $rc" ;;
+  esac
+}
+checked
 fleet "$new/fleet.json" "$work/quick" --allow-mixed --format=md -o "$work/quick.md"
+"$evaluate" "$work/quick" "$work/check" --filter="^($keep)(/|$)" > "$work/evaluation.raw" ||
+  fail "$evaluate exited $?: no evaluation.md"
+# An exit 0 with nothing written is no evaluation: the last one stays.
+[ -s "$work/evaluation.raw" ] || fail "$evaluate exited 0 but wrote nothing: no evaluation.md"
+: > "$work/evaluation_checked.raw"
+if [ -s "$work/checked.json" ]; then
+  # No stratum of four GPUs there (three make a reference, not one to leave a GPU out of): none.
+  "$evaluate" "$work/check" --filter="^($every)(/|$)" > "$work/evaluation_checked.raw" 2>"$work/stderr" ||
+    { grep -q 'no stratum has four' "$work/stderr" || fail "$evaluate exited on the check runs: $(cat "$work/stderr")"
+      : > "$work/evaluation_checked.raw"; }
+fi
+python3 "$here/check_strata.py" "$work/shared.json" "$work/checked.json" "$work/evaluation.raw" \
+  "$work/evaluation_checked.raw" "$new/node_check.json" "$work/evaluation.merged" || fail "check_strata.py failed"
 python3 - "$new/node_check.json" "$new/fleet.json" "$report" > "$new/sources.md" <<'PY' || fail "sources.md could not be written"
 import json, os, sys
 
@@ -126,13 +159,9 @@ for f in b["fleets"]:
         print(f"| {g['uuid']} | {g['runs']} |")
     print()
 PY
-"$evaluate" "$work/quick" "$work/check" --filter="^($keep)(/|$)" > "$work/evaluation.raw" ||
-  fail "$evaluate exited $?: no evaluation.md"
-# An exit 0 with nothing written is no evaluation: the last one stays.
-[ -s "$work/evaluation.raw" ] || fail "$evaluate exited 0 but wrote nothing: no evaluation.md"
 # The temporary folder's name taken out as text, not as a pattern (it may hold | or &).
 python3 -c 'import sys; w = sys.argv[1] + "/"; sys.stdout.write(open(sys.argv[2]).read().replace(w, ""))' \
-  "$work" "$work/evaluation.raw" > "$new/evaluation.md" || fail "evaluation.md could not be written"
+  "$work" "$work/evaluation.merged" > "$new/evaluation.md" || fail "evaluation.md could not be written"
 # Checked again (OUT may have changed meanwhile), then copied beside the targets first (a move
 # from the temporary folder can be a copy across file systems that stops half-way), and only
 # then renamed over them, one file each, never into a folder.

@@ -15,13 +15,17 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 fail() { echo "check_test_reports: $*" >&2; exit 1; }
 
-tar xJf "$src/reports/fleet/h100/check/2026-12-07_1gpu_865f7762.tar.xz" -C "$work"
+# Check runs of two H100s: one of a stratum the reference judges on every level, one of a
+# stratum whose reference lacks L2 far and PCIe d2h (too few of its GPUs ran the check tier).
+mkdir "$work/every" "$work/fewer"
+tar xJf "$src/reports/fleet/h100/check/2026-12-07_1gpu_865f7762.tar.xz" -C "$work/every"
+tar xJf "$src/reports/fleet/h100/check/2026-12-07_1gpu_371611dc.tar.xz" -C "$work/fewer"
 # name, expected exit, then the arguments before --format
 cases=(
   "compare 0 compare $data/h200_default.json $data/h200_cg.json --filter read_offset"
   "compare_hostile 0 compare $data/hostile_names.json $data/hostile_names.json --all"
   "fleet 1 fleet $data/fleet"
-  "by_level 0 fleet $work --by=level --baseline=$src/reference/node_check.json"
+  "by_level 0 fleet $work/every $work/fewer --by=level --allow-mixed --baseline=$src/reference/node_check.json"
 )
 for line in "${cases[@]}"; do
   read -r -a c <<<"$line"
