@@ -80,14 +80,29 @@ CLI::App* add_fleet(CLI::App& app, fleet_args& a) {
 
 namespace {
 
-// Options another makes moot: --baseline-format without --baseline-out. A reference judges at
-// the thresholds its spread was measured at, so thresholds given with one cannot apply to the
-// fleets it judges: with --baseline (which judges every fleet) they are refused; with a model
-// reference (which judges its models only) that is said.
+// Options another makes moot: --baseline-format without --baseline-out, --model-below with
+// --baseline (which judges every fleet), --all with the metrics (which hold every level
+// already). One that changes what is made is said: --since with --baseline-out makes the
+// baseline of the runs since then only.
+void check_moot_options(const fleet_args& a) {
+  const auto given = [&a](const option_spec& o) { return !given_options(*a.cmd, {&o}).empty(); };
+  if (a.baseline_out.empty() && given(o::baseline_format))
+    throw input_error("--baseline-format: the form of the baseline --baseline-out writes; give --baseline-out too");
+  if (!a.baseline.empty() && given(o::fleet_model_below))
+    throw input_error("--model-below: --baseline judges every fleet, none against the model reference; leave it out");
+  if (a.out.format == "prom" && given(o::fleet_all))
+    throw input_error("--all: the metrics (--format=prom) hold every GPU and level already; leave it out");
+  if (!a.baseline_out.empty() && !a.opt.since.empty())
+    std::fprintf(stderr, "membench-report: --baseline-out %s: made from the runs since %s only (--since)\n",
+                 terminal_text(a.baseline_out).c_str(), terminal_text(a.opt.since).c_str());
+}
+
+// A reference judges at the thresholds its spread was measured at, so thresholds given with
+// one cannot apply to the fleets it judges: with --baseline (which judges every fleet) they are
+// refused; with a model reference (which judges its models only) that is said.
 void check_options_given(const fleet_args& a, const std::string& model_path) {
   if (a.cmd == nullptr) return;
-  if (a.baseline_out.empty() && !given_options(*a.cmd, {&o::baseline_format}).empty())
-    throw input_error("--baseline-format: the form of the baseline --baseline-out writes; give --baseline-out too");
+  check_moot_options(a);
   const std::vector<std::string> given = given_options(
       *a.cmd, {&o::fleet_threshold, &o::family_threshold, &o::row_threshold, &o::host_threshold, &o::host_row_threshold});
   if (given.empty()) return;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <set>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -49,17 +50,26 @@ std::vector<const result_file*> history_order(const file_refs& files) {
 
 namespace {
 
-// The runs' column headings (a repeated one numbered), each run noted with its file.
+// The runs' column headings (a repeated one numbered), each run noted with its file; where the
+// runs are of several chips, each note names its chip and a note says the steps may be theirs.
 std::vector<std::string> run_headings(const std::vector<const result_file*>& runs, document& d) {
+  const std::string uuid_key(schema::context_key("gpu_uuid").key);
+  std::set<std::string> chips;
+  for (const result_file* r : runs) chips.insert(r->context_value(uuid_key));
   std::vector<std::string> headings;
   for (std::size_t i = 0; i < runs.size(); ++i) {
     std::string h = run_heading(*runs[i]);
     const auto n = std::count(headings.begin(), headings.end(), h);
     if (n > 0) h += fmt::format(" #{}", n + 1);
     headings.push_back(h);
-    d.notes.push_back(fmt::format("run {}: {} ({}, {} build, commit {}, date {})", i + 1, runs[i]->path, runs[i]->gpu(),
-                                  runs[i]->build(), commit_of(*runs[i]), runs[i]->context_value("date")));
+    const std::string chip = chips.size() > 1 ? fmt::format(" {}", runs[i]->context_value(uuid_key)) : std::string();
+    d.notes.push_back(fmt::format("run {}: {} ({}{}, {} build, commit {}, date {})", i + 1, runs[i]->path, runs[i]->gpu(),
+                                  chip, runs[i]->build(), commit_of(*runs[i]), runs[i]->context_value("date")));
   }
+  if (chips.size() > 1)
+    d.notes.push_back(fmt::format("note: runs of {} GPUs (gpu_uuid): a step between two of them may be the chips' "
+                                  "difference, not the code's",
+                                  chips.size()));
   return headings;
 }
 

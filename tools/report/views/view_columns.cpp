@@ -191,6 +191,10 @@ std::vector<column_file> gpu_columns(const file_refs& files, const gpus_options&
       if (cols[k].file->gpu() == f.gpu() && one_gpu(places[k], p))
         throw input_error(fmt::format("{} and {}: two {} files of one GPU ({} at {} on host {})", cols[k].file->path, f.path,
                                       opt.build, f.gpu(), p.bus, p.host));
+      // A UUID names one chip: two models under it is a file that contradicts itself.
+      if (p.uuid != "?" && places[k].uuid == p.uuid && cols[k].file->gpu() != f.gpu())
+        throw input_error(fmt::format("{} and {}: one GPU ({}) named {} in one and {} in the other", cols[k].file->path,
+                                      f.path, p.uuid, cols[k].file->gpu(), f.gpu()));
     }
     cols.push_back({"", &f});
     places.push_back(std::move(p));

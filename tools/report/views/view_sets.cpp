@@ -50,6 +50,10 @@ std::vector<view_spec> parse_view_specs(std::string_view json_text, const std::s
     if (!v.is_object()) throw input_error(where + ": not an object");
     view_spec s;
     s.name = string_of(v, "name", where, true);
+    // A view is named by --only and in what views says: two of one name cannot be told apart.
+    for (const view_spec& earlier : specs) {
+      if (earlier.name == s.name) throw input_error(fmt::format("{}: a second view named '{}'", where, s.name));
+    }
     s.output = string_of(v, "output", where, true);
     s.if_rows = string_of(v, "if_rows", where, false);
     if (const auto in = v.find("inputs"); in != v.end()) {

@@ -331,11 +331,27 @@ bool family_has(const family_rows& f, const std::string& key) {
   });
 }
 
+// The value asked for where no timed row the filter keeps has it: a table of dashes answers
+// nothing (with_value found it in another row of the files). throws input_error
+void check_value_kept(const file_refs& files, const name_filter& filter, const table_options& opt) {
+  if (opt.value == "time") return;
+  bool timed = false;
+  for (const auto& f : files) {
+    for (const result& r : f.results) {
+      if (!filter(r.name) || r.error) continue;
+      if (r.value(opt.value)) return;
+      timed = true;
+    }
+  }
+  if (timed) throw input_error(fmt::format("no benchmark --filter '{}' keeps has the value '{}'", opt.filter, opt.value));
+}
+
 }  // namespace
 
 document view_table(const file_refs& files, const table_options& options) {
   const name_filter filter(options.filter);
   const table_options opt = with_value(files, options);
+  check_value_kept(files, filter, opt);
   std::vector<file_origin> origins;
   for (const auto& f : files) origins.push_back({f.build(), f.gpu(), base_name(f.path)});
   const bool membench = std::any_of(origins.begin(), origins.end(), [](const file_origin& o) { return o.build != "unknown"; });
