@@ -277,6 +277,12 @@ int run(int argc, char** argv) {
     std::fprintf(stderr, "membench: %s\n", problem->c_str());
     return exit_usage;
   }
+  // A listing of families or devices takes no filter of rows: one given would be passed over unsaid.
+  if ((opt.list_families || opt.list_devices) && has_arg_prefix(user_args, "--benchmark_filter")) {
+    std::fprintf(stderr, "membench: --benchmark_filter: %s lists every one; leave the filter out (see --help)\n",
+                 opt.list_families ? "--list-families" : "--list-devices");
+    return exit_usage;
+  }
   if (!opt.devices.empty() && !list_only && !opt.list_devices && !opt.list_families) return run_devices(user_args, opt);
   if (opt.list_families) {
     std::fputs(format_family_list(family_list(), query_machine_offers()).c_str(), stdout);

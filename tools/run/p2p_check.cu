@@ -430,16 +430,21 @@ int parse_int(const std::string& s, const char* option, int low, int high) {
   return static_cast<int>(v);
 }
 
-// A GPU named twice would be paired with itself, or measured twice as two GPUs.
-void refuse_repeated_device(const std::vector<int>& devices) {
-  for (std::size_t i = 0; i < devices.size(); ++i) {
-    if (std::find(devices.begin(), devices.begin() + static_cast<std::ptrdiff_t>(i), devices[i]) ==
-        devices.begin() + static_cast<std::ptrdiff_t>(i))
-      continue;
-    std::fprintf(stderr, "p2p_check: --devices names GPU %d twice\n", devices[i]);
+// A value named twice would be measured twice: the CSV would carry its case twice (p2p_agree.py
+// refuses that), and a GPU named twice would be paired with itself.
+template <class T, class Show>
+void refuse_repeated(const std::vector<T>& values, const char* flag, Show show) {
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    const auto before = values.begin() + static_cast<std::ptrdiff_t>(i);
+    if (std::find(values.begin(), before, values[i]) == before) continue;
+    std::fprintf(stderr, "p2p_check: %s names %s twice\n", flag, show(values[i]).c_str());
     std::exit(2);
   }
 }
+
+std::string gpu_text(int d) { return "GPU " + std::to_string(d); }
+std::string bytes_text(std::size_t b) { return std::to_string(b) + " bytes"; }
+std::string pair_text(const std::pair<int, int>& p) { return std::to_string(p.first) + ":" + std::to_string(p.second); }
 
 std::vector<std::string> parse_groups(const std::string& text) {
   std::vector<std::string> groups = split(text);
@@ -480,15 +485,17 @@ settings parse(int argc, char** argv, int count) {
     if (const auto v = value("--devices="); v != "\x01") {
       s.devices.clear();
       for (const auto& d : split(v)) s.devices.push_back(parse_int(d, "--devices", 0, 1023));
-      refuse_repeated_device(s.devices);
+      refuse_repeated(s.devices, "--devices", gpu_text);
     } else if (const auto r = value("--reps="); r != "\x01") {
       s.reps = parse_int(r, "--reps", 1, 100000);
     } else if (const auto z = value("--sizes="); z != "\x01") {
       s.sizes.clear();
       for (const auto& x : split(z)) s.sizes.push_back(parse_size(x));
+      refuse_repeated(s.sizes, "--sizes", bytes_text);
     } else if (const auto c = value("--chains="); c != "\x01") {
       s.chains.clear();
       for (const auto& x : split(c)) s.chains.push_back(parse_size(x));
+      refuse_repeated(s.chains, "--chains", bytes_text);
     } else if (const auto g = value("--cases="); g != "\x01") {
       s.groups = parse_groups(g);
     } else if (const auto q = value("--pairs="); q != "\x01") {
@@ -507,6 +514,7 @@ settings parse(int argc, char** argv, int count) {
       std::exit(2);
     }
   }
+  refuse_repeated(s.pairs, "--pairs", pair_text);
   for (const auto& [a, b] : s.pairs) {
     if (a == b) {
       std::fprintf(stderr, "p2p_check: pair %d:%d is one GPU\n", a, b);
