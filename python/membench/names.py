@@ -6,7 +6,8 @@ with Google Benchmark's suffixes taken off.
 
 Another program's name (`BM_copy/1024/threads:8`) has no space: its first segment is the
 family and every further segment a key, `key:value` as Google Benchmark's ArgNames write it,
-a bare value as positional `arg0`, `arg1`, ...; only the time type at its end is dropped.
+a bare value as positional `arg0`, `arg1`, ... (skipping a name a `key:value` of its own
+takes); only the time type at its end is dropped.
 """
 import re
 from collections import namedtuple
@@ -97,12 +98,22 @@ def parse_name(text):
     if parsed is not None:
         return parsed
     segments = strip_framework_suffix(text, settings=False).split("/")
+    return Name(segments[0], _foreign_keys(segments[1:]))
+
+
+def _foreign_keys(segments):
+    """{key: value} of another program's name segments: `key:value`, a bare value as `argN`.
+    A positional name a named key already takes (`BM_x/arg0:5/7`) is skipped to the next free
+    one, so neither value is lost."""
+    named = {s.partition(":")[0] for s in segments if ":" in s and s.partition(":")[0]}
     keys, positional = {}, 0
-    for segment in segments[1:]:
+    for segment in segments:
         key, colon, value = segment.partition(":")
         if colon and key:
             keys[key] = value
-        else:
-            keys[f"arg{positional}"] = segment
+            continue
+        while f"arg{positional}" in named:
             positional += 1
-    return Name(segments[0], keys)
+        keys[f"arg{positional}"] = segment
+        positional += 1
+    return keys

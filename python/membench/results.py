@@ -52,6 +52,21 @@ def _check_finite(obj):
                 _number(v, key)
 
 
+def number(obj, key):
+    """An object's (a row's) number `key` as a float, None where absent or null; ValueError
+    where it is another type (the text "39.5", a boolean), NaN, infinite or beyond a double's
+    range: a figure a reader computes with, silently read as absent, changes its answer."""
+    value = obj.get(key)
+    if value is None:
+        return None
+    if _number(value) is None:
+        raise ValueError(f"'{key}' is {_json_type(value)}, not a number")
+    result = _number(value, key)
+    if not math.isfinite(result):
+        raise ValueError(f"'{key}' holds {value}: not a finite number")
+    return result
+
+
 def _time(obj):
     """The row's real_time as a float, None where absent or null; ValueError where it is
     another type: a time written as text would leave the row silently without its result."""
@@ -75,7 +90,7 @@ def _samples(obj):
     return [float(v) for v in value]
 
 
-def _flag(obj, key):
+def flag(obj, key):
     """A row's boolean `key` (False where absent or null); ValueError where it is another
     type: the text "false" is truthy, and would turn a timed row into an error row."""
     value = obj.get(key)
@@ -137,15 +152,16 @@ class Row:
         self.aggregate = _text(obj, R.aggregate_name, None)
         self.time = _time(obj)
         self.time_unit = obj.get(R.time_unit, "ns")
-        self.ci_low_us = _number(obj.get(C.ci_low_us), C.ci_low_us)
-        self.ci_high_us = _number(obj.get(C.ci_high_us), C.ci_high_us)
-        self.ci_pct = _number(obj.get(C.ci_pct), C.ci_pct)
-        self.ci_target_pct = _number(obj.get(C.ci_target_pct), C.ci_target_pct)
-        converged = _number(obj.get(C.converged), C.converged)
+        # The counters the verdicts read: one given as text is refused, never read as absent.
+        self.ci_low_us = number(obj, C.ci_low_us)
+        self.ci_high_us = number(obj, C.ci_high_us)
+        self.ci_pct = number(obj, C.ci_pct)
+        self.ci_target_pct = number(obj, C.ci_target_pct)
+        converged = number(obj, C.converged)
         self.converged = None if converged is None else converged == 1
         self.samples_us = _samples(obj)
         self.label = _text(obj, R.label, "")
-        self.error = _text(obj, R.error_message, "") if _flag(obj, R.error_occurred) else None
+        self.error = _text(obj, R.error_message, "") if flag(obj, R.error_occurred) else None
 
     @property
     def time_us(self):
@@ -232,24 +248,9 @@ def load(path):
 
 
 def read_document(path):
-    """A JSON file as Python objects, read as load reads it. Raises OSError, ValueError (longer
-    than 512 MiB, not UTF-8, not JSON, a key given twice in one object, nested too deeply, a
-    FIFO that no one writes: it reads as empty, never waited for)."""
-    path = Path(path)
-    too_long = f"{path}: longer than {MAX_INPUT >> 20} MiB: no results file"
-    # Opened without blocking: open() of a FIFO waits for a writer, for ever where there is
-    # none. Blocking again once open, so that a pipe with a writer (<(...)) is read whole.
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-    with os.fdopen(fd, "rb") as f:
-        os.set_blocking(fd, True)
-        st = os.fstat(fd)
-        if st.st_size > MAX_INPUT:  # a regular file: refused unread
-            raise ValueError(too_long)
-        data = f.read(MAX_INPUT + 1)
-    if len(data) > MAX_INPUT:
-        raise ValueError(too_long)
-    if not data and stat.S_ISFIFO(st.st_mode):
-        raise ValueError(f"{path}: a FIFO that no one writes: no results file")
+    """A JSON file as Python objects, read as load reads it. Raises OSError, ValueError (what
+    read_input raises; not UTF-8, not JSON, a key given twice in one object, nested too deeply)."""
+    data = read_input(path)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
@@ -261,3 +262,28 @@ def read_document(path):
     except RecursionError:  # nested deeper than Python's parser goes: no results file
         raise ValueError(f"{path}: not JSON this reader can take: nested too deeply") from None
     return doc
+
+
+def read_input(path):
+    """The bytes of an input file (a results file, a CSV), for every reader of the package and
+    the repository's scripts. Raises OSError, ValueError (longer than 512 MiB, neither a
+    regular file nor a pipe, such as /dev/zero or a folder, or a FIFO that no one writes: it
+    reads as empty, never waited for)."""
+    too_long = f"{path}: longer than {MAX_INPUT >> 20} MiB: no input file"
+    # Opened without blocking: open() of a FIFO waits for a writer, for ever where there is
+    # none. Blocking again once open, so that a pipe with a writer (<(...)) is read whole.
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    with os.fdopen(fd, "rb") as f:
+        st = os.fstat(fd)
+        # A device (/dev/zero) never ends and a folder has no bytes: neither is an input file.
+        if not (stat.S_ISREG(st.st_mode) or stat.S_ISFIFO(st.st_mode)):
+            raise ValueError(f"{path}: not a regular file or a pipe (a folder, a device): no input file")
+        if st.st_size > MAX_INPUT:  # a regular file: refused unread
+            raise ValueError(too_long)
+        os.set_blocking(fd, True)
+        data = f.read(MAX_INPUT + 1)
+    if len(data) > MAX_INPUT:
+        raise ValueError(too_long)
+    if not data and stat.S_ISFIFO(st.st_mode):
+        raise ValueError(f"{path}: a FIFO that no one writes: no input file")
+    return data

@@ -15,7 +15,7 @@ import math
 import re
 
 from . import schema as S
-from .results import _json_type
+from .results import _json_type, flag
 
 C, R = S.counter, S.row
 SCALED = (R.real_time, R.cpu_time, C.ci_low_us, C.ci_high_us, C.batch_us, C.batch_ci_low_us, C.batch_ci_high_us,
@@ -48,6 +48,19 @@ def _in_range(value):
     return True
 
 
+def _check_scaled_keys(row, where):
+    """ValueError naming `where` for a key inject() scales that is there but no number (the
+    text "391.1": the time would change and the rate not, a row contradicting itself) or a
+    number beyond a double's range; null is left as it is."""
+    for key in row:
+        if not (key in SCALED or key in SAMPLE_TIMES or key in DIVIDED) or row[key] is None:
+            continue
+        if not _is_number(row[key]):
+            raise ValueError(f"{where}: {key} is {_json_type(row[key])}, not a number: it cannot be scaled")
+        if not _in_range(row[key]):
+            raise ValueError(f"{where}: {key} is a number beyond a double's range")
+
+
 def _scaled_values(row, s):
     """{key: new value} for a row made `s` times slower (see above), the row itself untouched.
     Raises ValueError where a new value is no finite double (a time near a double's maximum
@@ -76,27 +89,9 @@ def scale_row(row, s):
     row.update(_scaled_values(row, s))
 
 
-def inject(doc, slowdown, pattern="", every=1, phase=0):
-    """Makes the chosen rows of a loaded file `slowdown` % slower in place and notes it in the
-    context; returns the changed benchmarks as membench-report names them. Which rows: every
-    timed iteration row whose name the regular expression `pattern` finds, and of those every
-    `every`-th in file order, starting at the `phase`-th. Error rows and aggregate rows are
-    never changed (an aggregates-only file gets its mean, median and stddev rows scaled instead).
-    Raises ValueError, `doc` unchanged, for a slowdown out of range or a file of another shape
-    (a top level, row or context that is no object, a name that is no string, a chosen row's
-    sample that is no number, a chosen row's number beyond a double's range before or after
-    scaling, a chosen row whose real_time is no number), an `every` below 1 or a `phase`
-    outside 0 to every - 1."""
-    # Above -100 a time stays positive; NaN fails the comparison and is refused with infinities.
-    if not -100 < slowdown < float("inf"):
-        raise ValueError(f"slowdown {slowdown}: a finite percentage above -100")
-    # every counts rows: below 1 there is no every-th row (and 0 would divide by zero).
-    if not isinstance(every, int) or isinstance(every, bool) or every < 1:
-        raise ValueError(f"every {every!r}: a whole number of at least 1")
-    # A phase outside 0 to every - 1 chooses no row: the file would be noted as injected unchanged.
-    if not isinstance(phase, int) or isinstance(phase, bool) or not 0 <= phase < every:
-        raise ValueError(f"phase {phase!r}: a whole number from 0 to every - 1 ({every - 1})")
-    # Every shape is checked before the first row changes: a refused file is left as it was.
+def _rows_of(doc):
+    """The benchmarks array of a loaded file whose every shape inject() reads is checked;
+    ValueError naming what is not (see inject)."""
     if not isinstance(doc, dict):
         raise ValueError(f"not a results file: the top level is {_json_type(doc)}, not an object")
     rows = doc.get(S.file.benchmarks)
@@ -110,6 +105,36 @@ def inject(doc, slowdown, pattern="", every=1, phase=0):
         for key in (R.name, R.run_name):
             if not isinstance(row.get(key, ""), str):
                 raise ValueError(f"benchmark {i}: {key} is {_json_type(row[key])}, not a string")
+        # The text "false" is truthy: a timed row would be taken for an error row, left unchanged.
+        try:
+            flag(row, R.error_occurred)
+        except ValueError as e:
+            raise ValueError(f"benchmark {i}: {e}") from None
+    return rows
+
+
+def inject(doc, slowdown, pattern="", every=1, phase=0):
+    """Makes the chosen rows of a loaded file `slowdown` % slower in place and notes it in the
+    context; returns the changed benchmarks as membench-report names them. Which rows: every
+    timed iteration row whose name the regular expression `pattern` finds, and of those every
+    `every`-th in file order, starting at the `phase`-th. Error rows and aggregate rows are
+    never changed (an aggregates-only file gets its mean, median and stddev rows scaled instead).
+    Raises ValueError, `doc` unchanged, for a slowdown out of range or a file of another shape
+    (a top level, row or context that is no object, a name that is no string, a chosen row's
+    sample that is no number, a chosen row's number beyond a double's range before or after
+    scaling, a chosen row whose real_time or other scaled key is no number, an error_occurred
+    that is no boolean), an `every` below 1 or a `phase` outside 0 to every - 1."""
+    # Above -100 a time stays positive; NaN fails the comparison and is refused with infinities.
+    if not -100 < slowdown < float("inf"):
+        raise ValueError(f"slowdown {slowdown}: a finite percentage above -100")
+    # every counts rows: below 1 there is no every-th row (and 0 would divide by zero).
+    if not isinstance(every, int) or isinstance(every, bool) or every < 1:
+        raise ValueError(f"every {every!r}: a whole number of at least 1")
+    # A phase outside 0 to every - 1 chooses no row: the file would be noted as injected unchanged.
+    if not isinstance(phase, int) or isinstance(phase, bool) or not 0 <= phase < every:
+        raise ValueError(f"phase {phase!r}: a whole number from 0 to every - 1 ({every - 1})")
+    # Every shape is checked before the first row changes: a refused file is left as it was.
+    rows = _rows_of(doc)
     pattern = re.compile(pattern)
     s = 1 + slowdown / 100
     aggregates_only = not any(r.get(R.run_type, "iteration") == "iteration" for r in rows)
@@ -139,10 +164,7 @@ def inject(doc, slowdown, pattern="", every=1, phase=0):
                     raise ValueError(f"benchmark {i} ({name}): {key} holds an element that is not a number")
                 if isinstance(row.get(key), list) and not all(_in_range(x) for x in row[key]):
                     raise ValueError(f"benchmark {i} ({name}): {key} holds a number beyond a double's range")
-            for key in row:
-                if (key in SCALED or key in SAMPLE_TIMES or key in DIVIDED) and _is_number(row[key]) \
-                        and not _in_range(row[key]):
-                    raise ValueError(f"benchmark {i} ({name}): {key} is a number beyond a double's range")
+            _check_scaled_keys(row, f"benchmark {i} ({name})")
             try:
                 scaled.append((row, _scaled_values(row, s)))
             except ValueError as e:

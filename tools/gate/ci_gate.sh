@@ -9,7 +9,8 @@
 # to $MEMBENCH_GATE_MD when set, prints the verdict lines, and exits as compare does:
 # 0 no regression, 1 a regression, 2 unusable input (a benchmark missing or errored on
 # either side unless --allow-missing, a malformed file, a bad option; also a REPORT that is
-# no executable file, or either Markdown path naming an input file, before anything runs).
+# no executable file, either Markdown path naming an input file or the REPORT program, or both
+# naming one file, before anything runs).
 set -uo pipefail
 if [ $# -lt 3 ]; then
   echo "usage: tools/gate/ci_gate.sh REPORT BASELINE NEW [COMPARE OPTIONS...]" >&2
@@ -33,6 +34,9 @@ for path in "$baseline" "$candidate"; do
   fi
   inputs+=("$(realpath -m -- "$path")")
 done
+# Nor over the program the gate runs, nor this script: a typo for membench-report.md would
+# replace it.
+programs=("$(realpath -m -- "$report")" "$(realpath -m -- "$0")")
 for var in GITHUB_STEP_SUMMARY MEMBENCH_GATE_MD; do
   [ -n "${!var:-}" ] || continue
   out=$(realpath -m -- "${!var}")
@@ -42,7 +46,20 @@ for var in GITHUB_STEP_SUMMARY MEMBENCH_GATE_MD; do
       exit 2
     fi
   done
+  for f in "${programs[@]}"; do
+    if [ "$out" = "$f" ]; then
+      echo "ci_gate.sh: $var=${!var}: is a program the gate runs ($f); nothing written" >&2
+      exit 2
+    fi
+  done
 done
+# The step summary is appended to (earlier steps' text stays); MEMBENCH_GATE_MD is replaced:
+# one file for both would lose the earlier steps' summaries.
+if [ -n "${GITHUB_STEP_SUMMARY:-}" ] && [ -n "${MEMBENCH_GATE_MD:-}" ] &&
+  [ "$(realpath -m -- "$GITHUB_STEP_SUMMARY")" = "$(realpath -m -- "$MEMBENCH_GATE_MD")" ]; then
+  echo "ci_gate.sh: GITHUB_STEP_SUMMARY and MEMBENCH_GATE_MD name one file ($MEMBENCH_GATE_MD): the gate's Markdown would replace the earlier steps' summary; give MEMBENCH_GATE_MD a file of its own" >&2
+  exit 2
+fi
 
 # A file, or every *.json of a folder, as repeated --base/--new options.
 runs() {

@@ -6,13 +6,14 @@ or a .tar.xz archive of runs, as run_sets.py reads them; for example the GPU alo
 the GPU beside the others of its host), the GPU's runs of every row the filter keeps (default
 the copy and host rows, ^(host|alloc)/): how many, the median of their medians (real_time)
 and its run-to-run coefficient of variation, and the same for their fastest samples
-(t_min_us), the figure fleet judges copies on. Prints a Markdown table. Exit 2 on a set that
-cannot be read (a time beyond a double's range included) or holds no run of the GPU, on a
---gpu that is the first characters of several GPUs' UUIDs (their runs would be pooled as one
+(t_min_us), the figure fleet judges copies on, all in us (a run's time_unit converted).
+Prints a Markdown table. Exit 2 on a set that cannot be read as membench.load reads a file
+(a time that is text, NaN or beyond a double's range, a key given twice, a FIFO no one
+writes; and a time_unit none of ns, us, ms, s) or that holds no run of the GPU, on a --gpu
+that is the first characters of several GPUs' UUIDs (their runs would be pooled as one
 GPU's), and on a label given twice (one set would hide the other).
 """
 import argparse
-import json
 import re
 import shutil
 import statistics
@@ -21,6 +22,7 @@ import tempfile
 from collections import defaultdict
 from pathlib import Path
 
+import membench
 from membench import schema as S
 
 import run_sets  # tools/gate/run_sets.py, beside this script
@@ -37,51 +39,40 @@ run_sets.fail = fail
 
 
 def runs_of(folder, gpu, keep):
-    """{row: [(median, fastest), ...]}: one pair per file of the GPU below FOLDER; and the
-    gpu_uuids the GPU's files give (more than one: --gpu is the prefix of several GPUs)."""
+    """{row: [(median us, fastest us), ...]}: one pair per file of the GPU below FOLDER; and
+    the gpu_uuids the GPU's files give (more than one: --gpu is the prefix of several GPUs)."""
     rows, uuids = defaultdict(list), set()
     for path in sorted(folder.rglob("*.json")):
-        try:
-            doc = json.loads(path.read_text())
-        except RecursionError:  # nested deeper than Python's parser goes: no results file
-            fail(f"{path}: not readable JSON (nested too deeply)")
+        try:  # as membench.load reads it: a key given twice, a time as text, a FIFO refused
+            run = membench.load(path)
         except (OSError, ValueError) as error:
-            fail(f"{path}: not readable JSON ({error})")
-        # Every shape this reads is checked: a file of another shape is unreadable, not a crash.
-        context = doc.get(S.file.context, {}) if isinstance(doc, dict) else None
-        if not isinstance(context, dict) or not isinstance(doc.get(S.file.benchmarks, []), list):
-            fail(f"{path}: not a membench results file (an object with a context object and a benchmarks array)")
-        uuid = context.get("gpu_uuid", "")
+            fail(f"not a readable results file: {error}")  # the error names the path
+        uuid = run.context.get("gpu_uuid", "")
         if not isinstance(uuid, str) or not uuid.startswith(gpu):
             continue
         uuids.add(uuid)
-        for i, row in enumerate(doc.get(S.file.benchmarks, [])):
-            if not isinstance(row, dict) or not isinstance(row.get(S.row.name, ""), str):
-                fail(f"{path}: benchmark {i} is not an object with a string name")
-            name = bare(row.get(S.row.name, ""))
-            usable = row.get(S.row.run_type) == "iteration" and not row.get(S.row.error_occurred)
-            if usable and keep.search(name) and number(row.get(S.row.real_time)) > 0:
-                fastest = row.get(S.counter.t_min_us)
-                # JSON spells integers of any length; one a double cannot hold is no time.
-                for key, value in ((S.row.real_time, row[S.row.real_time]), (S.counter.t_min_us, fastest)):
-                    if not in_range(value):
-                        fail(f"{path}: benchmark {i} ({name}): {key} is a number beyond a double's range")
-                rows[name].append((row[S.row.real_time], fastest if number(fastest) else None))
+        for i, row in enumerate(run):
+            name = bare(row.name)
+            if row.run_type == "iteration" and row.error is None and keep.search(name):
+                pair = timed_pair(row, f"{path}: benchmark {i} ({name})")
+                if pair is not None:
+                    rows[name].append(pair)
     return rows, uuids
 
 
-def number(value):
-    """A JSON number as it is, anything else (a string, null, true) 0."""
-    return value if isinstance(value, (int, float)) and not isinstance(value, bool) else 0
-
-
-def in_range(value):
-    """Not a number a double cannot hold (an integer of hundreds of digits overflows float())."""
+def timed_pair(row, where):
+    """(median us, fastest us or None) of a timed row, None for a row without a time above 0;
+    exit 2 naming `where` for a time_unit this cannot convert or a t_min_us that is no number."""
+    if row.time is None or row.time <= 0:
+        return None
+    # The table is in us: a run written in ms pooled as if in us would be a thousand times off.
+    if row.time_us is None:
+        fail(f"{where}: {S.row.time_unit} {row.time_unit!r} is no unit this converts (ns, us, ms, s)")
     try:
-        float(number(value))
-    except OverflowError:
-        return False
-    return True
+        fastest = membench.number(row.json, S.counter.t_min_us)
+    except ValueError as error:
+        fail(f"{where}: {error}")
+    return row.time_us, fastest
 
 
 def cv(values):

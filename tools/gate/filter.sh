@@ -10,9 +10,12 @@ list=$(dirname "$0")/quick_host_rows.txt
 found_by_kernel_rows='^(host/managed|compute/transcendental)/'
 rows() { grep -v '^#' "$list" | grep -v '^$'; }
 alternatives() { sed 's/[.[\*^$()+?{}]/\\&/g' | paste -sd'|'; }
-case ${1:-} in
+usage() { echo "usage: tools/gate/filter.sh host|kernel|runs" >&2; exit 2; }
+# One kind only: a second (a filter of both meant) would be ignored unsaid.
+[ $# -eq 1 ] || usage
+case $1 in
   host) echo "^($(rows | alternatives))/" ;;
   kernel) echo "-^($(rows | alternatives))/" ;;
   runs) echo "^($(rows | grep -Ev "$found_by_kernel_rows" | alternatives))/" ;;
-  *) echo "usage: tools/gate/filter.sh host|kernel|runs" >&2; exit 2 ;;
+  *) usage ;;
 esac

@@ -39,10 +39,17 @@ if [ -n "${PAIRS:-}" ]; then
   for j in 0 1 2; do
     [[ ${pairs[$j]} == */* ]] || { say "PAIRS: '${pairs[$j]}' is no pair A/B"; exit 2; }
     ha[$j]=${pairs[$j]%/*}; hb[$j]=${pairs[$j]#*/}
+    [ -n "${ha[$j]// /}" ] && [ -n "${hb[$j]// /}" ] || { say "PAIRS: '${pairs[$j]}' leaves a side empty"; exit 2; }
+    # Disjoint sides: a process on both (1/1, a run compared with itself) has no false alarm
+    # by construction, and one named twice on a side counts twice.
+    declare -A in_pair=()
     for i in ${ha[$j]} ${hb[$j]}; do
       whole PAIRS "$i"
       [ "$i" -ge 1 ] && [ "$i" -le "$total" ] || { say "PAIRS: host process $i: not between 1 and $total"; exit 2; }
+      [ -z "${in_pair[$i]:-}" ] || { say "PAIRS: '${pairs[$j]}' names host process $i twice: the sides must be disjoint"; exit 2; }
+      in_pair[$i]=1
     done
+    unset in_pair
   done
 else
   HOSTS=${HOSTS:-16}

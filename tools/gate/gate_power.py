@@ -12,8 +12,9 @@ How good `membench-report compare` is as a regression gate, on real runs:
 Compare options after `--` (for example --threshold 3 or --unsure fail) are passed on.
 Unsure verdicts are neither alarms nor detections; their share is printed too.
 Exit 2 on unusable input (a --report that cannot be run or whose compare CSV lacks the
-benchmark, base us or verdict column, a COPY that is not readable JSON or not written by
-inject_slowdown.py) and where nothing was compared (a pair whose compare compared no
+benchmark, base us or verdict column, a COPY that is not readable JSON, not written by
+inject_slowdown.py or made 0 % slower, copies of one side at different slowdowns, an --aa
+file that is an injected copy) and where nothing was compared (a pair whose compare compared no
 benchmark, or no injected row compared: no rate to give), on a --misses, --misses-from or
 --rows-below that is no finite number in its range (--misses: a slowdown above -100 and at
 most 10000 %, one of the copies'), or given without the --injected pairs it applies to; 1
@@ -22,12 +23,12 @@ when compare fails on a pair.
 import argparse
 import csv
 import io
-import json
 import math
 import subprocess
 import sys
 from collections import defaultdict
 
+from membench import read_document
 from membench import schema as S
 from membench.slowdown import INJECTED_PCT, INJECTED_ROWS
 
@@ -108,14 +109,22 @@ def compare(report, base, new, options):
     return rows
 
 
+def context_of(path):
+    """A file's context as membench.read_document reads it (a key given twice, a FIFO no one
+    writes, /dev/zero refused); None where the file is unreadable or has no context object."""
+    try:
+        doc = read_document(path)
+    except (OSError, ValueError):
+        return None
+    ctx = doc.get(S.file.context) if isinstance(doc, dict) else None
+    return ctx if isinstance(ctx, dict) else None
+
+
 def injected_of(path):
     """(slowdown %, comma-separated rows) that inject_slowdown.py noted in a copy's context."""
     try:
-        with open(path, encoding="utf-8") as f:
-            doc = json.load(f)
-    except RecursionError:  # nested deeper than Python's parser goes: no results file
-        fail(f"{path}: not readable JSON: nested too deeply")
-    except (OSError, ValueError) as e:  # missing, a folder, not UTF-8, truncated
+        doc = read_document(path)
+    except (OSError, ValueError) as e:  # missing, a folder, not UTF-8, truncated, a key twice
         fail(f"{path}: not readable JSON: {e}")
     ctx = doc.get(S.file.context) if isinstance(doc, dict) else None
     if not isinstance(ctx, dict) or not isinstance(ctx.get(INJECTED_ROWS), str):
@@ -126,7 +135,37 @@ def injected_of(path):
         pct = float("nan")
     if not math.isfinite(pct):
         fail(f"{path}: {INJECTED_PCT} is not a finite percentage: {ctx.get(INJECTED_PCT)!r}")
+    # No change to detect: a 'faster' or 'slower' verdict would be counted as finding one.
+    if pct == 0:
+        fail(f"{path}: a copy made 0 % slower ({INJECTED_PCT} {ctx[INJECTED_PCT]!r}): there is nothing to detect")
     return pct, ctx[INJECTED_ROWS]
+
+
+def injected_side(copy):
+    """(slowdown %, injected row names) of one side's copies: one comparison of pooled runs
+    has one slowdown, so copies at different ones are refused, never the last one taken."""
+    names, levels = set(), {}
+    if not files(copy):
+        fail(f"--injected: {copy!r} names no file")
+    for f in files(copy):
+        level, rows = injected_of(f)
+        levels.setdefault(level, f)
+        names |= set(filter(None, rows.split(",")))
+    if len(levels) > 1:
+        fail(f"the copies of one --injected side are at different slowdowns "
+             f"({', '.join(f'{f}: {l:g} %' for l, f in levels.items())}): pooled, their rows have no one slowdown")
+    return next(iter(levels)), names
+
+
+def refuse_injected_in_aa(pairs):
+    """Exit 2 where a file of an --aa pair is an injected copy (its context says so): its
+    slowdowns would be counted as false alarms. A file unreadable here is left to compare."""
+    for pair in pairs:
+        for f in (f for side in pair for f in files(side)):
+            ctx = context_of(f)
+            if ctx is not None and (INJECTED_PCT in ctx or INJECTED_ROWS in ctx):
+                fail(f"--aa {' '.join(pair)}: {f} is an injected copy (its context has {INJECTED_PCT} "
+                     f"{ctx.get(INJECTED_PCT)!r}): no A/A pair")
 
 
 def kind(verdict):
@@ -135,7 +174,8 @@ def kind(verdict):
     return "unsure" if verdict.startswith("unsure") else "same"
 
 
-def main():
+def parse_args():
+    """(args, the compare options after `--`)."""
     argv = sys.argv[1:]
     passed = []
     if "--" in argv:
@@ -164,94 +204,112 @@ def main():
         ap.error("--misses-from applies to --misses: give it too")
     if args.misses_from is None:
         args.misses_from = 20.0
+    return args, passed
 
-    if args.aa:
-        total, alarms, unsure = defaultdict(int), defaultdict(int), defaultdict(int)
-        flagged = []
-        for pair, (base, new) in enumerate(args.aa, 1):
-            for name, (base_us, verdict, interval) in compare(args.report, base, new, passed).items():
-                b = band(base_us)
-                total[b] += 1
-                alarms[b] += kind(verdict) in ("slower", "faster")
-                if kind(verdict) in ("slower", "faster"):
-                    flagged.append((name, pair, base_us, interval, verdict))
-                unsure[b] += kind(verdict) == "unsure"
-        n, a, u = sum(total.values()), sum(alarms.values()), sum(unsure.values())
-        print(f"## False alarms: {len(args.aa)} A/A pair(s), {n} benchmark comparisons\n")
-        print("| row duration | compared | slower or faster | false-alarm rate | unsure |")
-        print("|---|---:|---:|---:|---:|")
-        for label, _, _ in BANDS + [("all", 0, 0)]:
-            t = n if label == "all" else total[label]
-            x = a if label == "all" else alarms[label]
-            y = u if label == "all" else unsure[label]
-            if t:
-                print(f"| {label} | {t} | {x} | {100 * x / t:.2f} % | {100 * y / t:.1f} % |")
+
+def false_alarms(args, passed):
+    """The A/A section: false alarms by row duration, and the rows flagged."""
+    total, alarms, unsure = defaultdict(int), defaultdict(int), defaultdict(int)
+    flagged = []
+    for pair, (base, new) in enumerate(args.aa, 1):
+        for name, (base_us, verdict, interval) in compare(args.report, base, new, passed).items():
+            b = band(base_us)
+            total[b] += 1
+            alarms[b] += kind(verdict) in ("slower", "faster")
+            if kind(verdict) in ("slower", "faster"):
+                flagged.append((name, pair, base_us, interval, verdict))
+            unsure[b] += kind(verdict) == "unsure"
+    n, a, u = sum(total.values()), sum(alarms.values()), sum(unsure.values())
+    print(f"## False alarms: {len(args.aa)} A/A pair(s), {n} benchmark comparisons\n")
+    print("| row duration | compared | slower or faster | false-alarm rate | unsure |")
+    print("|---|---:|---:|---:|---:|")
+    for label, _, _ in BANDS + [("all", 0, 0)]:
+        t = n if label == "all" else total[label]
+        x = a if label == "all" else alarms[label]
+        y = u if label == "all" else unsure[label]
+        if t:
+            print(f"| {label} | {t} | {x} | {100 * x / t:.2f} % | {100 * y / t:.1f} % |")
+    print()
+    if flagged:
+        print("Flagged in the A/A pairs:\n")
+        print("| benchmark | pair | base us | interval | verdict |")
+        print("|---|---:|---:|---|---|")
+        for name, pair, base_us, interval, verdict in sorted(flagged):
+            print(f"| `{name}` | {pair} | {base_us:.4g} | {interval} | {verdict} |")
         print()
-        if flagged:
-            print("Flagged in the A/A pairs:\n")
-            print("| benchmark | pair | base us | interval | verdict |")
-            print("|---|---:|---:|---|---|")
-            for name, pair, base_us, interval, verdict in sorted(flagged):
-                print(f"| `{name}` | {pair} | {base_us:.4g} | {interval} | {verdict} |")
-            print()
 
+
+def detections(args, passed, sides):
+    """The detection counts over the --injected pairs (`sides`: each copy side's slowdown and
+    rows): found and injected by (band, slowdown), the misses --misses lists, the rows
+    --rows-below lists."""
+    found, injected = defaultdict(int), defaultdict(int)
+    missed = defaultdict(list)
+    per_row = defaultdict(lambda: [0.0, defaultdict(int), defaultdict(int)])  # base us, found, injected by level
+    for (base, copy), (level, names) in zip(args.injected, sides):
+        for name, (base_us, verdict, interval) in compare(args.report, base, copy, passed).items():
+            if name not in names:
+                continue
+            key = (band(base_us), level)
+            injected[key] += 1
+            hit = kind(verdict) == ("slower" if level > 0 else "faster")
+            found[key] += hit
+            if not hit and args.misses is not None and level == args.misses and base_us >= args.misses_from:
+                missed[name].append(f"{interval} {verdict}")
+            if args.rows_below is not None and base_us < args.rows_below:
+                row = per_row[name]
+                row[0] = base_us
+                row[1][level] += hit
+                row[2][level] += 1
+    return found, injected, missed, per_row
+
+
+def detection_rates(args, passed, sides):
+    """The injected section: detection rates by row duration and slowdown, and the listings."""
+    found, injected, missed, per_row = detections(args, passed, sides)
+    if not sum(injected.values()):
+        fail("no injected row was compared: no detection rate to give")
+    levels = sorted({level for level, _ in sides})
+    print(f"## Detection: {len(args.injected)} injected cop{'y' if len(args.injected) == 1 else 'ies'}\n")
+    print("| row duration | " + " | ".join(f"{l:+g} %" for l in levels) + " |")
+    print("|---|" + "---:|" * len(levels))
+    for label, _, _ in BANDS + [("all", 0, 0)]:
+        cells = []
+        for level in levels:
+            if label == "all":
+                i = sum(v for (b, l), v in injected.items() if l == level)
+                f = sum(v for (b, l), v in found.items() if l == level)
+            else:
+                i, f = injected[(label, level)], found[(label, level)]
+            cells.append(f"{f}/{i} ({100 * f / i:.0f} %)" if i else "-")
+        print(f"| {label} | " + " | ".join(cells) + " |")
+    if per_row:
+        print(f"\n## Rows under {args.rows_below:g} us, found / injected\n")
+        print("| benchmark | base us | " + " | ".join(f"{l:+g} %" for l in levels) + " |")
+        print("|---|---:|" + "---:|" * len(levels))
+        for name, (us, hits, n) in sorted(per_row.items(), key=lambda x: (x[1][0], x[0])):
+            print(f"| `{name}` | {us:.3g} | " + " | ".join(f"{hits[l]}/{n[l]}" for l in levels) + " |")
+    if missed:
+        print(f"\n## Missed at {args.misses:+g} %, rows of {args.misses_from:g} us or more: {sum(len(v) for v in missed.values())}\n")
+        print("| benchmark | missed | intervals and verdicts |")
+        print("|---|---:|---|")
+        for name, why in sorted(missed.items(), key=lambda x: (-len(x[1]), x[0])):
+            print(f"| `{name}` | {len(why)} | {'<br>'.join(why)} |")
+
+
+def main():
+    args, passed = parse_args()
+    # Every input is checked before the first compare: a refusal never follows half a report.
+    refuse_injected_in_aa(args.aa)
+    sides = [injected_side(copy) for _, copy in args.injected]
+    levels = {level for level, _ in sides}
+    if args.misses is not None and args.misses not in levels:
+        fail(f"--misses {args.misses:g}: no --injected copy is at that slowdown "
+             f"(they are at {', '.join(f'{l:g}' for l in sorted(levels))} %)")
+    if args.aa:
+        false_alarms(args, passed)
     if args.injected:
-        found = defaultdict(int)
-        injected = defaultdict(int)
-        levels = set()
-        missed = defaultdict(list)
-        per_row = defaultdict(lambda: [0.0, defaultdict(int), defaultdict(int)])  # base us, found, injected by level
-        for base, copy in args.injected:
-            names, level = set(), None
-            for f in files(copy):
-                level, rows = injected_of(f)
-                names |= set(filter(None, rows.split(",")))
-            levels.add(level)
-            for name, (base_us, verdict, interval) in compare(args.report, base, copy, passed).items():
-                if name not in names:
-                    continue
-                key = (band(base_us), level)
-                injected[key] += 1
-                hit = kind(verdict) == ("slower" if level > 0 else "faster")
-                found[key] += hit
-                if not hit and args.misses is not None and level == args.misses and base_us >= args.misses_from:
-                    missed[name].append(f"{interval} {verdict}")
-                if args.rows_below is not None and base_us < args.rows_below:
-                    row = per_row[name]
-                    row[0] = base_us
-                    row[1][level] += hit
-                    row[2][level] += 1
-        if not sum(injected.values()):
-            fail("no injected row was compared: no detection rate to give")
-        if args.misses is not None and args.misses not in levels:
-            fail(f"--misses {args.misses:g}: no --injected copy is at that slowdown "
-                 f"(they are at {', '.join(f'{l:g}' for l in sorted(levels))} %)")
-        levels = sorted(levels)
-        print(f"## Detection: {len(args.injected)} injected cop{'y' if len(args.injected) == 1 else 'ies'}\n")
-        print("| row duration | " + " | ".join(f"{l:+g} %" for l in levels) + " |")
-        print("|---|" + "---:|" * len(levels))
-        for label, _, _ in BANDS + [("all", 0, 0)]:
-            cells = []
-            for level in levels:
-                if label == "all":
-                    i = sum(v for (b, l), v in injected.items() if l == level)
-                    f = sum(v for (b, l), v in found.items() if l == level)
-                else:
-                    i, f = injected[(label, level)], found[(label, level)]
-                cells.append(f"{f}/{i} ({100 * f / i:.0f} %)" if i else "-")
-            print(f"| {label} | " + " | ".join(cells) + " |")
-        if per_row:
-            print(f"\n## Rows under {args.rows_below:g} us, found / injected\n")
-            print("| benchmark | base us | " + " | ".join(f"{l:+g} %" for l in levels) + " |")
-            print("|---|---:|" + "---:|" * len(levels))
-            for name, (us, hits, n) in sorted(per_row.items(), key=lambda x: (x[1][0], x[0])):
-                print(f"| `{name}` | {us:.3g} | " + " | ".join(f"{hits[l]}/{n[l]}" for l in levels) + " |")
-        if missed:
-            print(f"\n## Missed at {args.misses:+g} %, rows of {args.misses_from:g} us or more: {sum(len(v) for v in missed.values())}\n")
-            print("| benchmark | missed | intervals and verdicts |")
-            print("|---|---:|---|")
-            for name, why in sorted(missed.items(), key=lambda x: (-len(x[1]), x[0])):
-                print(f"| `{name}` | {len(why)} | {'<br>'.join(why)} |")
+        detection_rates(args, passed, sides)
 
 
 if __name__ == "__main__":

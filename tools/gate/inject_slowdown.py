@@ -5,9 +5,11 @@ Writes a copy of a membench (or any Google Benchmark) JSON file in which chosen 
 PCT % slower, to measure what `membench-report compare` detects (tools/gate/gate_power.py).
 PCT is a finite number above -100 (a time stays positive) and at most 10000; any other is
 refused with exit 2, and a file that would hold NaN or Infinity (which JSON cannot spell)
-is never written (exit 1). An input that cannot be read as a results file (not JSON, a top
-level, row or context that is no object, a sample that is no number, a number beyond a
-double's range) is refused with exit 1, nothing written. OUT.json is written to a temporary
+is never written (exit 1). An input that cannot be read as a results file (not JSON, a key
+given twice in one object, not a regular file or a pipe with a writer, a top level, row or
+context that is no object, a sample, time or rate to scale that is no number, an
+error_occurred that is no boolean, a number beyond a double's range) is refused with exit 1,
+nothing written. OUT.json is written to a temporary
 file beside it and renamed over it once whole, so a write that fails (a full disk) leaves an
 earlier OUT.json as it was (exit 1); an OUT.json that is not a regular file (a FIFO, a folder)
 is refused, exit 1, never opened. A --filter that finds no row that could be changed is
@@ -34,15 +36,13 @@ import stat
 import sys
 import tempfile
 
+from membench import read_document
 from membench.slowdown import inject
 
 
 # Beyond a hundred and one times the time there is no gate question to ask, and every scaled
 # number stays far inside a double's range.
 MAX_SLOWDOWN = 10000.0
-# What membench-report reads of one file: far above any results file, and an input that never
-# ends (/dev/zero) is refused instead of read until memory runs out.
-MAX_INPUT = 512 << 20
 
 
 def slowdown_pct(text):
@@ -123,14 +123,8 @@ def main():
         ap.error("--every must be at least 1")
     if not 0 <= args.phase < args.every:
         ap.error("--phase must be between 0 and --every - 1")
-    try:
-        with open(args.input, encoding="utf-8") as f:
-            text = f.read(MAX_INPUT + 1)
-        if len(text) > MAX_INPUT:  # /dev/zero, or no results file
-            raise ValueError(f"longer than {MAX_INPUT >> 20} MiB")
-        doc = json.loads(text)
-    except RecursionError:  # nested deeper than Python's parser goes: no results file
-        sys.exit(f"{args.input}: cannot be read as JSON: nested too deeply; {args.output} not written")
+    try:  # read as membench.load reads it: a key given twice, a FIFO, /dev/zero refused
+        doc = read_document(args.input)
     except (OSError, ValueError) as e:  # missing, a folder, not UTF-8, not JSON
         sys.exit(f"{args.input}: cannot be read as JSON: {e}; {args.output} not written")
     try:

@@ -2,7 +2,8 @@
 """tools/run/p2p_agree.py MEMBENCH_JSON CHECK_CSV: do membench's peer rows agree with the
 independent check (membench_p2p_check, tools/run/p2p_check.cu)?
 
-Joins membench's peer rows with the check's lines on (case, src, dst, bytes):
+Joins membench's peer rows with the check's lines on (case, src, dst, bytes), the size in
+bytes however it is spelt (membench's 1536K is the check's 1572864):
   peer/copy/access:A/dir:D     -> D_A (push_on, pull_off, bidir_on, ...), GB/s
   peer/sm/op:O/dir:D           -> O_D (read_uni, write_bidir, ...), GB/s
   peer/latency                 -> latency, ns per load
@@ -12,18 +13,19 @@ and prints a table: both values and membench's difference in % of the check. Exi
 joined case differs by more than --tolerance % (default 5), when a case the check measured
 failed in membench (an error row other than `skipped: why`), or when no case could be joined;
 a check value of 0 or below (no difference in % of it) cannot agree and counts as differing;
-other cases only one side has (a row membench skipped) are listed, not counted. Exits 2 on unreadable input (a value beyond
-a double's range, a case given twice in either file, a CSV line with fewer or more fields
-than its header) or a --tolerance that is no finite
-percentage of 0 or more.
+other cases only one side has (a row membench skipped) are listed, not counted. Exits 2 on
+unreadable input (a value that is NaN, infinite, text or beyond a double's range, a key
+given twice in one JSON object, a case given twice in either file, a CSV line with fewer or
+more fields than its header, an input that is no regular file or pipe with a writer) or a
+--tolerance that is no finite percentage of 0 or more.
 """
 import argparse
 import csv
-import json
+import io
 import math
 import sys
-from pathlib import Path
 
+import membench
 from membench import parse_size
 from membench import schema as S
 
@@ -51,77 +53,83 @@ def case_of(family, k):
 
 
 def membench_cases(path):
-    """{(case, src, dst, bytes): value or an error text} from membench's peer rows. Raises
-    OSError, ValueError (not a results file) or KeyError (a name without a key its case needs)."""
-    try:
-        doc = json.loads(Path(path).read_text())
-    except RecursionError:  # nested deeper than Python's parser goes: no results file
-        raise ValueError(f"{path}: nested too deeply") from None
-    rows = doc.get(S.file.benchmarks) if isinstance(doc, dict) else None
-    if not isinstance(rows, list):
-        raise ValueError(f"{path}: not a membench results file (no '{S.file.benchmarks}' array)")
+    """{(case, src, dst, bytes): value or an error text} from membench's peer rows, read by
+    membench.load (a key given twice, NaN, a FIFO, /dev/zero refused). Raises OSError,
+    ValueError (not a results file) or KeyError (a name without a key its case needs)."""
     out = {}
-    for i, r in enumerate(rows):
-        if not isinstance(r, dict):
-            raise ValueError(f"{path}: benchmark {i} is not an object")
-        name = r.get(R.run_name, r.get(R.name, ""))
-        if not isinstance(name, str):
-            raise ValueError(f"{path}: benchmark {i}: its name is not a string")
-        if not name.startswith("peer/") or r.get(R.run_type, "iteration") != "iteration":
+    for i, row in enumerate(membench.load(path)):
+        name = row.run_name
+        if not name.startswith("peer/") or row.run_type != "iteration":
             continue
         k = name_keys(name)
         found = case_of(name.split("/")[1], k)
         if found is None:
             continue
         case, src, dst, counter = found
-        key = (case, src, dst, checked_size(k[N.bytes], f"{path}: {name}"))
+        key = (case, src, dst, size_bytes(k[N.bytes], f"{path}: {name}"))
         # One value a case, as in the check's CSV: a second row would silently replace the first.
         if key in out:
-            raise ValueError(f"{path}: benchmark {i} ({name}): {case} {src} -> {dst} {key[3]} is given twice")
-        if r.get(R.error_occurred):
-            out[key] = r.get(R.error_message, "error")
-        elif isinstance(r.get(counter), (int, float)) and not isinstance(r[counter], bool):
-            try:
-                out[key] = float(r[counter])
-            except OverflowError:  # JSON spells integers of any length
-                raise ValueError(f"{path}: {name}: {counter} is a number beyond a double's range") from None
+            raise ValueError(f"{path}: benchmark {i} ({name}): {case} {src} -> {dst} {size_text(key[3])} "
+                             "is given twice")
+        if row.error is not None:
+            out[key] = row.error or "error"
         else:
-            raise ValueError(f"{path}: {name}: {counter} is not a number")
+            out[key] = membench_value(row, counter, f"{path}: {name}")
     return out
 
 
-def checked_size(text, where):
-    """A size as membench's names and the check write it ('64M'); ValueError naming `where`."""
+def membench_value(row, counter, where):
+    """A row's counter as a float; ValueError naming `where` where it is absent or no finite number."""
     try:
-        parse_size(text)
+        value = membench.number(row.json, counter)
     except ValueError as e:
         raise ValueError(f"{where}: {e}") from None
-    return text
+    if value is None:
+        raise ValueError(f"{where}: {counter} is not a number")
+    return value
 
 
-def size_bytes(text):
-    """'64M' -> 67108864 (the suffixes of membench's names), for sorting."""
-    return parse_size(text)
+def size_bytes(text, where):
+    """A size as membench's names ('1536K') or the check ('1572864', a size no whole MiB) write
+    it, in bytes: the join's key, so that both spellings of one size meet. ValueError naming `where`."""
+    try:
+        return parse_size(text)
+    except ValueError as e:
+        raise ValueError(f"{where}: {e}") from None
+
+
+def size_text(n):
+    """Bytes as membench's names write them: 1572864 -> '1536K', 67108864 -> '64M'."""
+    for suffix, shift in (("T", 40), ("G", 30), ("M", 20), ("K", 10)):
+        if n and n % (1 << shift) == 0:
+            return f"{n >> shift}{suffix}"
+    return str(n)
 
 
 def check_cases(path):
-    with open(path, newline="") as f:
-        out = {}
-        for line, row in enumerate(csv.DictReader(f), 2):
-            # A short line leaves its last columns None: as unusable as a missing column.
-            if any(v is None for v in row.values()):
-                raise ValueError(f"{path}:{line}: fewer columns than its header")
-            # A long line's extra fields (DictReader's None key) leave which one is the value unknown.
-            if None in row:
-                raise ValueError(f"{path}:{line}: more fields than its header's {len(row) - 1} columns")
-            size = checked_size(row["bytes"], f"{path}:{line}")
-            key = (row["case"], int(row["src"]), int(row["dst"]), size)
-            # One value a case: a second would silently replace the first, and with it a difference.
-            if key in out:
-                raise ValueError(f"{path}:{line}: {row['case']} {row['src']} -> {row['dst']} {size} is given twice")
-            # gb_per_s: the column before the check had other units
-            out[key] = float(row.get("value") or row["gb_per_s"])
-        return out
+    """{(case, src, dst, bytes): value} from the check's CSV, read as membench.read_input
+    reads a file (a FIFO that no one writes, /dev/zero refused). Raises OSError, ValueError,
+    KeyError (a column missing) or csv.Error."""
+    try:
+        text = membench.read_input(path).decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise ValueError(f"{path}: not UTF-8: {e}") from None
+    out = {}
+    for line, row in enumerate(csv.DictReader(io.StringIO(text, newline="")), 2):
+        # A short line leaves its last columns None: as unusable as a missing column.
+        if any(v is None for v in row.values()):
+            raise ValueError(f"{path}:{line}: fewer columns than its header")
+        # A long line's extra fields (DictReader's None key) leave which one is the value unknown.
+        if None in row:
+            raise ValueError(f"{path}:{line}: more fields than its header's {len(row) - 1} columns")
+        size = size_bytes(row["bytes"], f"{path}:{line}")
+        key = (row["case"], int(row["src"]), int(row["dst"]), size)
+        # One value a case: a second would silently replace the first, and with it a difference.
+        if key in out:
+            raise ValueError(f"{path}:{line}: {row['case']} {row['src']} -> {row['dst']} {row['bytes']} is given twice")
+        # gb_per_s: the column before the check had other units
+        out[key] = float(row.get("value") or row["gb_per_s"])
+    return out
 
 
 def tolerance(text):
@@ -145,7 +153,7 @@ def compared(key, m, c, tol):
         flag, shown = "" if abs(diff) <= tol else "  <-- differs", f"{diff:+7.1f}"
     else:
         flag, shown = f"  <-- check value {c:g}: cannot agree", f"{'':>7}"
-    return f"{case:11} {src:>3} {dst:>3} {size:>5} {m:10.1f} {c:10.1f} {shown}{flag}", bool(flag)
+    return f"{case:11} {src:>3} {dst:>3} {size_text(size):>5} {m:10.1f} {c:10.1f} {shown}{flag}", bool(flag)
 
 
 def one_sided(key, m, c):
@@ -159,7 +167,7 @@ def one_sided(key, m, c):
     note = ""
     if isinstance(m, str):
         note = f"  <-- membench failed: ({m})" if failed else f"  ({m})"
-    return f"{case:11} {src:>3} {dst:>3} {size:>5} {left:>10} {right:>10} {'':>7}{note}", failed
+    return f"{case:11} {src:>3} {dst:>3} {size_text(size):>5} {left:>10} {right:>10} {'':>7}{note}", failed
 
 
 def main():
@@ -175,7 +183,7 @@ def main():
         return 2
     print(f"{'case':11} {'src':>3} {'dst':>3} {'bytes':>5} {'membench':>10} {'check':>10} {'diff %':>7}")
     joined, bad, failed = 0, 0, 0
-    for key in sorted(set(mine) | set(theirs), key=lambda k: (k[0], size_bytes(k[3]), k[1], k[2])):
+    for key in sorted(set(mine) | set(theirs), key=lambda k: (k[0], k[3], k[1], k[2])):
         m, c = mine.get(key), theirs.get(key)
         if isinstance(m, float) and c is not None:
             joined += 1

@@ -24,7 +24,14 @@ here=$(cd "$(dirname "$0")" && pwd) || exit 2
 script="$here/$(basename "$0")"
 repo=$(cd "$here/../.." && pwd) || exit 2
 tier=quick devices=all out="$repo/results/$(date +%Y%m%d_%H%M%S)" build="$repo/build/suite"
+declare -A given=()
 for arg in "$@"; do
+  # An option given twice: which one the caller meant is unknown (a full run of hours where a
+  # quick one was asked, or the results in the other folder), so neither is taken.
+  case $arg in
+    --*=*) [ -z "${given[${arg%%=*}]:-}" ] || { echo "suite.sh: ${arg%%=*} given twice: give it once" >&2; exit 2; }
+      given[${arg%%=*}]=1 ;;
+  esac
   case $arg in
     --tier=*) tier=${arg#*=} ;;
     --devices=*) devices=${arg#*=} ;;
@@ -43,6 +50,15 @@ case $tier in quick|default|full) ;; *) echo "suite.sh: --tier must be quick, de
 # run whose every row then fails.
 [[ $devices == all || $devices =~ ^[0-9]+(,[0-9]+)*$ ]] ||
   { echo "suite.sh: --devices=$devices: all or GPU indices such as 0,2" >&2; exit 2; }
+# A GPU named twice (0,0 or 0,00) is a bad option membench refuses: said here, before the build.
+if [ "$devices" != all ]; then
+  declare -A listed=()
+  for index in ${devices//,/ }; do
+    while [[ $index == 0?* ]]; do index=${index#0}; done  # 00 is 0; no arithmetic to overflow
+    [ -z "${listed[$index]:-}" ] || { echo "suite.sh: --devices=$devices names GPU $index twice" >&2; exit 2; }
+    listed[$index]=1
+  done
+fi
 callers() { case $1 in /*) printf '%s\n' "$1" ;; *) printf '%s\n' "$caller/$1" ;; esac; }
 out=$(callers "$out") build=$(callers "$build")
 cd "$repo" || exit 2
@@ -121,6 +137,8 @@ for exe in membench membench_ca membench_cg; do
     2> >(tee -a "$out/$exe.log" | grep --line-buffered -E '^(\[gpu[0-9]+\] )?(\[[0-9]+/[0-9]+\]|membench:)' >&2)
   code=$?
   case $code in 130 | 143) interrupted "$code" ;; esac
+  # 2: membench refused an option (a GPU index out of range, say); every build would refuse it.
+  [ "$code" != 2 ] || stop "$exe refused its options (exit 2, see $out/$exe.log): nothing further is run"
   # Ran to its end (0, or 1: a row failed): the files are whole.
   if [ "$code" -le 1 ]; then
     for f in "$out/$exe.partial" "$out/$exe".gpu*.partial "$out/$exe".peers.partial; do
