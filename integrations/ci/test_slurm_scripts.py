@@ -20,10 +20,12 @@ SLURM = REPO / "integrations" / "slurm"
 RECORDER = '#!/bin/bash\n{ printf "%s\\t" "$(basename "$0")" "$@"; echo; } >>"$RECORD"\n{extra}\n'
 ARGS = "--benchmark_filter=.*  --benchmark_context=note=a?c\t--keep-samples=100"
 WORDS = ["--benchmark_filter=.*", "--benchmark_context=note=a?c", "--keep-samples=100"]
-# membench's stand-in writes a result where it is asked to, as membench does per GPU (a build
-# that wrote nothing is a failed task).
-WRITES_RESULT = ('for a in "$@"; do case $a in --benchmark_out=*) o=${a#*=}; '
-                 'echo "{}" > "${o%.partial}.gpu0-GPU-0.partial" ;; esac; done')
+# membench's stand-in writes a result where membench does: with --device=N the file named, with
+# --devices one per GPU (a build that wrote nothing is a failed task, in either script).
+WRITES_RESULT = ('one=0; for a in "$@"; do case $a in --device=*) one=1 ;; esac; done; '
+                 'for a in "$@"; do case $a in --benchmark_out=*) o=${a#*=}; '
+                 'if [ $one = 1 ]; then echo "{}" > "$o"; else echo "{}" > "${o%.partial}.gpu0-GPU-0.partial"; fi ;; '
+                 'esac; done')
 # Files the words would name as globs, in the folder the scripts run in.
 DECOYS = ("--benchmark_filter=.decoy", "--benchmark_context=note=abc", "--comment=note=abc", "--qos=high")
 

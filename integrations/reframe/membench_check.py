@@ -69,9 +69,47 @@ def measured(row):
             and math.isfinite(time))
 
 
+def is_time(row):
+    """A row whose real_time is a time: not an aggregate of another unit (the cv aggregate of
+    --benchmark_repetitions is a fraction, aggregate_unit `percentage`), which logged in us
+    would read as a time."""
+    return row.get(R.aggregate_unit, 'time') == 'time'
+
+
 def row_time_us(row):
-    """A row's median time in microseconds (Google Benchmark's real_time in its time_unit)."""
-    return row[R.real_time] * TIME_UNITS_US[row.get(R.time_unit, 'ns')]
+    """A row's median time in microseconds (Google Benchmark's real_time in its time_unit); a
+    unit it does not know fails the test, named, never a guess or a KeyError."""
+    unit = row.get(R.time_unit, 'ns')
+    if not isinstance(unit, str) or unit not in TIME_UNITS_US:
+        raise SanityError(f"row {row.get(R.name)!r}: time_unit {unit!r} is none of {', '.join(TIME_UNITS_US)}")
+    return row[R.real_time] * TIME_UNITS_US[unit]
+
+
+def reference_tuple(references, name, value):
+    """One row's reference as ReFrame takes it, (ref, lower, upper, unit): a number and two
+    thresholds (numbers, or None for no bound), the unit a string; else the test fails naming
+    the file and the row, never a TypeError from ReFrame's performance stage."""
+    def number(x, bound_may_be_none):
+        return (x is None and bound_may_be_none) or (
+            isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x))
+    if (isinstance(value, list) and len(value) == 4 and number(value[0], False) and number(value[1], True)
+            and number(value[2], True) and isinstance(value[3], str)):
+        return tuple(value)
+    raise SanityError(f'{references}: the reference of {name!r} is {json.dumps(value)[:80]}, '
+                      'not [ref, lower, upper, unit]')
+
+
+def read_references(path):
+    """The references file: a JSON object of objects (GPU model/build: row: reference); one that
+    cannot be read, is not JSON or not of that shape fails the test, naming the file."""
+    try:
+        with open(path) as f:
+            table = json.load(f)
+    except (OSError, ValueError) as e:
+        raise SanityError(f'{path}: no references file ({e})') from e
+    if not isinstance(table, dict) or not all(isinstance(v, dict) for v in table.values()):
+        raise SanityError(f'{path}: not a references file (an object of GPU model/build: {{row: reference}})')
+    return table
 
 
 def row_key(row_name):
@@ -163,26 +201,32 @@ class membench_gpu_check(rfm.RunOnlyRegressionTest):
         # Every row skipped (peer rows with one GPU visible): nothing was timed, nothing vouched for.
         if not any(measured(r) for r in rows):
             raise SanityError(f'no row measured: all {len(rows)} were skipped or have no time')
+        for r in rows:
+            if measured(r) and is_time(r):
+                row_time_us(r)  # a time in a unit the test does not know fails here, named
         return True
 
     @run_before('performance')
     def rows_as_performance(self):
         doc = self.result()
-        # Rows that failed, or were skipped (peer rows with one GPU visible), have no time.
-        rows = [r for r in doc[F.benchmarks] if measured(r)]
+        # Rows that failed, or were skipped (peer rows with one GPU visible), have no time; an
+        # aggregate that is no time (cv) is no performance in us.
+        rows = [r for r in doc[F.benchmarks] if measured(r) and is_time(r)]
         self.perf_variables = {
             perf_name(r[R.name]): sn.make_performance_function(lambda t=row_time_us(r): t, 'us') for r in rows
         }
         if self.references:
-            with open(self.references) as f:
-                table = json.load(f)
+            table = read_references(self.references)
             key = reference_key(doc[F.context])
             if key not in table:
                 raise SanityError(f'{self.references} has no reference for {key}')
             # The file is keyed by row name, as membench-report writes it (with or without the suffix).
             refs = table[key]
-            judged = {perf_name(r[R.name]): tuple(refs.get(row_key(r[R.name])) or refs[r[R.name]])
-                      for r in rows if row_key(r[R.name]) in refs or r[R.name] in refs}
+            judged = {}
+            for r in rows:
+                name = row_key(r[R.name]) if row_key(r[R.name]) in refs else r[R.name]
+                if name in refs:
+                    judged[perf_name(r[R.name])] = reference_tuple(self.references, name, refs[name])
             # References asked for that judge nothing (another tier's rows): every row would
             # be logged only, and the test pass unjudged.
             if not judged:

@@ -7,8 +7,8 @@
 # its settings come from a file (MEMBENCH_HEALTHCHECK_CONF, default /etc/default/membench-healthcheck,
 # sourced when present, in a subshell whose variables are then taken (set -e, exit or cd in it
 # cannot end or move this script); one MEMBENCH_HEALTHCHECK_CONF names must be there, and a file
-# that does not source cleanly, or exits as it is sourced, stops the check, exit 2, the node
-# untouched) or the environment:
+# that does not source cleanly, exits as it is sourced or has CRLF line ends stops the check,
+# exit 2, the node untouched) or the environment:
 #   MEMBENCH_CHECK       membench-check (default: on PATH, else the install prefix's bin/)
 #   MEMBENCH_CHECK_ARGS  its options (--runs=4, --baseline=SITE.json, --bin=DIR, ...), split on
 #                        blanks and line breaks, never globbed
@@ -57,6 +57,10 @@ conf=${MEMBENCH_HEALTHCHECK_CONF:-/etc/default/membench-healthcheck}
 # resume a node on it): a config named, or present, must source whole.
 if [ -n "${MEMBENCH_HEALTHCHECK_CONF:-}" ] || [ -e "$conf" ] || [ -L "$conf" ]; then
   [ -f "$conf" ] && [ -r "$conf" ] || { say "$conf: no readable config file (MEMBENCH_HEALTHCHECK_CONF); nothing checked"; exit 2; }
+  # CRLF line ends (a file saved on Windows) put a carriage return into every value: the check
+  # would refuse '--runs=3\r' and the node be drained for the config's fault.
+  ! LC_ALL=C grep -q $'\r' "$conf" ||
+    { say "$conf: has carriage returns (CRLF line ends): convert it (dos2unix); nothing checked"; exit 2; }
   "$BASH" -n "$conf" 2>/dev/null || { say "$conf: not valid shell ($("$BASH" -n "$conf" 2>&1 | head -n 1)); nothing checked"; exit 2; }
   # Sourced in a subshell, so that its set -e, exit, exec or cd cannot end this script (a silent
   # exit 0 is a prolog's pass) or change it; the subshell hands back every plain variable as

@@ -7,7 +7,7 @@
 # Output, one line each: "membench job ID", "fleet job ID", "results DIR".
 # Exit: 0 both submitted; 2 a bad mode, an argument after it, or a bad count (MEMBENCH_GPUS,
 # MEMBENCH_NODES: 1 to 100000; MEMBENCH_RUNS: 1 to 1000), a blank MEMBENCH_BUILDS or a build
-# name with a slash or leading dot, a MEMBENCH_BASELINE that is not a readable file, a
+# name with a slash or leading dot or named twice, a MEMBENCH_BASELINE that is not a readable file, a
 # MEMBENCH_RESULTS_ROOT that cannot be made a folder, or sbatch refused or printed no job id.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -78,6 +78,9 @@ for build in "${builds[@]}"; do
   [[ $build =~ ^[A-Za-z0-9_][A-Za-z0-9._-]*$ ]] ||
     { echo "submit.sh: MEMBENCH_BUILDS: build '$build': letters, digits, . _ - (a program of MEMBENCH_BIN); nothing submitted" >&2; exit 2; }
 done
+# A build named twice would run twice in every task, the second file over the first's result.
+twice=$(printf '%s\n' "${builds[@]}" | sort | uniq -d | head -n 1)
+[ -z "$twice" ] || { echo "submit.sh: MEMBENCH_BUILDS names build '$twice' twice: give it once; nothing submitted" >&2; exit 2; }
 # The fleet job reads the baseline after the whole run: a missing one would fail it only then.
 # The nodes see this file system (the results root is on it too), so it is checked here.
 if [ -n "$MEMBENCH_BASELINE" ] && { [ ! -f "$MEMBENCH_BASELINE" ] || [ ! -r "$MEMBENCH_BASELINE" ]; }; then
