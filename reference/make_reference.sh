@@ -26,8 +26,14 @@ here=$(cd "$(dirname "$0")" && pwd)
 root=$(dirname "$here")
 usage="usage: make_reference.sh REPORT EVALUATE [OUT]"
 [ $# -ge 2 ] && [ $# -le 3 ] || { echo "make_reference.sh: $usage" >&2; exit 2; }
-report=$(realpath "${1:?$usage}")
-evaluate=$(realpath "${2:?$usage}")
+# An empty argument (an unset variable in a caller's script) names nothing: an empty OUT must
+# not mean the default, the checkout's committed reference/.
+names=("REPORT is empty: it names no program" "EVALUATE is empty: it names no program" "OUT is empty: it names no folder")
+for ((k = 1; k <= $#; k++)); do
+  [ -n "${!k}" ] || { echo "make_reference.sh: ${names[k-1]}; $usage" >&2; exit 2; }
+done
+report=$(realpath "$1")
+evaluate=$(realpath "$2")
 out=$(realpath "${3:-$here}")
 targets=(node_check.json fleet.json sources.md evaluation.md)
 staged=()
