@@ -93,11 +93,17 @@ def _samples(obj):
 def flag(obj, key):
     """A row's boolean `key` (False where absent or null); ValueError where it is another
     type: the text "false" is truthy, and would turn a timed row into an error row."""
+    return _typed(obj, key, False, bool, "a boolean")
+
+
+def _typed(obj, key, default, kind, name):
+    """A row's `key` of type `kind` (`default` where absent or null); ValueError naming `name`
+    where it is another type."""
     value = obj.get(key)
     if value is None:
-        return False
-    if not isinstance(value, bool):
-        raise ValueError(f"'{key}' is {_json_type(value)}, not a boolean")
+        return default
+    if not isinstance(value, kind):
+        raise ValueError(f"'{key}' is {_json_type(value)}, not {name}")
     return value
 
 
@@ -117,12 +123,7 @@ def _json_type(value):
 def _text(obj, key, default):
     """A row's string `key` (`default` where absent or null); ValueError where it is another
     type, which no results file writes and the names and messages built from it cannot use."""
-    value = obj.get(key)
-    if value is None:
-        return default
-    if not isinstance(value, str):
-        raise ValueError(f"'{key}' is {_json_type(value)}, not a string")
-    return value
+    return _typed(obj, key, default, str, "a string")
 
 
 class Row:
