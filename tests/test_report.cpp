@@ -10,6 +10,7 @@
 #include <string>
 
 #include <fmt/format.h>
+#include <nlohmann/json.hpp>
 
 #include "core/exit_codes.hpp"
 #include "core/model.hpp"
@@ -280,6 +281,26 @@ TEST(ReportRender, FormatsAreWellFormed) {
   EXPECT_EQ(format_value(0.2421), "0.242");
 }
 
+// The JSON format is the document itself: every table, header and cell, numbers in full
+// precision, tones where a cell is news; a value that is no number is no "value".
+TEST(ReportRender, JsonIsTheDocument) {
+  document d;
+  d.title = "t";
+  d.notes = {"input: a.json"};
+  d.tables.push_back({"a|b", "us", {"k", "v"}, {{{"x,y", NAN}, {"1.50", 1.5, tone::bad}}, {{"z", NAN}, {"-", NAN}}}, {}});
+  const auto j = nlohmann::json::parse(render_json(d));
+  EXPECT_EQ(j.at("format"), "membench-report-document");
+  EXPECT_EQ(j.at("notes").at(0), "input: a.json");
+  const auto& t = j.at("tables").at(0);
+  EXPECT_EQ(t.at("title"), "a|b");
+  EXPECT_EQ(t.at("header"), nlohmann::json({"k", "v"}));
+  EXPECT_EQ(t.at("rows").at(0).at(1).at("value"), 1.5);
+  EXPECT_EQ(t.at("rows").at(0).at(1).at("tone"), "bad");
+  EXPECT_FALSE(t.at("rows").at(0).at(0).contains("value"));
+  EXPECT_FALSE(t.at("rows").at(1).at(1).contains("value"));
+  EXPECT_EQ(render(d, format::json, false), render_json(d));
+}
+
 // --resolution is auto by default, and takes "auto" or a number.
 TEST(ReportOptions, ResolutionIsAutoOrANumber) {
   EXPECT_EQ(default_text(options::resolution), "auto");
@@ -315,7 +336,7 @@ TEST(ReportOptions, DefaultsComeFromTheTables) {
   EXPECT_EQ(help_text(options::margin),
             "percent the interval of a change must clear to call it slower or faster (default 0: it must exclude no "
             "change)");
-  EXPECT_EQ(values_text(options::format), "term, md, csv or html");
+  EXPECT_EQ(values_text(options::format), "term, md, csv, html or json");
   EXPECT_EQ(values_text(options::calibration_runs), "0 to 1000000");
   EXPECT_EQ(default_text(options::seed), "1");
 }
@@ -341,7 +362,7 @@ TEST(ReportOptions, EveryValueIsCheckedByItsTable) {
   EXPECT_EQ(value_error(options::margin, "nan"), "'nan' is not a finite number");
   EXPECT_EQ(value_error(options::calibration_runs, "1.5"), "'1.5' is not a whole number");
   EXPECT_EQ(value_error(options::confidence, "40"), "40 is not within 50 to 99.9999");
-  EXPECT_EQ(value_error(options::format, "pdf"), "'pdf' is not term, md, csv or html");
+  EXPECT_EQ(value_error(options::format, "pdf"), "'pdf' is not term, md, csv, html or json");
   EXPECT_NE(value_error(options::filter, "*read"), "");
   EXPECT_EQ(value_error(options::filter, "read_(stride|reuse)"), "");
 }

@@ -174,7 +174,7 @@ int write_files(const std::vector<std::pair<std::string, std::string>>& files, s
 
 std::string rendered(const document& d, const output_options& o, const session& s) {
   const format f = o.format == "md" ? format::markdown : o.format == "csv" ? format::csv
-                   : o.format == "html" ? format::html : format::terminal;
+                   : o.format == "html" ? format::html : o.format == "json" ? format::json : format::terminal;
   // NO_COLOR (no-color.org) counts when set and not empty, as membench reads it.
   const char* no_color = std::getenv("NO_COLOR");
   const bool tty = !s.capture && o.output.empty() && isatty(STDOUT_FILENO) != 0 &&

@@ -50,8 +50,10 @@ namespace options {
 using k = option_kind;
 
 // Output of every view.
-inline constexpr option_spec format{.names = "--format", .kind = k::choice, .help = "output format", .text = "term",
-                                    .choices = {"term", "md", "csv", "html"}};
+inline constexpr option_spec format{
+    .names = "--format", .kind = k::choice,
+    .help = "output format (json: the same tables for programs, each cell's text and number)", .text = "term",
+    .choices = {"term", "md", "csv", "html", "json"}};
 inline constexpr option_spec output{.names = "-o,--output", .help = "write here instead of standard output"};
 inline constexpr option_spec color{.names = "--color", .kind = k::choice, .help = "colour in the terminal format",
                                    .text = "auto", .choices = {"auto", "always", "never"}};

@@ -181,6 +181,7 @@ std::string render(const document& d, format f, bool colour) {
     case format::markdown: return render_markdown(d);
     case format::csv: return render_csv(d);
     case format::html: return render_html(d);
+    case format::json: return render_json(d);
   }
   return {};
 }

@@ -1,4 +1,4 @@
-// Renderers: one document, four formats. Plain host C++, unit-tested with golden files.
+// Renderers: one document, five formats. Plain host C++, unit-tested with golden files.
 #pragma once
 
 #include <string>
@@ -7,7 +7,7 @@
 
 namespace membench::report {
 
-enum class format { terminal, markdown, csv, html };
+enum class format { terminal, markdown, csv, html, json };
 
 /// Aligned columns; ANSI colour for good/bad cells when `colour`.
 std::string render_terminal(const document& d, bool colour);
@@ -18,6 +18,9 @@ std::string render_csv(const document& d);
 /// One self-contained HTML file (inline CSS and SVG, no scripts or external resources)
 /// with the tables and an SVG line chart for every chart.
 std::string render_html(const document& d);
+/// The document as JSON (format membench-report-document, version 1): title, notes, and per
+/// table its title, unit, header and rows of cells (text; value where numeric; tone where news).
+std::string render_json(const document& d);
 
 std::string render(const document& d, format f, bool colour);
 
