@@ -273,6 +273,10 @@ int run(int argc, char** argv) {
     std::fputs(banner->c_str(), stderr);
   }
   // Before CUDA and NVML start threads of their own: they inherit the CPUs.
+  if (const auto problem = check_concurrent_devices()) {
+    std::fprintf(stderr, "membench: %s\n", problem->c_str());
+    return exit_usage;
+  }
   if (const auto problem = pin_from_environment()) {
     std::fprintf(stderr, "membench: %s\n", problem->c_str());
     return exit_usage;

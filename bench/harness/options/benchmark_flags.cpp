@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -112,14 +113,42 @@ bool accepts(value_kind kind, const std::string& value) {
   return false;
 }
 
+// A key given twice in KEY=VALUE pairs: the context would hold one of the two values unsaid.
+std::optional<std::string> repeated_context_key(std::string_view value) {
+  std::vector<std::string_view> keys;
+  for (std::size_t at = 0; at <= value.size();) {
+    const std::size_t comma = std::min(value.find(',', at), value.size());
+    const std::string_view item = value.substr(at, comma - at);
+    const std::string_view key = item.substr(0, item.find('='));
+    if (std::find(keys.begin(), keys.end(), key) != keys.end()) return std::string(key);
+    keys.push_back(key);
+    at = comma + 1;
+  }
+  return std::nullopt;
+}
+
 // Null for an argument that is not one of Google Benchmark's flags with a value.
 std::optional<std::string> check_one(std::string_view arg) {
   for (const benchmark_flag& flag : benchmark_flags) {
     const std::string prefix = fmt::format("--{}=", flag.name);
     if (arg.substr(0, prefix.size()) != prefix) continue;
     const std::string value(arg.substr(prefix.size()));
-    if (accepts(flag.kind, value)) return std::nullopt;
-    return fmt::format("--{}={}: expected {}", flag.name, value, expected(flag.kind));
+    if (!accepts(flag.kind, value)) return fmt::format("--{}={}: expected {}", flag.name, value, expected(flag.kind));
+    if (flag.kind != value_kind::context) return std::nullopt;
+    if (const auto key = repeated_context_key(value)) return fmt::format("--{}: the key '{}' given twice", flag.name, *key);
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// A flag given twice: Google Benchmark takes the last and drops the others unsaid (of two
+// --benchmark_out, the first file would never be written).
+std::optional<std::string> check_repeats(const std::vector<std::string>& args) {
+  for (const benchmark_flag& flag : benchmark_flags) {
+    const std::string bare = fmt::format("--{}", flag.name), prefix = bare + "=";
+    std::size_t n = 0;
+    for (std::size_t i = 1; i < args.size(); ++i) n += args[i] == bare || args[i].rfind(prefix, 0) == 0;
+    if (n > 1) return fmt::format("{} given {} times: Google Benchmark would take the last alone; give it once", bare, n);
   }
   return std::nullopt;
 }
@@ -149,6 +178,7 @@ std::optional<std::string> check_benchmark_flags(const std::vector<std::string>&
   for (std::size_t i = 1; i < args.size(); ++i) {
     if (auto problem = check_one(args[i])) return problem;
   }
+  if (auto problem = check_repeats(args)) return problem;
   return check_environment();
 }
 

@@ -72,10 +72,11 @@ parsed_options parse_options(const std::vector<std::string>& args) {
   std::string timing = to_string(o.method), suite = to_string(o.suite), progress = "auto",
               host_link = to_string(o.host_link);
   stopping_rule& r = o.rule;
-  app.add_option("--device", o.device)->check(CLI::Range(0, 1 << 16));
-  app.add_option("--devices", o.devices);
-  app.add_flag("--list-devices", o.list_devices);
-  app.add_flag("--list-families", o.list_families);
+  // One GPU or several, one list or the other: the second of each pair would be passed over.
+  CLI::Option* device = app.add_option("--device", o.device)->check(CLI::Range(0, 1 << 16));
+  device->excludes(app.add_option("--devices", o.devices));
+  CLI::Option* list_devices = app.add_flag("--list-devices", o.list_devices);
+  list_devices->excludes(app.add_flag("--list-families", o.list_families));
   app.add_option("--peers", o.peers);
   app.add_flag("--peers-only", o.peers_only);
   app.add_option("--host-link", host_link)->check(CLI::IsMember({"alone", "together", "skip", "only"}));

@@ -119,11 +119,30 @@ std::vector<std::string> peer_process_args(const std::vector<std::string>& args,
   return r;
 }
 
+namespace {
+
+// The variable's whole number, or nothing where it is set to anything else ("abc", "2x", "0").
+std::optional<int> concurrent_devices_value(const char* v) {
+  const std::string_view text(v);
+  int n = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+  if (ec != std::errc{} || end != text.data() + text.size() || n < 1 || n > (1 << 16)) return std::nullopt;
+  return n;
+}
+
+}  // namespace
+
+std::optional<std::string> check_concurrent_devices() {
+  const char* v = std::getenv(concurrent_devices_env);
+  if (v == nullptr || concurrent_devices_value(v)) return std::nullopt;
+  return fmt::format("{}={}: expected a whole number of GPUs from 1 (membench sets it for the processes it starts)",
+                     concurrent_devices_env, v);
+}
+
 int concurrent_devices() noexcept {
   static const int n = [] {
     const char* v = std::getenv(concurrent_devices_env);
-    const int parsed = v != nullptr ? std::atoi(v) : 1;
-    return parsed > 1 ? parsed : 1;
+    return v != nullptr ? concurrent_devices_value(v).value_or(1) : 1;
   }();
   return n;
 }

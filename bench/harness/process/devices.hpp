@@ -62,6 +62,9 @@ int combined_exit_code(const std::vector<int>& codes);
 inline constexpr const char* concurrent_devices_env = "MEMBENCH_CONCURRENT_DEVICES";
 /// How many GPUs' processes this one runs beside, itself included (1 when alone).
 int concurrent_devices() noexcept;
+/// The variable's value when it is no whole number of GPUs from 1: what is wrong, else null
+/// (checked before anything runs: the count goes into every row's context).
+std::optional<std::string> check_concurrent_devices();
 
 /// Starts one process per index with `--host-link=<host_link>`, each restricted to its CPU
 /// list (`cpus[i]`, cpu_affinity.hpp; "" leaves it unrestricted), forwards their output line
