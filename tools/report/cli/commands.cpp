@@ -271,6 +271,10 @@ int run_compare(compare_args a, session& s) {
   a.opt.unsure_fails = a.unsure == "fail";
   a.opt.as_json = a.out.format == "json" || a.out.format == "junit" || a.out.format == "ctrf";
   a.opt.machine_format = a.opt.as_json && a.out.format != "json" ? a.out.format : "";
+  // The machine formats hold every benchmark: --all, which a wrapper may pass whatever the
+  // format, changes nothing there, and that is said rather than passed over.
+  if (a.opt.as_json && a.opt.show_all)
+    std::fprintf(stderr, "membench-report: --all: --format %s holds every benchmark already\n", a.out.format.c_str());
   a.opt.started_ms = now_ms();
   compare_outcome c;
   if (!a.pairs.empty()) {
