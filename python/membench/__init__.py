@@ -7,6 +7,7 @@ benchmark names parsed back, for the repository's scripts and for users' own.
     from membench import schema as S             # S.counter.t_median_us, S.default_metric, ...
     membench.read_document("any.json")           # strict JSON: a key given twice, a FIFO, /dev/zero refused
     membench.number(row_json, "gb_per_s")        # a float or None; text, NaN, a boolean refused
+    from membench import cli                     # scripts: options once, Ctrl-C and closed pipes, OUT no input
 
 Install: `pip install ./python` from a checkout, `pip install <prefix>/share/membench/python`
 from an installed membench, or put either folder on PYTHONPATH. Standard library only.

@@ -11,7 +11,9 @@ Prints a Markdown table. Exit 2 on a set that cannot be read as membench.load re
 (a time that is text, NaN or beyond a double's range, a key given twice, a FIFO no one
 writes; and a time_unit none of ns, us, ms, s) or that holds no run of the GPU, on a --gpu
 that is the first characters of several GPUs' UUIDs (their runs would be pooled as one
-GPU's), and on a label given twice (one set would hide the other).
+GPU's), on a label given twice (one set would hide the other), on one set under two labels
+(one measurement shown as two conditions) and on an option given twice. Ctrl-C: exit 130;
+a reader that has gone (`| head`): exit 141, quietly.
 """
 import argparse
 import re
@@ -23,6 +25,7 @@ from collections import defaultdict
 from pathlib import Path
 
 import membench
+from membench import cli
 from membench import schema as S
 
 import run_sets  # tools/gate/run_sets.py, beside this script
@@ -97,7 +100,7 @@ def table(sets):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = cli.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--gpu", required=True, help="the GPU's gpu_uuid, or its first characters")
     ap.add_argument("--filter", default=r"^(host|alloc)/", help="the rows to show (a regular expression)")
     ap.add_argument("sets", nargs="+", metavar="NAME=SET", help="a label and a folder or .tar.xz of runs")
@@ -115,6 +118,8 @@ def main():
             fail(f"{given}: the label {label} is given twice")
         labels.append(label)
         members.append(member)
+    # One folder under two labels would show one measurement as two conditions.
+    cli.refuse_same_input("copy_contention", "NAME=SET", members)
     work = Path(tempfile.mkdtemp(prefix="copy_contention_"))
     try:
         folders = folders_of(members, work)
@@ -135,4 +140,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    cli.run_main(main)

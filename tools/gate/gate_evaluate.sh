@@ -13,9 +13,10 @@
 #   a copy is slower, unless EVERY=N: then every N-th row of each file, as when a change
 #   slows a few benchmarks among many, in N copies (phases 0 to N - 1, or only PHASE=K) so
 #   that every row is slowed in one of them.
-# HOSTS, EVERY, PHASE and PAIRS' numbers are whole numbers (else exit 2, said); MISSES and
-# ROWS_BELOW are gate_power.py's to check. A run of SET that inject_slowdown.py cannot use (cut
-# short, not JSON) stops it, exit 2, with the file and inject_slowdown.py's error.
+# HOSTS and PAIRS together: exit 2, said. HOSTS, EVERY, PHASE and PAIRS' numbers are whole
+# numbers (else exit 2, said); MISSES and ROWS_BELOW are gate_power.py's to check. A run of
+# SET that inject_slowdown.py cannot use (cut short, not JSON) stops it, exit 2, with the file
+# and inject_slowdown.py's error.
 set -euo pipefail
 say() { echo "gate_evaluate.sh: $*" >&2; }
 [ $# -ge 2 ] || { echo "usage: R=membench-report tools/gate/gate_evaluate.sh SET WORK [COMPARE OPTIONS]" >&2; exit 2; }
@@ -32,6 +33,8 @@ whole() {
     *) say "$1: '$2' is not a whole number"; exit 2 ;;
   esac
 }
+# One or the other: with both, PAIRS would make the HOSTS asked for moot, unsaid.
+[ -z "${HOSTS:-}" ] || [ -z "${PAIRS:-}" ] || { say "HOSTS=$HOSTS and PAIRS=$PAIRS: give one or the other"; exit 2; }
 total=$(find "$here" -maxdepth 1 -name 'host*.json' | wc -l)
 if [ -n "${PAIRS:-}" ]; then
   IFS='|' read -r -a pairs <<< "$PAIRS"

@@ -14,11 +14,12 @@ Unsure verdicts are neither alarms nor detections; their share is printed too.
 Exit 2 on unusable input (a --report that cannot be run or whose compare CSV lacks the
 benchmark, base us or verdict column, a COPY that is not readable JSON, not written by
 inject_slowdown.py or made 0 % slower, copies of one side at different slowdowns, an --aa
-file that is an injected copy) and where nothing was compared (a pair whose compare compared no
-benchmark, or no injected row compared: no rate to give), on a --misses, --misses-from or
---rows-below that is no finite number in its range (--misses: a slowdown above -100 and at
-most 10000 %, one of the copies'), or given without the --injected pairs it applies to; 1
-when compare fails on a pair.
+file that is an injected copy or on both sides of its pair, an option given twice) and where
+nothing was compared (a pair whose compare compared no benchmark, or no injected row
+compared: no rate to give), on a --misses, --misses-from or --rows-below that is no finite
+number in its range (--misses: a slowdown above -100 and at most 10000 %, one of the
+copies'), or given without the --injected pairs it applies to; 1 when compare fails on a
+pair. Ctrl-C: one line, exit 130.
 """
 import argparse
 import csv
@@ -28,7 +29,7 @@ import subprocess
 import sys
 from collections import defaultdict
 
-from membench import read_document
+from membench import cli, read_document
 from membench import schema as S
 from membench.slowdown import INJECTED_PCT, INJECTED_ROWS
 
@@ -161,6 +162,12 @@ def refuse_injected_in_aa(pairs):
     """Exit 2 where a file of an --aa pair is an injected copy (its context says so): its
     slowdowns would be counted as false alarms. A file unreadable here is left to compare."""
     for pair in pairs:
+        # A file against itself changes nothing by construction: a false-alarm rate of 0 made up.
+        for b in files(pair[0]):
+            for n in files(pair[1]):
+                if cli.same_file(b, n):
+                    fail(f"--aa {' '.join(pair)}: {b} and {n} are the same file: compared with itself it "
+                         "shows no change by construction, no A/A pair")
         for f in (f for side in pair for f in files(side)):
             ctx = context_of(f)
             if ctx is not None and (INJECTED_PCT in ctx or INJECTED_ROWS in ctx):
@@ -181,7 +188,7 @@ def parse_args():
     if "--" in argv:
         passed = argv[argv.index("--") + 1:]
         argv = argv[:argv.index("--")]
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = cli.ArgumentParser(description=__doc__.split("\n\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--report", required=True, help="the membench-report binary")
     ap.add_argument("--aa", nargs=2, action="append", default=[], metavar=("BASE", "NEW"), help="an A/A pair")
     ap.add_argument("--injected", nargs=2, action="append", default=[], metavar=("BASE", "COPY"),
@@ -313,4 +320,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    cli.run_main(main)

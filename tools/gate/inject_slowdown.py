@@ -12,7 +12,9 @@ error_occurred that is no boolean, a number beyond a double's range) is refused 
 nothing written. OUT.json is written to a temporary
 file beside it and renamed over it once whole, so a write that fails (a full disk) leaves an
 earlier OUT.json as it was (exit 1); an OUT.json that is not a regular file (a FIFO, a folder)
-is refused, exit 1, never opened. A --filter that finds no row that could be changed is
+is refused, exit 1, never opened; an OUT.json that is IN.json by another name (a symbolic
+link, '..', a hard link) is refused, exit 2, IN.json kept. An option given twice is refused,
+exit 2; Ctrl-C says `interrupted`, exit 130, an earlier OUT.json kept. A --filter that finds no row that could be changed is
 refused, exit 2, nothing written (the copy would be noted as an injection that changed nothing).
 
 Which rows: every timed iteration row whose name the regular expression --filter finds
@@ -36,7 +38,7 @@ import stat
 import sys
 import tempfile
 
-from membench import read_document
+from membench import cli, read_document
 from membench.slowdown import inject
 
 
@@ -110,7 +112,7 @@ def finds_nothing(doc, args):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = cli.ArgumentParser(description=__doc__.split("\n\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("input")
     ap.add_argument("output")
     ap.add_argument("--slowdown", type=slowdown_pct, required=True,
@@ -123,6 +125,9 @@ def main():
         ap.error("--every must be at least 1")
     if not 0 <= args.phase < args.every:
         ap.error("--phase must be between 0 and --every - 1")
+    # Before anything is read: OUT.json written over IN.json would replace the measured run
+    # with its slowed copy.
+    cli.refuse_output_is_input("inject_slowdown", args.output, [args.input])
     try:  # read as membench.load reads it: a key given twice, a FIFO, /dev/zero refused
         doc = read_document(args.input)
     except (OSError, ValueError) as e:  # missing, a folder, not UTF-8, not JSON
@@ -147,4 +152,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    cli.run_main(main)

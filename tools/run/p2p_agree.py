@@ -17,7 +17,8 @@ other cases only one side has (a row membench skipped) are listed, not counted. 
 unreadable input (a value that is NaN, infinite, text or beyond a double's range, a key
 given twice in one JSON object, a case given twice in either file, a CSV line with fewer or
 more fields than its header, an input that is no regular file or pipe with a writer) or a
---tolerance that is no finite percentage of 0 or more.
+--tolerance that is no finite percentage of 0 or more, an option given twice, or one file given
+as both inputs (no independent check). Ctrl-C: exit 130, one line.
 """
 import argparse
 import csv
@@ -26,7 +27,7 @@ import math
 import sys
 
 import membench
-from membench import parse_size
+from membench import cli, parse_size
 from membench import schema as S
 
 C, R, N = S.counter, S.row, S.name_key
@@ -115,7 +116,12 @@ def check_cases(path):
     except UnicodeDecodeError as e:
         raise ValueError(f"{path}: not UTF-8: {e}") from None
     out = {}
-    for line, row in enumerate(csv.DictReader(io.StringIO(text, newline="")), 2):
+    reader = csv.DictReader(io.StringIO(text, newline=""))
+    # Said as the file's fault, not as the bare KeyError text of the first column looked up.
+    missing = [c for c in ("case", "src", "dst", "bytes") if c not in (reader.fieldnames or [])]
+    if missing:
+        raise ValueError(f"{path}: no CSV of the check: its header lacks the column(s) {', '.join(missing)}")
+    for line, row in enumerate(reader, 2):
         # A short line leaves its last columns None: as unusable as a missing column.
         if any(v is None for v in row.values()):
             raise ValueError(f"{path}:{line}: fewer columns than its header")
@@ -171,11 +177,16 @@ def one_sided(key, m, c):
 
 
 def main():
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap = cli.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("membench_json")
     ap.add_argument("check_csv")
     ap.add_argument("--tolerance", type=tolerance, default=5.0, help="largest difference allowed, %% (default 5)")
     a = ap.parse_args()
+    # membench's own output as the check would agree with itself: no independent check at all.
+    if cli.same_file(a.membench_json, a.check_csv):
+        print(f"p2p_agree: {a.check_csv} is {a.membench_json} itself: CHECK_CSV must be the independent "
+              "check's CSV, not membench's JSON", file=sys.stderr)
+        return 2
     try:
         mine, theirs = membench_cases(a.membench_json), check_cases(a.check_csv)
     except (OSError, ValueError, KeyError, csv.Error) as e:
@@ -200,4 +211,4 @@ def main():
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    cli.run_main(main)

@@ -8,7 +8,8 @@ why, and the ten rows that took longest. For GPU sessions' logs and closing note
 
 Exit: 0 summarised; 2 a bad argument (WALL_S no number of seconds) or a file that is no
 readable results file (cut short, not JSON, a counter of the wrong type, a count that is no
-finite number, a number beyond a double's range), said in one line.
+finite number, a number beyond a double's range), said in one line; 130 on Ctrl-C (one line,
+`interrupted`); 141, quietly, where the reader of stdout has gone (`| head`).
 """
 import collections
 import math
@@ -16,6 +17,7 @@ import statistics
 import sys
 
 import membench
+from membench import cli
 from membench import schema as S
 
 C, R, X = S.counter, S.row, S.context
@@ -109,4 +111,4 @@ def summarise(path, run, wall):
 
 
 if __name__ == "__main__":
-    main()
+    cli.run_main(main)
