@@ -13,7 +13,8 @@ time is within the tolerance of ncu's (absolute below 20 us, relative above) plu
 half-widths of the two medians' 95 % intervals (or, for a warm row, when ncu's time lies
 between membench's and ncu's cache-flushed time and membench's cold and batch times agree
 within 5 %: ncu's own work between launches evicted part of the warm data), 1 otherwise,
-2 when ncu or the bundle cannot be run. The rows span ~2 us to ~10 ms.
+2 when ncu or the bundle cannot be run (said on stderr; OUT is made only once membench has
+run) or an option is given twice. The rows span ~2 us to ~10 ms.
 """
 import argparse
 import csv
@@ -26,6 +27,7 @@ import subprocess
 import sys
 import tempfile
 
+from membench import cli
 from membench import schema as S
 from ncu_metrics import make_out  # the script beside this one
 
@@ -110,7 +112,7 @@ def tolerance(text):
 
 def parse_args():
     """BUNDLE, OUT and the tolerances; bad ones are said with the usage, exit 2."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = cli.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("bundle", metavar="BUNDLE", help="the folder holding the membench binary")
     ap.add_argument("out", metavar="OUT", help="the folder ncu_validate.{md,json} are written to")
     ap.add_argument("--tolerance-us", type=tolerance, default=0.25, help="below 20 us (default 0.25)")
@@ -118,30 +120,43 @@ def parse_args():
     return ap.parse_args()
 
 
+def fail(message):
+    print(f"ncu_validate: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def harness_times(exe, out):
+    """(blocking, events): membench's rows by name under both timings, every CONFIGS row
+    timed; exit 2, said, where not. OUT is made only after: a bundle that cannot run leaves
+    no empty OUT behind."""
+    if os.path.exists(out) and not os.path.isdir(out):  # said before minutes of membench runs
+        fail(f"OUT {out}: exists and is not a folder")
+    try:
+        blocking = membench_times(exe, "blocking")
+        events = membench_times(exe, "events")
+    except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as e:
+        fail(f"membench failed: {e}")
+    for name, _ in CONFIGS:
+        if name not in blocking or name not in events:
+            fail(f"membench has no timed row {name}")
+    make_out(out, "ncu_validate")
+    return blocking, events
+
+
 def main():
     args = parse_args()
     tol_us, tol_pct = args.tolerance_us, args.tolerance_pct
     bundle, out = args.bundle, args.out
-    make_out(out, "ncu_validate")
     exe = os.path.join(bundle, "membench")
-    try:
-        blocking = membench_times(exe, "blocking")
-        events = membench_times(exe, "events")
-    except (OSError, subprocess.CalledProcessError) as e:
-        print(f"ncu_validate: membench failed: {e}")
-        sys.exit(2)
+    blocking, events = harness_times(exe, out)
     results, ok = [], True
     for name, kernel in CONFIGS:
-        if name not in blocking:
-            print(f"ncu_validate: membench has no timed row {name}")
-            sys.exit(2)
         try:
             ncu_us, ncu_values = ncu_time_us(exe, name, kernel, "none")
             # With ncu flushing every cache first: tells a cache-state difference from a timing one.
             ncu_all_us = ncu_time_us(exe, name, kernel, "all")[0]
         except (OSError, subprocess.CalledProcessError, RuntimeError) as e:
-            print(f"ncu_validate: ncu failed on {name}: {e}")
-            sys.exit(2)
+            fail(f"ncu failed on {name}: {e}")
         row = blocking[name]
         b = row[C.t_median_us]
         e = events[name][C.t_median_us]
@@ -190,4 +205,4 @@ def main():
 
 
 if __name__ == "__main__":
-    main()
+    cli.run_main(main)
