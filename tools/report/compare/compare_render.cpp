@@ -1,5 +1,6 @@
-// compare's document: a row per benchmark that changed or is unsure (every one with
-// --all), and notes on the inputs, the counts, the rule behind a verdict and the family.
+// compare's document: a row per benchmark that changed or is unsure (every one with --all),
+// drawn from its record, and notes on the inputs, the counts, the rule behind a verdict and
+// the family.
 #include <cmath>
 
 #include <fmt/format.h>
@@ -7,6 +8,7 @@
 #include "common/schema.hpp"
 #include "common/stats.hpp"
 #include "compare/compare_stages.hpp"
+#include "render/render_record.hpp"
 
 namespace membench::report {
 namespace {
@@ -19,53 +21,12 @@ std::string side_note(const char* what, const std::vector<const result_file*>& f
   return fmt::format("{} {} files: {} ({}, {} build)", what, files.size(), files_text(files), f.gpu(), f.build());
 }
 
-// The median GB/s of a side's usable results.
-double median_gbps(const std::vector<const result*>& rs) {
-  std::vector<double> v;
-  for (const result* r : rs) {
-    if (!usable(r)) continue;
-    if (const double* x = r->counters.find(schema::counter("gb_per_s").key)) v.push_back(*x);
-  }
-  return v.empty() ? NAN : median_of(std::move(v));
-}
-
-std::string pct(double x) { return std::isnan(x) ? "-" : fmt::format("{:+.2f} %", 100 * x); }
-
-tone mood_of(verdict v) {
-  return v == verdict::slower ? tone::bad : v == verdict::faster ? tone::good : v == verdict::unsure ? tone::muted : tone::plain;
-}
-
-std::vector<cell> change_row(const benchmark_pair& p, const decision& x) {
-  const tone mood = mood_of(x.v);
-  std::vector<cell> line{{pair_name(p), NAN, tone::plain}};
-  line.push_back({format_value(x.base_us), x.base_us});
-  line.push_back({format_value(x.new_us), x.new_us});
-  line.push_back({pct(x.change), 100 * x.change, mood});
-  line.push_back({std::isnan(x.low) ? "-" : fmt::format("[{:+.2f}, {:+.2f}] %", 100 * x.low, 100 * x.high), NAN,
-                  tone::plain});
-  const double gb_base = median_gbps(p.base), gb_new = median_gbps(p.next);
-  if (gb_base > 0 && !std::isnan(gb_new)) {
-    line.push_back({format_value(gb_base), gb_base});
-    line.push_back({format_value(gb_new), gb_new});
-    line.push_back({pct(gb_new / gb_base - 1), 100 * (gb_new / gb_base - 1), mood});
-  } else {
-    for (int k = 0; k < 3; ++k) line.push_back({"-", NAN, tone::muted});
-  }
-  // A short row decided on its batch figure says so: its times are per launch of a batch.
-  line.push_back({x.fig == figure::batch ? fmt::format("{} (batch)", to_string(x.from)) : to_string(x.from), NAN,
-                  tone::plain});
-  line.push_back({x.v == verdict::unsure ? fmt::format("unsure: {}", x.why.text) : to_string(x.v), NAN, mood});
-  return line;
-}
-
 table empty_table(const compare_options& opt) {
   table t;
   t.title = opt.show_all ? "per benchmark" : "benchmarks that changed or are unsure (--all lists every one)";
   t.unit = fmt::format("time in us (median of the runs' medians); change = new / base - 1 with its {:g} % interval; "
                        "GB/s decimal",
                        opt.confidence_pct);
-  t.header = {"benchmark", "base us", "new us", "change", "interval", "base GB/s", "new GB/s", "GB/s change",
-              "evidence", "verdict"};
   return t;
 }
 
@@ -74,29 +35,27 @@ struct pair_notes {
   std::vector<std::string> skipped, unusable, allowed;
 };
 
-// The table's rows and the notes on benchmarks without a verdict.
-table compare_table(const std::vector<benchmark_pair>& pairs, const decided_pairs& d, const compare_options& opt,
-                    pair_notes& notes) {
+// The table's rows (each pair's record, compare_record.cpp: changed or unsure ones, every
+// one with --all, and the unusable) and the notes on benchmarks without a verdict.
+table compare_table(const compare_sides& files, const std::vector<benchmark_pair>& pairs, const decided_pairs& d,
+                    const compare_options& opt, pair_notes& notes) {
   table t = empty_table(opt);
   bool batch = false;  // a row shown was decided on its batch figure
   std::size_t j = 0;   // the next decision, in the order of the pairs decided
   for (const benchmark_pair& p : pairs) {
+    const decision* x = p.state == pair_state::decide ? &d.decisions[j++] : nullptr;
+    const record r = pair_record(p, files_of(p, files), x, opt);
+    if (t.header.empty()) t.header = record_header(r);
     switch (p.state) {
       case pair_state::skipped_both: notes.skipped.push_back(fmt::format("skipped in both: {}", pair_name(p))); continue;
       case pair_state::left_out: notes.allowed.push_back(fmt::format("{}: {} (not compared)", pair_name(p), p.why)); continue;
-      case pair_state::unusable: {
-        notes.unusable.push_back(fmt::format("{}: {}", pair_name(p), p.why));
-        std::vector<cell> line{{pair_name(p), NAN, tone::plain}, {p.why, NAN, tone::bad}};
-        for (std::size_t k = 2; k < t.header.size(); ++k) line.push_back({"", NAN, tone::muted});
-        t.rows.push_back(std::move(line));
-        continue;
-      }
-      case pair_state::decide: break;
+      case pair_state::unusable: notes.unusable.push_back(fmt::format("{}: {}", pair_name(p), p.why)); break;
+      case pair_state::decide:
+        if (!p.why.empty()) notes.allowed.push_back(fmt::format("{}: {}", pair_name(p), p.why));
+        if (x->v == verdict::same && !opt.show_all) continue;
+        batch = batch || x->fig == figure::batch;
     }
-    if (!p.why.empty()) notes.allowed.push_back(fmt::format("{}: {}", pair_name(p), p.why));
-    const decision& x = d.decisions[j++];
-    if (x.v != verdict::same || opt.show_all) t.rows.push_back(change_row(p, x));
-    batch = batch || (x.fig == figure::batch && (x.v != verdict::same || opt.show_all));
+    t.rows.push_back(record_row(r));
   }
   if (batch) t.unit += "; evidence (batch): decided on the batch figure, times per launch over back-to-back launches";
   return t;
@@ -148,7 +107,7 @@ document compare_document(const compare_sides& files, const std::vector<benchmar
   document doc;
   doc.title = "membench compare";
   pair_notes notes;
-  table t = compare_table(pairs, d, opt, notes);
+  table t = compare_table(files, pairs, d, opt, notes);
   doc.notes = head_notes(files, fam, counts, opt);
   doc.notes.insert(doc.notes.end(), notes.skipped.begin(), notes.skipped.end());
   // --pairs names its rows: the others of its files are not missing from a comparison.

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "core/record.hpp"
 #include "render/test_report.hpp"
 #include "views/family.hpp"
 #include "views/views.hpp"
@@ -26,6 +27,9 @@ enum class pair_state {
   unusable,      ///< missing or errored on a side: no verdict, the input unusable
   left_out,      ///< --allow-missing, and a side has no usable result: noted, not compared
 };
+
+/// The state's word in the JSON and the test reports: decided, skipped, unusable, left_out.
+const char* to_string(pair_state s) noexcept;
 
 /// One benchmark of the BASE files and its result in each file of each side (null where
 /// a file lacks it).
@@ -88,6 +92,9 @@ document compare_document(const compare_sides& files, const std::vector<benchmar
 compare_outcome compare_outcome_of(const compare_sides& files, const std::vector<benchmark_pair>& pairs,
                                    const decided_pairs& decided, const family_outcome& fam, const compare_counts& counts,
                                    const compare_options& opt);
+/// Stage 5's one declaration: a pair's record (compare_record.cpp), every field of the JSON
+/// and, with a heading, every column of the table; x is its decision, null where it has none.
+record pair_record(const benchmark_pair& p, const compare_sides& files, const decision* x, const compare_options& opt);
 /// Stage 5 for --format junit and ctrf: a test case per pair (compare_json.cpp): slower and
 /// unusable fail, unsure fails with --unsure=fail and is skipped otherwise, said with its reasons.
 test_run compare_tests(const std::vector<benchmark_pair>& pairs, const decided_pairs& d, const compare_options& opt);
