@@ -1,12 +1,13 @@
 // fleet --format json: what fleet decided, for other programs: a record per fleet (its
 // stratum and reference), per GPU (worst first, its GPU and host verdicts) and per scope
-// called (every scope with --all), and the summary. Numbers in full precision; null where one
+// called (every scope with --all; those two declared in fleet_record.cpp), and the summary. Numbers in full precision; null where one
 // is unknown.
 #include <cmath>
 
 #include <nlohmann/json.hpp>
 
 #include "fleet/fleet_stages.hpp"
+#include "render/render_record.hpp"
 
 namespace membench::report {
 namespace {
@@ -14,7 +15,6 @@ namespace {
 using json = nlohmann::ordered_json;  // keys in the order the docs list them
 namespace ft = fleet_test;
 
-json number(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
 
 json identity_record(const fleet_identity_values& values) {
   json out = json::object();
@@ -58,64 +58,6 @@ json fleet_record(const fleet_state& s, const std::vector<gpu_summary>& summarie
           {"stratum", identity_record(f.stratum)}, {"reference_gpus", f.reference_gpus},
           {"split_scopes", split_scopes(f)}, {"gpus", gpus},
           {"outliers_apart", apart_record(outliers_apart(s, summaries, fi))}};
-}
-
-json part_record(const ft::part_result& p, gpu_verdict v) {
-  json codes = json::array();
-  for (reason_code c : p.why.codes) codes.push_back(to_string(c));
-  // A part not judged (host work of too few runs) is said as such, never as within.
-  return {{"verdict", p.v == ft::verdict::not_judged ? "not judged" : to_string(v)}, {"reason", p.why.text}, {"reasons", codes}, {"rows", p.rows}, {"failed_rows", p.failed},
-          {"scopes_called", p.called.size()}};
-}
-
-// The rows to run again before acting on a part called slow, and a filter that selects them.
-json confirm_record(const fleet& f, const ft::part_result& p) {
-  json rows = json::array();
-  if (p.v == ft::verdict::slow) {
-    for (std::size_t r : ft::rows_to_confirm(p, f.ref)) rows.push_back(f.ref.rows[r].name);
-  }
-  return rows;
-}
-
-json drift_record(const fleet_state& s, const gpu_summary& g) {
-  if (s.since.empty()) return nullptr;
-  return {{"since", s.since}, {"verdict", to_string(g.drift_v)}, {"host_verdict", to_string(g.host_drift_v)},
-          {"reason", g.drift_reason}, {"earlier_runs", s.fleets[g.fleet].gpus[g.gpu].earlier.size()}};
-}
-
-json gpu_record(const fleet_state& s, const gpu_summary& g, int rank) {
-  const fleet& f = s.fleets[g.fleet];
-  const fleet_gpu& gpu = f.gpus[g.gpu];
-  const ft::gpu_result& r = f.results[g.gpu];
-  json confirm = confirm_record(f, r.of(ft::part::gpu));
-  for (const auto& row : confirm_record(f, r.of(ft::part::host))) confirm.push_back(row);
-  return {{"rank", rank},
-          {"uuid", gpu.uuid},
-          {"host", gpu.host},
-          {"fleet", g.fleet},
-          {"runs", gpu.files.size()},
-          {"verdict", to_string(g.v)},
-          {"reason", g.reason},
-          {"gpu", part_record(r.of(ft::part::gpu), g.v)},
-          {"host_work", part_record(r.of(ft::part::host), g.host_v)},
-          {"drift", drift_record(s, g)},
-          {"confirm_rows", confirm},
-          {"confirm_filter", confirm.empty() ? json(nullptr) : json(confirm_filter(confirm.get<std::vector<std::string>>()))}};
-}
-
-json scope_record(const fleet& f, std::size_t gi, std::size_t fi, const ft::finding& k) {
-  const ft::scope_ref& sc = f.ref.scopes[k.scope];
-  return {{"uuid", f.gpus[gi].uuid},
-          {"fleet", fi},
-          {"part", ft::to_string(sc.p)},
-          {"kind", ft::to_string(sc.kind)},
-          {"name", sc.name},
-          {"deviation", number(k.change())},
-          {"sd", number(k.sd)},
-          {"z", number(k.z)},
-          {"runs", k.runs},
-          {"reference_gpus", sc.gpus},
-          {"verdict", k.slower ? "slower" : k.faster ? "faster" : "same"}};
 }
 
 json summary(const std::vector<gpu_summary>& gpus, const fleet_state& s) {
@@ -173,11 +115,12 @@ std::string fleet_json(const fleet_state& s, const std::vector<gpu_summary>& gpu
   for (std::size_t fi = 0; fi < s.fleets.size(); ++fi) fleets.push_back(fleet_record(s, gpus, fi));
   std::vector<int> rank(s.fleets.size(), 0);  // within its fleet, as the tables rank
   for (const gpu_summary& g : gpus) {
-    gpu_records.push_back(gpu_record(s, g, ++rank[g.fleet]));
+    gpu_records.push_back(record_json(gpu_record(s, g, ++rank[g.fleet])));
     const fleet& f = s.fleets[g.fleet];
     for (const ft::part_result& p : f.results[g.gpu].parts) {
       for (const ft::finding& k : p.findings) {
-        if (k.slower || k.faster || opt.show_all) scopes.push_back(scope_record(f, g.gpu, g.fleet, k));
+        if (k.slower || k.faster || opt.show_all)
+          scopes.push_back(record_json(scope_record(f, g.gpu, g.fleet, f.gpus[g.gpu].uuid, k)));
       }
     }
   }
@@ -185,7 +128,7 @@ std::string fleet_json(const fleet_state& s, const std::vector<gpu_summary>& gpu
               {"fleets", fleets},           {"gpus", gpu_records}, {"scopes", scopes}};
   // By level, a record per GPU and level (membench-check --format=json).
   if (json levels = level_records(s, gpus); !levels.empty()) out["levels"] = std::move(levels);
-  return out.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+  return json_text(out, 2);
 }
 
 }  // namespace membench::report

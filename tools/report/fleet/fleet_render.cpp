@@ -9,6 +9,7 @@
 #include <fmt/ranges.h>
 
 #include "fleet/fleet_stages.hpp"
+#include "render/render_record.hpp"
 
 namespace membench::report {
 namespace {
@@ -28,38 +29,10 @@ std::vector<std::vector<std::string>> labels_of(const fleet_state& s) {
   return out;
 }
 
-std::string pct(double x) { return std::isnan(x) ? "-" : fmt::format("{:+.2f} %", 100 * x); }
-
-tone mood_of(gpu_verdict v) {
-  return v == gpu_verdict::outlier || v == gpu_verdict::failing ? tone::bad
-         : v == gpu_verdict::undecided                          ? tone::muted
-                                                                : tone::plain;
-}
-
-std::string verdict_text(gpu_verdict v, const std::string& reason) {
-  return v == gpu_verdict::within ? reason : fmt::format("{}: {}", to_string(v), reason);
-}
-
-std::vector<cell> gpu_line(const fleet_state& s, const gpu_summary& g, int rank) {
-  const fleet& f = s.fleets[g.fleet];
-  const fleet_gpu& gpu = f.gpus[g.gpu];
-  const ft::gpu_result& r = f.results[g.gpu];
-  const auto failed = [](const ft::part_result& p) { return fmt::format("{}/{}", p.failed, p.rows); };
-  return {{fmt::format("{}", rank), static_cast<double>(rank)},
-          {gpu.uuid},
-          {gpu.host},
-          {fmt::format("{}", gpu.files.size()), static_cast<double>(gpu.files.size())},
-          {fmt::format("{} / {}", failed(r.of(ft::part::gpu)), failed(r.of(ft::part::host)))},
-          {verdict_text(g.v, g.reason), NAN, mood_of(g.v)},
-          {verdict_text(g.host_v, g.host_reason), NAN, mood_of(g.host_v)}};
-}
-
 table gpu_table(const fleet_state& s, const std::vector<gpu_summary>& gpus, bool flagged_only, std::size_t most) {
   table t;
   t.title = flagged_only ? "GPUs or hosts not passing" : "GPUs, worst first";
   t.unit = "failed rows: GPU work / host work (failed: errored, missing, unconverged or throttled in every run)";
-  t.header = {"rank", "GPU", "host", "runs", "failed rows", "GPU verdict", "host verdict"};
-  if (!s.since.empty()) t.header.push_back(fmt::format("against itself since {}", s.since));
   int rank = 0;
   for (const gpu_summary& g : gpus) {
     ++rank;
@@ -67,25 +40,12 @@ table gpu_table(const fleet_state& s, const std::vector<gpu_summary>& gpus, bool
                          g.drift_v == gpu_verdict::outlier || g.host_drift_v == gpu_verdict::outlier;
     if (flagged_only && !flagged) continue;
     if (t.rows.size() == most) break;
-    t.rows.push_back(gpu_line(s, g, rank));
-    if (!s.since.empty()) {
-      const bool drifted = g.drift_v == gpu_verdict::outlier || g.host_drift_v == gpu_verdict::outlier;
-      t.rows.back().push_back({g.drift_reason, NAN, drifted ? tone::bad : tone::plain});
-    }
+    const record r = gpu_record(s, g, rank);
+    if (t.header.empty()) t.header = record_header(r);
+    t.rows.push_back(record_row(r));
   }
+  if (t.header.empty() && !gpus.empty()) t.header = record_header(gpu_record(s, gpus.front(), 1));
   return t;
-}
-
-std::vector<cell> scope_line(const fleet& f, const std::string& label, const ft::finding& k) {
-  const ft::scope_ref& sc = f.ref.scopes[k.scope];
-  const tone mood = k.slower ? tone::bad : k.faster ? tone::good : tone::plain;
-  return {{label},
-          {ft::describe(sc)},
-          {pct(k.change()), 100 * k.change(), mood},
-          {fmt::format("{:.2f} %", 100 * k.sd), 100 * k.sd},
-          {fmt::format("{:.1f}", k.z), k.z},
-          {fmt::format("{}", k.runs), static_cast<double>(k.runs)},
-          {k.slower ? "slower" : k.faster ? "faster" : "same", NAN, mood}};
 }
 
 // The scopes called (every scope with --all), GPU by GPU in rank order, largest z first.
@@ -95,7 +55,6 @@ table scope_table(const fleet_state& s, const std::vector<gpu_summary>& gpus, co
   t.unit = "deviation = exp(mean log(GPU / row centre) over the scope's rows, runs averaged) - 1 against the "
            "reference's centre; sd: of the deviation under the healthy null (between chips, the GPU's runs, the "
            "centre); z = deviation / sd";
-  t.header = {"GPU", "scope", "deviation", "sd", "z", "runs", "verdict"};
   const auto labels = labels_of(s);
   for (const gpu_summary& g : gpus) {
     const fleet& f = s.fleets[g.fleet];
@@ -106,7 +65,16 @@ table scope_table(const fleet_state& s, const std::vector<gpu_summary>& gpus, co
       }
     }
     std::stable_sort(mine.begin(), mine.end(), [](const ft::finding* a, const ft::finding* b) { return a->z > b->z; });
-    for (const ft::finding* k : mine) t.rows.push_back(scope_line(f, labels[g.fleet][g.gpu], *k));
+    for (const ft::finding* k : mine) {
+      const record r = scope_record(f, g.gpu, g.fleet, labels[g.fleet][g.gpu], *k);
+      if (t.header.empty()) t.header = record_header(r);
+      t.rows.push_back(record_row(r));
+    }
+  }
+  // None called: the columns still say what a call would show (a record of no finding).
+  for (std::size_t fi = 0; t.header.empty() && fi < s.fleets.size(); ++fi) {
+    const fleet& f = s.fleets[fi];
+    if (!f.ref.scopes.empty() && !f.gpus.empty()) t.header = record_header(scope_record(f, 0, fi, "", ft::finding{}));
   }
   return t;
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "common/levels.hpp"
+#include "core/record.hpp"
 #include "fleet/fleet.hpp"
 #include "fleet/gpu_test.hpp"
 #include "render/test_report.hpp"
@@ -214,6 +215,10 @@ std::string fleet_metrics(const fleet_state& s, const std::vector<gpu_summary>& 
 /// The verdicts as test results (fleet_tests.cpp): per GPU and level where the fleet is
 /// grouped by level, else per GPU and part; a GPU without a run since --since is an error.
 test_run fleet_tests(const fleet_state& s, const std::vector<gpu_summary>& gpus);
+/// fleet's declarations (fleet_record.cpp): a GPU's record (its rank within its fleet) and a
+/// scope's (`label` the GPU as the tables name it): every JSON field and every table column.
+record gpu_record(const fleet_state& s, const gpu_summary& g, int rank);
+record scope_record(const fleet& f, std::size_t gi, std::size_t fi, const std::string& label, const fleet_test::finding& k);
 std::string fleet_json(const fleet_state& s, const std::vector<gpu_summary>& gpus, const fleet_options& opt);
 std::string baseline_text(const fleet_state& s, const fleet_options& opt);
 
