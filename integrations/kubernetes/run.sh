@@ -6,7 +6,8 @@
 # are deleted first (their results stay on the volume). A membench Job that failed (a pod
 # exited non-zero) or did not finish within MEMBENCH_K8S_TIMEOUT gets no fleet report: its
 # results are not those of every GPU, or not yet written.
-# RUN_ID: letters, digits, . _ - (it names the results folder), not starting with . or -;
+# RUN_ID: letters, digits, . _ - (it names the results folder), not starting with . or -, at
+# most 246 characters, not empty (given empty it names no run: exit 2, no generated id);
 # MEMBENCH_K8S_TIMEOUT: a kubectl duration such as 30s, 10m, 2h or 1h30m. Both are checked
 # before anything is deleted or applied.
 # Exit: 0 for --help; the fleet report's (0 no outlier, 1 an outlier, 2 unusable input, or a
@@ -16,12 +17,18 @@ here=$(cd "$(dirname "$0")" && pwd)
 usage="usage: run.sh [RUN_ID] (default k8s-<date>-<time>); MEMBENCH_K8S_TIMEOUT (default 2h)"
 case ${1:-} in -h | --help) echo "$usage"; exit 0 ;; esac
 [ $# -le 1 ] || { echo "run.sh: one argument, the run id; '$2' is not taken; $usage" >&2; exit 2; }
+# An empty RUN_ID (run.sh "$ID" with ID unset) names no run: no generated id in its place.
+if [ $# = 1 ] && [ -z "$1" ]; then
+  echo "run.sh: the run id is empty: it names no run (leave it out for k8s-<date>-<time>); $usage" >&2; exit 2
+fi
 run=${1:-k8s-$(date +%Y%m%d-%H%M%S)}
 : "${MEMBENCH_K8S_TIMEOUT:=2h}"          # how long to wait for the GPUs' pods
 # Checked before the earlier run's Jobs are deleted: a bad one found later leaves a new Job
 # started that no one waits for, or a run named after an option.
 [[ $run =~ ^[A-Za-z0-9_][A-Za-z0-9._-]*$ ]] ||
   { echo "run.sh: run id '$run': letters, digits, . _ - only, not starting with . or -; $usage" >&2; exit 2; }
+# It names the folder membench-RUN_ID: a file system takes 255 bytes a name.
+[ ${#run} -le 246 ] || { echo "run.sh: run id of ${#run} characters: at most 246 (the folder membench-RUN_ID); $usage" >&2; exit 2; }
 bad_timeout="run.sh: MEMBENCH_K8S_TIMEOUT=$MEMBENCH_K8S_TIMEOUT: a duration such as 30s, 10m, 2h or 1h30m"
 # At most 6 digits a part, so bash's arithmetic below cannot wrap.
 [[ $MEMBENCH_K8S_TIMEOUT =~ ^([0-9]{1,6}[smh])+$ && $MEMBENCH_K8S_TIMEOUT =~ [1-9] ]] ||

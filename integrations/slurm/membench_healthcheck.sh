@@ -9,9 +9,11 @@
 # cannot end or move this script); one MEMBENCH_HEALTHCHECK_CONF names must be there, and a file
 # that does not source cleanly, exits as it is sourced or has CRLF line ends stops the check,
 # exit 2, the node untouched) or the environment:
-#   MEMBENCH_CHECK       membench-check (default: on PATH, else the install prefix's bin/)
+#   MEMBENCH_CHECK       membench-check (default: on PATH, else the install prefix's bin/); a
+#                        name without a / is looked up on PATH; not a program file: exit 2
 #   MEMBENCH_CHECK_ARGS  its options (--runs=4, --baseline=SITE.json, --bin=DIR, ...), split on
-#                        blanks and line breaks, never globbed
+#                        blanks and line breaks, never globbed; quotes or a backslash keep a
+#                        blank in one option (--baseline="/site ref.json"), an unmatched one: exit 2
 #   MEMBENCH_METRICS     a .prom file for node_exporter's textfile collector (membench-check --metrics)
 #   MEMBENCH_NODE        this node's Slurm name (default: SLURMD_NODENAME, else hostname -s; none
 #                        of them, or not one node's name (a host list such as node[1-64], a
@@ -113,28 +115,56 @@ fi
 here=$(cd "$(dirname "$0")" && pwd)
 # membench-check: given, on PATH, in the install prefix (share/membench/integrations/slurm/ is
 # four folders below it) or in the source tree.
-check=${MEMBENCH_CHECK:-}
-for candidate in "$(command -v membench-check)" "$here/../../../../bin/membench-check" "$here/../../tools/run/membench-check"; do
-  [ -z "$check" ] && [ -n "$candidate" ] && [ -x "$candidate" ] && check=$candidate
-done
-[ -n "$check" ] && [ -x "$check" ] || { say "no membench-check found: set MEMBENCH_CHECK"; exit 2; }
+# A program file that can be run: a folder passes [ -x ] too, and running it (exit 126) would
+# read as a failed check and drain a healthy node for the setting's fault.
+runnable() { [ -f "$1" ] && [ -x "$1" ]; }
+# MEMBENCH_CHECK as the path that is run: a bare name is looked up on PATH, as bash runs it
+# (never the current folder's file of that name); a relative path made absolute.
+given_check() {
+  local check=$MEMBENCH_CHECK
+  case $check in
+    */*) [[ $check == /* ]] || check=$PWD/$check ;;
+    *) check=$(type -P -- "$check") ||
+         { say "MEMBENCH_CHECK=$MEMBENCH_CHECK: no such program on PATH (a name without a / is looked up there; ./$MEMBENCH_CHECK for the current folder's); nothing checked"; return 2; } ;;
+  esac
+  runnable "$check" || { say "MEMBENCH_CHECK=$MEMBENCH_CHECK: not a program file that can be run; nothing checked"; return 2; }
+  printf '%s\n' "$check"
+}
+if [ -n "${MEMBENCH_CHECK:-}" ]; then
+  check=$(given_check) || exit 2
+else
+  check=""
+  for candidate in "$(type -P membench-check)" "$here/../../../../bin/membench-check" "$here/../../tools/run/membench-check"; do
+    [ -z "$check" ] && [ -n "$candidate" ] && runnable "$candidate" && check=$candidate
+  done
+  [ -n "$check" ] || { say "no membench-check found: set MEMBENCH_CHECK"; exit 2; }
+fi
 node=${MEMBENCH_NODE:-${SLURMD_NODENAME:-$(hostname -s 2>/dev/null)}}
 # scontrol show node '' lists every node, and update nodename= names none: no name, no check.
 [ -n "$node" ] || { say "the name of this node is unknown (no MEMBENCH_NODE, no SLURMD_NODENAME, hostname -s failed): set MEMBENCH_NODE"; exit 2; }
 # One node's name: scontrol takes a host list (node[1-64], a,b) or a glob as many nodes, and a
-# drain for this node's GPU must never reach another.
-[[ $node =~ ^[A-Za-z0-9._-]+$ ]] || { say "MEMBENCH_NODE/node name '$node' is not one node's name (letters, digits, . _ -): nothing checked"; exit 2; }
+# drain for this node's GPU must never reach another; a leading dash (-node7) it reads as options.
+[[ $node =~ ^[A-Za-z0-9][A-Za-z0-9._-]*$ ]] ||
+  { say "MEMBENCH_NODE/node name '$node' is not one node's name (a letter or digit, then letters, digits, . _ -): nothing checked"; exit 2; }
 on_error=${MEMBENCH_ON_ERROR:-drain} bad_setting=0
 case $on_error in
   drain | keep) ;;
   *) say "MEMBENCH_ON_ERROR=$on_error is neither drain nor keep: taken as drain, exit 2"
      on_error=drain bad_setting=1 ;;
 esac
-# Every blank and line break splits (a config may spread the options over lines); read never globs.
-read -r -d '' -a args <<<"${MEMBENCH_CHECK_ARGS:-}"
-[ -n "${MEMBENCH_METRICS:-}" ] && args+=(--metrics="$MEMBENCH_METRICS")
+args=()
 work=$(mktemp -d) || { say "no temporary folder: nothing checked"; exit 2; }
 trap 'rm -rf "$work"' EXIT
+# The options as words: every blank and line break splits (a config may spread the options over
+# lines), quotes and a backslash keep a blank in one word (--baseline="/site ref.json") as xargs
+# reads them; never globbed. Quotes left in the words would make the check refuse them, and a
+# healthy node be drained for the setting's fault: an unmatched quote is refused up front.
+if [ -n "${MEMBENCH_CHECK_ARGS:-}" ]; then
+  words_err=$(printf '%s\n' "$MEMBENCH_CHECK_ARGS" | xargs -r printf '%s\0' 2>&1 >"$work/args") ||
+    { say "MEMBENCH_CHECK_ARGS cannot be read as options (${words_err#xargs: }); nothing checked"; exit 2; }
+  while IFS= read -r -d '' word; do args+=("$word"); done <"$work/args"
+fi
+[ -n "${MEMBENCH_METRICS:-}" ] && args+=(--metrics="$MEMBENCH_METRICS")
 
 "$check" "${args[@]}" --format=csv >"$work/levels.csv" 2>"$work/err.txt"
 rc=$?

@@ -8,7 +8,9 @@
 # Exit: 0 both submitted; 2 a bad mode, an argument after it, or a bad count (MEMBENCH_GPUS,
 # MEMBENCH_NODES: 1 to 100000; MEMBENCH_RUNS: 1 to 1000), a blank MEMBENCH_BUILDS or a build
 # name with a slash or leading dot or named twice, a MEMBENCH_BASELINE that is not a readable file, a
-# MEMBENCH_RESULTS_ROOT that cannot be made a folder, or sbatch refused or printed no job id.
+# MEMBENCH_RESULTS_ROOT that cannot be made a folder, an option in MEMBENCH_SBATCH_ARGS that
+# submit.sh sets itself (--array, --ntasks, --output, --dependency, --parsable, --time; --partition
+# and --account where MEMBENCH_PARTITION or MEMBENCH_ACCOUNT is set), or sbatch refused or printed no job id.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -64,7 +66,7 @@ case $mode in
   array) count MEMBENCH_GPUS 100000; script=membench_array.sbatch shape=(--array="0-$((MEMBENCH_GPUS - 1))") ;;
   node) count MEMBENCH_NODES 100000; script=membench_node.sbatch shape=(--array="0-$((MEMBENCH_NODES - 1))") ;;
   srun) count MEMBENCH_GPUS 100000; script=membench_srun.sbatch shape=(--ntasks="$MEMBENCH_GPUS") ;;
-  -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
   *) echo "submit.sh: mode must be array, node or srun (see --help)" >&2; exit 2 ;;
 esac
 # Checked here, not an hour later in every task: blank builds would have each task refuse
@@ -101,6 +103,28 @@ site=(--parsable -t "$MEMBENCH_TIME")
 [ -n "$MEMBENCH_ACCOUNT" ] && site+=(-A "$MEMBENCH_ACCOUNT")
 # More sbatch options word by word, never expanded as file names (read reaches the end: 1).
 read -r -d '' -a more <<<"$MEMBENCH_SBATCH_ARGS" || true
+# The options this script sets itself, as long name:short letter:what sets it. Given in
+# MEMBENCH_SBATCH_ARGS as well, sbatch would take whichever came last: one of the two passed
+# over unsaid (the site's --array, or the run's shape). Partition and account only when set.
+owned=("array:a:the mode and MEMBENCH_GPUS or MEMBENCH_NODES" "ntasks:n:the mode and MEMBENCH_GPUS"
+  "output:o:the logs go to MEMBENCH_RESULTS_ROOT/slurm-logs" "dependency:d:the fleet job's, on the run"
+  "parsable::this script reads the job id" "time:t:MEMBENCH_TIME")
+[ -n "$MEMBENCH_PARTITION" ] && owned+=("partition:p:MEMBENCH_PARTITION")
+[ -n "$MEMBENCH_ACCOUNT" ] && owned+=("account:A:MEMBENCH_ACCOUNT")
+# refuse_owned WORD: exit 2 where WORD is one of those options: long (sbatch takes any
+# unambiguous start of a long name, --arr=0-3 too) or short (-a0-3, -a 0-3).
+refuse_owned() {
+  local entry name short why given=${1%%=*}
+  for entry in "${owned[@]}"; do
+    IFS=: read -r name short why <<<"$entry"
+    if { [[ $given == --?* ]] && [[ $name == "${given#--}"* ]]; } ||
+       { [ -n "$short" ] && [[ $1 == -"$short"* ]]; }; then
+      echo "submit.sh: MEMBENCH_SBATCH_ARGS: $1 is an option submit.sh sets itself (--$name: $why); nothing submitted" >&2
+      exit 2
+    fi
+  done
+}
+for word in "${more[@]}"; do refuse_owned "$word"; done
 site+=("${more[@]}")
 
 out="$logs/%x-%A_%a.out"
