@@ -9,8 +9,8 @@
 # to $MEMBENCH_GATE_MD when set, prints the verdict lines, and exits as compare does:
 # 0 no regression, 1 a regression, 2 unusable input (a benchmark missing or errored on
 # either side unless --allow-missing, a malformed file, a bad option; also a REPORT that is
-# no executable file, either Markdown path naming an input file or the REPORT program, or both
-# naming one file, before anything runs).
+# no executable file, either Markdown path naming an input file, the REPORT program or no
+# regular file (a folder, a FIFO), or both naming one file, before anything runs).
 set -uo pipefail
 if [ $# -lt 3 ]; then
   echo "usage: tools/gate/ci_gate.sh REPORT BASELINE NEW [COMPARE OPTIONS...]" >&2
@@ -39,6 +39,12 @@ done
 programs=("$(realpath -m -- "$report")" "$(realpath -m -- "$0")")
 for var in GITHUB_STEP_SUMMARY MEMBENCH_GATE_MD; do
   [ -n "${!var:-}" ] || continue
+  # A regular file or none yet: a FIFO no one reads would block the copy (the CI step hangs),
+  # a folder would swallow it, a device take it unsaid.
+  if [ -e "${!var}" ] && [ ! -f "${!var}" ]; then
+    echo "ci_gate.sh: $var=${!var}: not a regular file (a folder, FIFO or device); nothing written" >&2
+    exit 2
+  fi
   out=$(realpath -m -- "${!var}")
   for f in "${inputs[@]}"; do
     if [ "$out" = "$f" ]; then

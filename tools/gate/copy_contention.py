@@ -83,6 +83,12 @@ def cv(values):
     return 100 * statistics.stdev(values) / statistics.mean(values) if len(values) > 1 else float("nan")
 
 
+def cell(text):
+    """`text` as one Markdown table cell: a pipe would split it into two columns and a line
+    break end the row."""
+    return " ".join(text.splitlines()).replace("|", "\\|")
+
+
 def table(sets):
     """Markdown: a line per row and set."""
     lines = ["| row | set | runs | median us | run-to-run cv | fastest us | run-to-run cv |", "|---|---|---:|---:|---:|---:|---:|"]
@@ -95,7 +101,7 @@ def table(sets):
             medians = [m for m, _ in pairs]
             fastest = [f for _, f in pairs if f is not None and f > 0]
             fast = f"{statistics.median(fastest):.4g} | {cv(fastest):.2f} %" if fastest else "- | -"
-            lines.append(f"| {name} | {label} | {len(pairs)} | {statistics.median(medians):.4g} | {cv(medians):.2f} % | {fast} |")
+            lines.append(f"| {cell(name)} | {cell(label)} | {len(pairs)} | {statistics.median(medians):.4g} | {cv(medians):.2f} % | {fast} |")
     return lines
 
 

@@ -13,6 +13,7 @@
 #   a copy is slower, unless EVERY=N: then every N-th row of each file, as when a change
 #   slows a few benchmarks among many, in N copies (phases 0 to N - 1, or only PHASE=K) so
 #   that every row is slowed in one of them.
+# R not an executable file, WORK not a folder that can be made: exit 2, said, nothing made.
 # HOSTS and PAIRS together: exit 2, said. HOSTS, EVERY, PHASE and PAIRS' numbers are whole
 # numbers (else exit 2, said); MISSES and ROWS_BELOW are gate_power.py's to check. A run of
 # SET that inject_slowdown.py cannot use (cut short, not JSON) stops it, exit 2, with the file
@@ -21,7 +22,12 @@ set -euo pipefail
 say() { echo "gate_evaluate.sh: $*" >&2; }
 [ $# -ge 2 ] || { echo "usage: R=membench-report tools/gate/gate_evaluate.sh SET WORK [COMPARE OPTIONS]" >&2; exit 2; }
 [ -n "${R:-}" ] || { say "R: set it to the membench-report binary"; exit 2; }
-R=$(realpath "$R"); here=$(cd "$1" 2>/dev/null && pwd) || { say "$1: no such folder"; exit 2; }; work=$2; shift 2
+# Checked here, said, exit 2: under set -e a failing realpath or mkdir would end it with 1,
+# which its callers read as gate_power's "compare fails on a pair".
+[ -f "$R" ] && [ -x "$R" ] || { say "R=$R: no membench-report there (not an executable file)"; exit 2; }
+R=$(realpath -- "$R"); here=$(cd -- "$1" 2>/dev/null && pwd) || { say "$1: no such folder"; exit 2; }; work=$2; shift 2
+[ -n "$work" ] || { say "WORK names no folder"; exit 2; }
+[ ! -e "$work" ] || [ -d "$work" ] || { say "WORK=$work: not a folder (the injected copies go there); nothing made"; exit 2; }
 tools=$(cd "$(dirname "$0")/.." && pwd)  # the tools folder
 export PYTHONPATH="$tools/../python${PYTHONPATH:+:$PYTHONPATH}"  # the membench package the scripts import
 # whole NAME VALUE: VALUE is a whole number (no sign, no leading zero, at most 6 digits), else
@@ -74,12 +80,12 @@ if [ -n "${PHASE:-}" ]; then
   whole PHASE "$PHASE"
   [ "$PHASE" -lt "$EVERY" ] || { say "PHASE=$PHASE: must be between 0 and EVERY - 1 ($((EVERY - 1)))"; exit 2; }
 fi
-mkdir -p "$work"
+mkdir -p -- "$work" 2>/dev/null || { say "WORK=$work: cannot make the folder"; exit 2; }
 phases=${PHASE:-$(seq 0 $((EVERY - 1)))}
 inj() { [ "$EVERY" -eq 1 ] && echo "$work/inj$1" || echo "$work/inj$1_every${EVERY}_phase$2"; }
 for p in $phases; do
   for s in 3 5 10; do
-    mkdir -p "$(inj $s $p)"
+    mkdir -p -- "$(inj $s $p)"
     for f in "$here"/*.json; do
       [ -f "$(inj $s $p)/$(basename "$f")" ] && continue
       # Its line for each copy made is noise; its error is the one thing to say.

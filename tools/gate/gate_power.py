@@ -14,7 +14,8 @@ Unsure verdicts are neither alarms nor detections; their share is printed too.
 Exit 2 on unusable input (a --report that cannot be run or whose compare CSV lacks the
 benchmark, base us or verdict column, a COPY that is not readable JSON, not written by
 inject_slowdown.py or made 0 % slower, copies of one side at different slowdowns, an --aa
-file that is an injected copy or on both sides of its pair, an option given twice) and where
+file or an --injected BASE file that is an injected copy, a file on both sides of its pair,
+an option given twice) and where
 nothing was compared (a pair whose compare compared no benchmark, or no injected row
 compared: no rate to give), on a --misses, --misses-from or --rows-below that is no finite
 number in its range (--misses: a slowdown above -100 and at most 10000 %, one of the
@@ -158,21 +159,38 @@ def injected_side(copy):
     return next(iter(levels)), names
 
 
-def refuse_injected_in_aa(pairs):
-    """Exit 2 where a file of an --aa pair is an injected copy (its context says so): its
-    slowdowns would be counted as false alarms. A file unreadable here is left to compare."""
-    for pair in pairs:
-        # A file against itself changes nothing by construction: a false-alarm rate of 0 made up.
-        for b in files(pair[0]):
-            for n in files(pair[1]):
-                if cli.same_file(b, n):
-                    fail(f"--aa {' '.join(pair)}: {b} and {n} are the same file: compared with itself it "
-                         "shows no change by construction, no A/A pair")
-        for f in (f for side in pair for f in files(side)):
-            ctx = context_of(f)
-            if ctx is not None and (INJECTED_PCT in ctx or INJECTED_ROWS in ctx):
-                fail(f"--aa {' '.join(pair)}: {f} is an injected copy (its context has {INJECTED_PCT} "
-                     f"{ctx.get(INJECTED_PCT)!r}): no A/A pair")
+def refuse_self_pair(option, pair):
+    """Exit 2 where a file of one side of `pair` is a file of its other side: a file against
+    itself changes nothing by construction, a false-alarm rate of 0 or a detection rate of 0
+    made up."""
+    for b in files(pair[0]):
+        for n in files(pair[1]):
+            if cli.same_file(b, n):
+                fail(f"{option} {' '.join(pair)}: {b} and {n} are the same file: compared with itself it "
+                     "shows no change by construction")
+
+
+def refuse_injected(option, pair, paths, why):
+    """Exit 2 where one of `paths` is an injected copy (its context says so). A file unreadable
+    here is left to compare."""
+    for f in paths:
+        ctx = context_of(f)
+        if ctx is not None and (INJECTED_PCT in ctx or INJECTED_ROWS in ctx):
+            fail(f"{option} {' '.join(pair)}: {f} is an injected copy (its context has {INJECTED_PCT} "
+                 f"{ctx.get(INJECTED_PCT)!r}): {why}")
+
+
+def refuse_bad_pairs(aa, injected):
+    """Exit 2 on a pair that measures nothing: a side against itself; an injected copy in an
+    A/A pair (its slowdown counted as false alarms) or as an injected pair's base (both sides
+    slowed: the slowdown to detect is not the one the copy notes)."""
+    for pair in aa:
+        refuse_self_pair("--aa", pair)
+        refuse_injected("--aa", pair, [f for side in pair for f in files(side)], "no A/A pair")
+    for pair in injected:
+        refuse_self_pair("--injected", pair)
+        refuse_injected("--injected", pair, files(pair[0]),
+                        "the base must be a run as measured, or the slowdown detected is not the one injected")
 
 
 def kind(verdict):
@@ -307,7 +325,7 @@ def detection_rates(args, passed, sides):
 def main():
     args, passed = parse_args()
     # Every input is checked before the first compare: a refusal never follows half a report.
-    refuse_injected_in_aa(args.aa)
+    refuse_bad_pairs(args.aa, args.injected)
     sides = [injected_side(copy) for _, copy in args.injected]
     levels = {level for level, _ in sides}
     if args.misses is not None and args.misses not in levels:

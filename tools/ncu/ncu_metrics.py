@@ -10,6 +10,9 @@ control is on (--cache-control all: caches invalidated before every pass, the st
 membench's own replay sets with its L2 flush before every pass); for warm rows it is off.
 Clock control is off. Prints a Markdown table per metric group and writes OUT/ncu_metrics.{md,json}.
 Agreement: counts (sectors, requests) within 1 %, percentages within 2 points.
+Exit 0 when every metric agrees, 1 otherwise, 2 when a build or ncu cannot be run (said on
+stderr; OUT is made only once every build's membench has run) or an option is given twice.
+Ctrl-C: one line, exit 130.
 """
 import argparse
 import csv
@@ -20,6 +23,7 @@ import subprocess
 import sys
 import tempfile
 
+from membench import cli
 from membench import schema as S
 
 C, R = S.counter, S.row
@@ -43,13 +47,26 @@ def exact(names):
     return "^(" + "|".join(names) + ")(/|$)"
 
 
+def read_run(path):
+    """(rows by name, context) of the membench JSON at `path`: the rows that are objects with a
+    name; ValueError where it is no membench file (no object, no list of benchmarks)."""
+    with open(path, encoding="utf-8") as f:
+        doc = json.load(f)
+    rows = doc.get(S.file.benchmarks) if isinstance(doc, dict) else None
+    if not isinstance(rows, list):
+        raise ValueError(f"{path}: no list of {S.file.benchmarks}")
+    context = doc.get(S.file.context)
+    named = (r for r in rows if isinstance(r, dict) and isinstance(r.get(R.run_name), str))
+    return ({r[R.run_name].removesuffix("/manual_time"): r for r in named},
+            context if isinstance(context, dict) else {})
+
+
 def membench_metrics(exe, names):
     path = os.path.join(tempfile.gettempdir(), f"ncu_metrics_{os.path.basename(exe)}.json")
     subprocess.run([exe, "--metrics", f"--benchmark_filter={exact(names)}", f"--benchmark_out={path}",
                     "--benchmark_out_format=json"], check=True, stdout=subprocess.DEVNULL)
-    j = json.load(open(path))
-    rows = {r[R.run_name].removesuffix("/manual_time"): r for r in j[S.file.benchmarks]}
-    return rows, j[S.file.context].get(S.context.membench_metrics_status, "?")
+    rows, context = read_run(path)
+    return rows, context.get(S.context.membench_metrics_status, "?")
 
 
 def ncu_metrics(exe, name, kernel):
@@ -79,7 +96,7 @@ def agree(metric, a, b):
 
 def parse_args():
     """BUNDLE and OUT; a missing or extra one is said with the usage, exit 2."""
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap = cli.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("bundle", metavar="BUNDLE", help="the folder holding the membench builds")
     ap.add_argument("out", metavar="OUT", help="the folder ncu_metrics.{md,json} are written to")
     return ap.parse_args()
@@ -97,32 +114,63 @@ def make_out(out, tool):
         sys.exit(2)
 
 
+def fail(message):
+    print(f"ncu_metrics: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
 def metrics_of(exe, configs):
     """membench_metrics, with a build that is missing or fails said, exit 2 (as ncu_validate.py does)."""
     try:
         return membench_metrics(exe, [c[0] for c in configs])
     except (OSError, ValueError, KeyError, subprocess.CalledProcessError) as e:
-        print(f"ncu_metrics: membench failed: {exe}: {e}", file=sys.stderr)
-        sys.exit(2)
+        fail(f"membench failed: {exe}: {e}")
+
+
+def measured(bundle, out):
+    """{build: (rows by name, metrics status)}: membench --metrics of every build, run before
+    OUT is made (as ncu_validate.py does): a bundle that cannot run leaves no empty OUT behind."""
+    if not os.path.isdir(bundle):
+        fail(f"membench failed: BUNDLE {bundle} is no folder (no membench build to run)")
+    if os.path.exists(out) and not os.path.isdir(out):  # said before the membench runs
+        fail(f"OUT {out}: exists and is not a folder")
+    builds = {}
+    for exe_name, configs in CONFIGS.items():
+        builds[exe_name] = metrics_of(os.path.join(bundle, exe_name), configs)
+        print(f"{exe_name}: {builds[exe_name][1]}")
+    return builds
+
+
+def profiled(exe, name, kernel):
+    """ncu_metrics, with ncu missing or failing said, exit 2."""
+    try:
+        return ncu_metrics(exe, name, kernel)
+    except (OSError, ValueError, subprocess.CalledProcessError, RuntimeError) as e:
+        fail(f"ncu failed on {name}: {e}")
+
+
+def compared(bundle, builds):
+    """(one result per build and row, whether every metric agreed)."""
+    results, ok = [], True
+    for exe_name, configs in CONFIGS.items():
+        exe, rows = os.path.join(bundle, exe_name), builds[exe_name][0]
+        for name, kernel in configs:
+            row = rows.get(name, {})
+            mine = {m: row.get(m) for m in METRICS}
+            theirs = profiled(exe, name, kernel)
+            same = {m: mine[m] is not None and agree(m, mine[m], theirs[m]) for m in METRICS}
+            ok &= all(same.values())
+            results.append(dict(build=exe_name, name=name, membench=mine, ncu=theirs, agree=same,
+                                sectors_per_request=row.get(C.sectors_per_request), label=row.get(R.label, "")))
+    return results, ok
 
 
 def main():
     args = parse_args()
     bundle, out = args.bundle, args.out
+    builds = measured(bundle, out)
     make_out(out, "ncu_metrics")
-    results, ok = [], True
-    for exe_name, configs in CONFIGS.items():
-        exe = os.path.join(bundle, exe_name)
-        rows, status = metrics_of(exe, configs)
-        print(f"{exe_name}: {status}")
-        for name, kernel in configs:
-            row = rows.get(name, {})
-            mine = {m: row.get(m) for m in METRICS}
-            theirs = ncu_metrics(exe, name, kernel)
-            same = {m: mine[m] is not None and agree(m, mine[m], theirs[m]) for m in METRICS}
-            ok &= all(same.values())
-            results.append(dict(build=exe_name, name=name, membench=mine, ncu=theirs, agree=same,
-                                sectors_per_request=row.get(C.sectors_per_request), label=row.get(R.label, "")))
+    results, ok = compared(bundle, builds)
     head = "| build | benchmark | " + " | ".join(f"{s} membench / ncu" for s in SHORT) + " | sectors/request | agree |"
     lines = [head, "|---|---|" + "---:|" * len(SHORT) + "---:|:---:|"]
     fmt = lambda v: "-" if v is None else (f"{v:.0f}" if abs(v) >= 1000 else f"{v:.2f}")
@@ -132,10 +180,12 @@ def main():
         lines.append(f"| {r['build']} | `{r['name']}` | {cells} | {spr} | {'yes' if all(r['agree'].values()) else 'NO'} |")
     table = "\n".join(lines)
     print(table)
-    open(os.path.join(out, "ncu_metrics.md"), "w").write(table + "\n")
-    json.dump(results, open(os.path.join(out, "ncu_metrics.json"), "w"), indent=1)
-    sys.exit(0 if ok else 1)
+    with open(os.path.join(out, "ncu_metrics.md"), "w") as f:
+        f.write(table + "\n")
+    with open(os.path.join(out, "ncu_metrics.json"), "w") as f:
+        json.dump(results, f, indent=1)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
-    main()
+    cli.run_main(main)

@@ -29,7 +29,7 @@ import tempfile
 
 from membench import cli
 from membench import schema as S
-from ncu_metrics import make_out  # the script beside this one
+from ncu_metrics import make_out, read_run  # the script beside this one
 
 C, R = S.counter, S.row
 
@@ -71,8 +71,8 @@ def membench_times(exe, method):
     subprocess.run([exe, "--suite=full", f"--timing={method}", f"--benchmark_filter={exact([c[0] for c in CONFIGS])}",
                     f"--benchmark_out={path}", "--benchmark_out_format=json"], check=True,
                    stdout=subprocess.DEVNULL)
-    rows = json.load(open(path))[S.file.benchmarks]
-    return {r[R.run_name].removesuffix("/manual_time"): r for r in rows if C.t_median_us in r}
+    rows, _ = read_run(path)  # a row that is no object (null) is no timed row
+    return {name: r for name, r in rows.items() if C.t_median_us in r}
 
 
 def ncu_time_us(exe, name, kernel, cache):

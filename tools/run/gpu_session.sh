@@ -14,9 +14,10 @@
 #   p2p_check                   membench_p2p_check against membench's peer rows (p2p_agree.py, 5 %)
 #   ncu                         tools/ncu/ncu_validate.py (membench vs ncu, ~2 us to ~10 ms)
 #   demos                       the fault and Ctrl-C demonstrations
-# Exit: 2 without BUNDLE and WORK (a usage line), for a WORK it cannot make or write, an unknown
-# phase, or a NAME or TIER that is no plain file name (before any phase runs); else 0, each
-# phase's exit in its log line.
+# RUN_LIMIT (each run's time limit, timeout's duration; default per phase, 400 to 580 s).
+# Exit: 2 without BUNDLE and WORK (a usage line), for a BUNDLE that is no folder, a RUN_LIMIT
+# that is no duration, a WORK it cannot make or write, an unknown phase, or a NAME or TIER that
+# is no plain file name (before any phase runs); else 0, each phase's exit in its log line.
 set -u
 if [ $# -lt 2 ] || [ -z "$1" ] || [ -z "$2" ]; then
   echo "usage: gpu_session.sh BUNDLE WORK PHASE... (phases: see the head of $0)" >&2
@@ -24,6 +25,13 @@ if [ $# -lt 2 ] || [ -z "$1" ] || [ -z "$2" ]; then
 fi
 bundle=$1 work=$2
 shift 2
+# No bundle: every phase would fail in its log (127) and the session still end 0.
+[ -d "$bundle" ] || { echo "gpu_session: BUNDLE '$bundle' is no folder (cmake --build <dir> --target bundle makes it)" >&2; exit 2; }
+# RUN_LIMIT is timeout's duration: text there makes every run fail at once (timeout's 125).
+if [ -n "${RUN_LIMIT:-}" ] && ! [[ $RUN_LIMIT =~ ^[0-9]{1,6}(\.[0-9]{1,3})?[smhd]?$ ]]; then
+  echo "gpu_session: RUN_LIMIT='$RUN_LIMIT' is no duration (seconds, or a number with s, m, h or d: 580, 10m)" >&2
+  exit 2
+fi
 # A NAME, EXE or TIER becomes a file name under WORK: one with / or .. would write outside it
 # (and a leading . would hide the result). Every phase is checked before the first one runs.
 plain_name() {  # plain_name WHAT VALUE: exits 2 unless VALUE is a plain file name

@@ -12,7 +12,8 @@
 # is used as it is. membench writes <build>.gpu<N>-<UUID>.partial, renamed to .json when it
 # ran to its end (exit 0, or 1: a row failed): a run stopped half-way never replaces a whole one
 # in the same --out, and a .partial an earlier run of it left never becomes a .json.
-# Exit: 0 every row verified; 1 a row failed; 2 something to install or a bad option;
+# Exit: 0 every row verified; 1 a row failed (or a build did not run to its end); 2 something to
+# install or a bad option (also no build measuring anything: no CUDA device or driver, say);
 # 130 or 143 a signal (Ctrl-C, SIGTERM) stopped it: no further build runs.
 # A relative --out or --build is the caller's folder's, as any command-line tool reads it; the
 # defaults, results/<date>_<time> and build/suite, are in the checkout.
@@ -124,7 +125,16 @@ say "building (a few minutes: three builds of every family)"
 cmake --build "$build" --target membench membench_ca membench_cg membench-report >"$out/build.log" 2>&1 || {
   tail -n 30 "$out/build.log" >&2; say "build failed (full log: $out/build.log)"; exit 2; }
 
-rc=0 part=0
+# why_unmeasured CODE: what membench's exit CODE says when no build measured anything.
+why_unmeasured() {
+  case $1 in
+    3) echo "found no CUDA device or driver" ;;
+    4) echo "was given a GPU index out of range" ;;
+    5) echo "was not compiled as it claims (rebuild it)" ;;
+    *) echo "exited $1" ;;
+  esac
+}
+rc=0 part=0 measured=0 last=""
 for exe in membench membench_ca membench_cg; do
   part=$((part + 1))
   # An earlier run's stopped files in the same --out are never taken for this one's.
@@ -139,6 +149,8 @@ for exe in membench membench_ca membench_cg; do
   case $code in 130 | 143) interrupted "$code" ;; esac
   # 2: membench refused an option (a GPU index out of range, say); every build would refuse it.
   [ "$code" != 2 ] || stop "$exe refused its options (exit 2, see $out/$exe.log): nothing further is run"
+  [ "$code" -gt 1 ] || measured=$((measured + 1))
+  [ "$code" -le 1 ] || last="$exe:$code"
   # Ran to its end (0, or 1: a row failed): the files are whole.
   if [ "$code" -le 1 ]; then
     for f in "$out/$exe.partial" "$out/$exe".gpu*.partial "$out/$exe".peers.partial; do
@@ -148,6 +160,10 @@ for exe in membench membench_ca membench_cg; do
   say "$exe: exit $code"
   [ $code -ne 0 ] && rc=1
 done
+# No build ran to its end (every one exited 3, no CUDA device, say): nothing was measured and no
+# row failed, so not 1 ("a row failed") but 2, something to install or fix, said with the last
+# build's exit (membench's own words are above, from its log).
+[ "$measured" -gt 0 ] || stop "no build measured anything: ${last%%:*} $(why_unmeasured "${last##*:}") (exit ${last##*:}, see $out/${last%%:*}.log)"
 report="$build/bin/membench-report"
 # Each GPU's three builds side by side; with several GPUs, the GPUs side by side too.
 gpus=()
