@@ -10,23 +10,50 @@ at least MIN_GPUS GPUs replaces SHARED's: every level judged (L2 far, DSM bandwi
 d2h too), against GPUs measured as a node is, each of which the evaluation can leave out with
 three others left. The evaluations (membench-check-evaluate's Markdown, one section a
 stratum) are taken alike: EVAL_CHECKED's section for a stratum replaced, EVAL_SHARED's else.
-Writes NODE_CHECK and EVALUATION; exit 1 with a line when an input is not what it should be.
+Writes NODE_CHECK and EVALUATION; exit 2 with a line when an input is not what it should be
+(missing, not UTF-8, not JSON, no fleet baseline) or an output is one of the inputs, or both
+outputs one file (nothing written then). Ctrl-C: one line, exit 130.
 """
 import json
+import os
 import sys
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from membench import cli  # noqa: E402  (the repository's python/, found from here)
+
 MIN_GPUS = 4
+PROG = "check_strata.py"
+
+
+def fail(message):
+    print(f"{PROG}: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def read_text(path):
+    """The UTF-8 text of `path`; exit 2 naming it where it cannot be read."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        fail(f"{path}: cannot be read: {getattr(e, 'strerror', None) or e}")
 
 
 def read_reference(path):
     """A fleet baseline's JSON; an empty file is one of no strata."""
-    with open(path, encoding="utf-8") as f:
-        text = f.read()
+    text = read_text(path)
     if not text.strip():
         return None
-    ref = json.loads(text)
+    try:
+        ref = json.loads(text)
+    except ValueError as e:
+        fail(f"{path}: not JSON: {e}")
     if not isinstance(ref, dict) or not isinstance(ref.get("fleets"), list):
-        sys.exit(f"check_strata.py: {path}: no fleet baseline (no fleets)")
+        fail(f"{path}: no fleet baseline (no fleets)")
+    for k, fleet in enumerate(ref["fleets"]):
+        if not (isinstance(fleet, dict) and isinstance(fleet.get("gpu_name"), str) and "build" in fleet
+                and isinstance(fleet.get("stratum"), dict) and isinstance(fleet.get("gpus"), list)):
+            fail(f"{path}: fleets[{k}] is no stratum (gpu_name, build, stratum, gpus)")
     return ref
 
 
@@ -43,8 +70,7 @@ def title_of(fleet):
 
 def sections(path):
     """The evaluation's preamble, and its sections by title (each with its lines)."""
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().splitlines()
+    lines = read_text(path).splitlines()
     preamble, out, current = [], {}, None
     for line in lines:
         if line.startswith("### "):
@@ -61,7 +87,7 @@ def merged_reference(shared, checked):
     """SHARED with each stratum CHECKED holds on MIN_GPUS GPUs or more replaced; those strata."""
     full = {stratum_key(f): f for f in (checked or {}).get("fleets", []) if len(f["gpus"]) >= MIN_GPUS}
     if checked is not None and checked.get("thresholds_pct") != shared.get("thresholds_pct"):
-        sys.exit("check_strata.py: the two references were made at different thresholds")
+        fail("the two references were made at different thresholds")
     fleets = [full.get(stratum_key(f), f) for f in shared["fleets"]]
     known = {stratum_key(f) for f in shared["fleets"]}
     fleets += [f for key, f in full.items() if key not in known]
@@ -74,7 +100,7 @@ def merged_evaluation(eval_shared, eval_checked, full):
     titles = {title_of(f) for f in full}
     missing = titles - set(checked)
     if missing:
-        sys.exit(f"check_strata.py: {eval_checked} has no section for {sorted(missing)}")
+        fail(f"{eval_checked} has no section for {sorted(missing)}")
     out = list(preamble)
     if full:
         out += [f"Every level, the check runs alone (strata with {MIN_GPUS} GPUs or more of check runs): "
@@ -87,19 +113,39 @@ def merged_evaluation(eval_shared, eval_checked, full):
     return "\n".join(out).rstrip("\n") + "\n"
 
 
-def main(argv):
-    if len(argv) != 6:
-        sys.exit(__doc__.split("\n\n")[0])
-    shared, checked = read_reference(argv[0]), read_reference(argv[1])
+def parse_args():
+    ap = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    for name in ("SHARED", "CHECKED", "EVAL_SHARED", "EVAL_CHECKED", "NODE_CHECK", "EVALUATION"):
+        ap.add_argument(name.lower(), metavar=name)
+    args = ap.parse_args()
+    inputs = [args.shared, args.checked, args.eval_shared, args.eval_checked]
+    # Writing an output over an input replaces what it is made from; both outputs one file
+    # would keep only the second.
+    for output in (args.node_check, args.evaluation):
+        cli.refuse_output_is_input(PROG, output, inputs)
+    cli.refuse_output_is_input(PROG, args.evaluation, [args.node_check])
+    return args
+
+
+def write(path, text):
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        fail(f"{path}: cannot be written: {e.strerror or e}")
+
+
+def main():
+    args = parse_args()
+    shared, checked = read_reference(args.shared), read_reference(args.checked)
     if shared is None:
-        sys.exit(f"check_strata.py: {argv[0]} is empty: no reference")
+        fail(f"{args.shared} is empty: no reference")
     reference, full = merged_reference(shared, checked)
-    evaluation = merged_evaluation(argv[2], argv[3], full)
-    with open(argv[4], "w", encoding="utf-8") as f:
-        f.write(json.dumps(reference, indent=1, ensure_ascii=False) + "\n")
-    with open(argv[5], "w", encoding="utf-8") as f:
-        f.write(evaluation)
+    evaluation = merged_evaluation(args.eval_shared, args.eval_checked, full)
+    write(args.node_check, json.dumps(reference, indent=1, ensure_ascii=False) + "\n")
+    write(args.evaluation, evaluation)
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    cli.run_main(main, PROG)

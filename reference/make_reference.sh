@@ -32,9 +32,12 @@ names=("REPORT is empty: it names no program" "EVALUATE is empty: it names no pr
 for ((k = 1; k <= $#; k++)); do
   [ -n "${!k}" ] || { echo "make_reference.sh: ${names[k-1]}; $usage" >&2; exit 2; }
 done
-report=$(realpath "$1")
-evaluate=$(realpath "$2")
-out=$(realpath "${3:-$here}")
+# absolute WHAT PATH: PATH made absolute, or exit 2 naming it (under set -e a failing realpath
+# would end the script with 1, a step's failure). -- : a relative -o is a folder, no option.
+absolute() { realpath -- "$2" 2>/dev/null || { echo "make_reference.sh: $1 $2: no such file or folder" >&2; exit 2; }; }
+report=$(absolute REPORT "$1") || exit 2
+evaluate=$(absolute EVALUATE "$2") || exit 2
+out=$(absolute OUT "${3:-$here}") || exit 2
 targets=(node_check.json fleet.json sources.md evaluation.md)
 staged=()
 work=$(mktemp -d)

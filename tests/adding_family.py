@@ -14,13 +14,21 @@
   adding_family.py listing MEMBENCH      the membench built from the example files alone lists
                                          the family and its rows, in the tiers the page says
 
-Exit 0 when it holds, 1 with a line per fault, 2 on bad arguments.
+Exit 0 when it holds, 1 with a line per fault (an example PATH outside OUT, absolute or
+through .., is one: nothing is written for it), 2 on bad arguments (a DOC, SRC or OUT that
+cannot be read or written, said). Ctrl-C: one line, exit 130.
 """
+import argparse
 import fnmatch
 import os
 import re
 import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from membench import cli  # noqa: E402  (the repository's python/, found from here)
+
+PROG = "adding_family.py"
 
 MARKER = re.compile(r"<!-- example: (\S+) (new|append|row) -->\n```[a-z]*\n(.*?)\n```", re.S)
 MOST_FILES = 4
@@ -31,16 +39,39 @@ QUICK_ROWS = {f"{FAMILY}/type:f32/l2:cold/bytes:1G/manual_time"}
 ROW = re.compile(r"^\| [A-Z]\d+ \| `[a-z0-9_]+/[a-z0-9_]+`[^|]* \| [^|]+ \|$")
 
 
+def fail(message):
+    print(f"{PROG}: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def read(path):
+    """The UTF-8 text of `path`; exit 2 naming it where it cannot be read (a bad argument)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        fail(f"{path}: cannot be read: {getattr(e, 'strerror', None) or e}")
+
+
 def examples(doc):
-    return [(m.group(1), m.group(2), m.group(3) + "\n") for m in MARKER.finditer(open(doc, encoding="utf-8").read())]
+    return [(m.group(1), m.group(2), m.group(3) + "\n") for m in MARKER.finditer(read(doc))]
 
 
 def write_if_changed(path, text):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    if os.path.exists(path) and open(path, encoding="utf-8").read() == text:
-        return
-    with open(path, "w", encoding="utf-8") as f:
-        f.write(text)
+    try:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        if os.path.isfile(path) and read(path) == text:
+            return
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        fail(f"{path}: cannot be written: {e.strerror or e}")
+
+
+def inside(path):
+    """Whether an example's PATH stays below the folder it is joined to: an absolute one or one
+    through .. would write (or read) beside OUT (or SRC)."""
+    return bool(path) and not os.path.isabs(path) and ".." not in path.split("/")
 
 
 def extract(doc, src, out):
@@ -50,8 +81,10 @@ def extract(doc, src, out):
             if not ROW.match(text.strip()):
                 faults.append(f"{path}: the example row is no row of the families table: {text.strip()}")
             write_if_changed(os.path.join(out, "CURRICULUM.row.md"), text)
+        elif not inside(path):
+            faults.append(f"{path}: an example file outside OUT (absolute or through ..): not written")
         elif how == "append":
-            write_if_changed(os.path.join(out, path), open(os.path.join(src, path), encoding="utf-8").read() + "\n" + text)
+            write_if_changed(os.path.join(out, path), read(os.path.join(src, path)) + "\n" + text)
         else:
             write_if_changed(os.path.join(out, path), text)
     link_kernel_spaces(src, out)
@@ -61,16 +94,19 @@ def extract(doc, src, out):
 def link_kernel_spaces(src, out):
     """OUT/kernels/<space> for each space the examples did not write, a link to SRC's: a kernel
     header includes its neighbours by relative path (../common/hd.hpp), as in the tree."""
-    for space in sorted(os.listdir(os.path.join(src, "kernels"))):
-        here = os.path.join(out, "kernels", space)
-        if os.path.isdir(os.path.join(src, "kernels", space)) and not os.path.lexists(here):
-            os.makedirs(os.path.dirname(here), exist_ok=True)
-            os.symlink(os.path.join(os.path.abspath(src), "kernels", space), here)
+    try:
+        for space in sorted(os.listdir(os.path.join(src, "kernels"))):
+            here = os.path.join(out, "kernels", space)
+            if os.path.isdir(os.path.join(src, "kernels", space)) and not os.path.lexists(here):
+                os.makedirs(os.path.dirname(here), exist_ok=True)
+                os.symlink(os.path.join(os.path.abspath(src), "kernels", space), here)
+    except OSError as e:
+        fail(f"{e.filename}: kernel spaces not linked: {e.strerror or e}")
 
 
 def hand_written(doc):
     """The table's files marked new or edited (the rows of step 1 onwards, not 'only if')."""
-    rows = re.findall(r"^\| (\d+) \| `([^`]+)` \| (new|edited) \|$", open(doc, encoding="utf-8").read(), re.M)
+    rows = re.findall(r"^\| (\d+) \| `([^`]+)` \| (new|edited) \|$", read(doc), re.M)
     return [path for _, path, _ in rows]
 
 
@@ -94,13 +130,21 @@ def count(doc):
 
 def listed(membench, *args):
     env = dict(os.environ, CUDA_VISIBLE_DEVICES="")
-    run = subprocess.run([membench, *args], capture_output=True, text=True, env=env, timeout=120)
+    try:
+        run = subprocess.run([membench, *args], capture_output=True, text=True, env=env, timeout=120)
+    except OSError as e:  # missing, not executable, a folder
+        return None, f"{membench}: cannot be run: {e.strerror or e}"
+    except subprocess.TimeoutExpired:
+        return None, f"{membench} {' '.join(args)}: no answer within 120 s"
     if run.returncode != 0:
         return None, f"{membench} {' '.join(args)}: exit {run.returncode}: {run.stderr.strip()[:300]}"
     return run.stdout.splitlines(), None
 
 
 def listing(membench):
+    # A program that is not there is a bad argument, said once, not a fault of each listing.
+    if not (os.path.isfile(membench) and os.access(membench, os.X_OK)):
+        fail(f"{membench}: no program there (not an executable file)")
     faults = []
     families, fault = listed(membench, "--list-families")
     if fault or not any(line.split()[:1] == [FAMILY] for line in families):
@@ -114,16 +158,30 @@ def listing(membench):
     return faults
 
 
-def main(argv):
-    commands = {"extract": (3, extract), "count": (1, count), "listing": (1, listing)}
-    if not argv or argv[0] not in commands or len(argv) - 1 != commands[argv[0]][0]:
-        print(__doc__.split("\n\n")[1], file=sys.stderr)
-        return 2
-    faults = commands[argv[0]][1](*argv[1:])
+def parse_args():
+    ap = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0],
+                            epilog=__doc__.split("\n\n")[1], formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = ap.add_subparsers(dest="command", required=True, metavar="extract|count|listing")
+    one = commands.add_parser("extract", help="the page's example files into OUT")
+    for name in ("doc", "src", "out"):
+        one.add_argument(name, metavar=name.upper())
+    commands.add_parser("count", help="the page's table of hand-written files").add_argument("doc", metavar="DOC")
+    commands.add_parser("listing", help="the example membench lists the family").add_argument("membench", metavar="MEMBENCH")
+    return ap.parse_args()
+
+
+def main():
+    args = parse_args()
+    if args.command == "extract":
+        faults = extract(args.doc, args.src, args.out)
+    elif args.command == "count":
+        faults = count(args.doc)
+    else:
+        faults = listing(args.membench)
     for f in faults:
-        print(f"adding_family.py: {f}")
+        print(f"{PROG}: {f}")
     return 1 if faults else 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    cli.run_main(main, PROG)

@@ -4,13 +4,27 @@ docs/guide.md quote are the golden lists' (tests/data/benchmark_list*.txt).
 
 Without --write: exit 1 with a line per count that differs. With --write (the golden_lists
 target runs it after rewriting the lists): the counts are rewritten in place, so that a new
-family changes no document by hand.
+family changes no document by hand. Exit 2 on a bad option or a file that cannot be read
+(missing, not UTF-8), said; Ctrl-C: one line, exit 130.
 """
 import pathlib
 import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "python"))  # the repository's membench package, from here
+from membench import cli  # noqa: E402
+
+PROG = "check_suite_counts.py"
+
+
+def read(path):
+    """The UTF-8 text of ROOT/`path`; exit 2 naming it where it cannot be read."""
+    try:
+        return ROOT.joinpath(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as e:
+        print(f"{PROG}: {path}: cannot be read: {getattr(e, 'strerror', None) or e}", file=sys.stderr)
+        sys.exit(2)
 LISTS = {"check": "benchmark_list_check.txt", "quick": "benchmark_list_quick.txt",
          "default": "benchmark_list_default.txt", "full": "benchmark_list.txt"}
 
@@ -19,7 +33,7 @@ def counts():
     """Per suite: its rows (two GPUs, as the lists name them) and those of one GPU (no peer rows)."""
     out = {}
     for suite, name in LISTS.items():
-        rows = [l for l in ROOT.joinpath("tests/data", name).read_text().splitlines() if l.strip()]
+        rows = [l for l in read(f"tests/data/{name}").splitlines() if l.strip()]
         out[suite] = (len(rows), sum(1 for l in rows if not l.startswith("peer/")))
     return out
 
@@ -40,7 +54,7 @@ def main(write):
     texts = {}
     bad = 0
     for path, pattern, want, what in quotes(counts()):
-        text = texts.setdefault(path, ROOT.joinpath(path).read_text())
+        text = texts.setdefault(path, read(path))
         found = re.findall(pattern, text)
         if len(found) != 1:
             print(f"{path}: the {what} count is quoted {len(found)} times (once expected: /{pattern}/)")
@@ -53,14 +67,17 @@ def main(write):
                 bad += 1
     if write and not bad:
         for path, text in texts.items():
-            if ROOT.joinpath(path).read_text() != text:
-                ROOT.joinpath(path).write_text(text)
+            if read(path) != text:
+                ROOT.joinpath(path).write_text(text, encoding="utf-8")
                 print(f"check_suite_counts.py: {path}: counts rewritten")
     return 1 if bad else 0
 
 
+def parse_args():
+    ap = cli.ArgumentParser(prog=PROG, description=__doc__.split("\n\n")[0])
+    ap.add_argument("--write", action="store_true", help="rewrite the counts in place")
+    return ap.parse_args()
+
+
 if __name__ == "__main__":
-    args = sys.argv[1:]
-    if args not in ([], ["--write"]):
-        sys.exit("usage: check_suite_counts.py [--write]")
-    sys.exit(main(args == ["--write"]))
+    cli.run_main(lambda: main(parse_args().write), PROG)
