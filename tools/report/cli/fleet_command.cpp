@@ -11,6 +11,7 @@
 
 #include "cli/cli_options.hpp"
 #include "cli/commands.hpp"
+#include "core/dates.hpp"
 #include "core/escape.hpp"
 #include "core/input_text.hpp"
 #include "render/test_report.hpp"
@@ -133,9 +134,7 @@ bool date_like(const std::string& d) {
   // A day the month has, an hour, minute and second the clock has (2026-02-30 is no date).
   const auto number = [&](std::size_t at, std::size_t n) { return std::stoi(d.substr(at, n)); };
   const int year = number(0, 4), month = number(5, 2), day = number(8, 2);
-  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
-  constexpr int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  if (month < 1 || month > 12 || day < 1 || day > days[month - 1] + (month == 2 && leap)) return false;
+  if (month < 1 || month > 12 || day < 1 || day > days_in_month(year, month)) return false;
   if (d.size() >= 16 && (number(11, 2) > 23 || number(14, 2) > 59)) return false;
   return d.size() < 19 || number(17, 2) <= 59;
 }

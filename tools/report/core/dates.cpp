@@ -47,12 +47,18 @@ double offset_seconds(std::string_view s, std::size_t at) {
 
 }  // namespace
 
+int days_in_month(int year, int month) {
+  const bool leap = (year % 4 == 0 && year % 100 != 0) || year % 400 == 0;
+  constexpr int days[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  return days[month - 1] + (month == 2 && leap ? 1 : 0);
+}
+
 double date_seconds(std::string_view s) {
   std::size_t at = 0;
   const int y = take(s, at, 4);
   const int mo = take_char(s, at, '-') ? take(s, at, 2) : -1;
   const int d = take_char(s, at, '-') ? take(s, at, 2) : -1;
-  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > 31) return NAN;
+  if (y < 0 || mo < 1 || mo > 12 || d < 1 || d > days_in_month(y, mo)) return NAN;
   int h = 0, mi = 0, sec = 0;
   if (at < s.size() && (s[at] == 'T' || s[at] == ' ')) {
     ++at;

@@ -7,6 +7,10 @@
 
 namespace membench::report {
 
+/// The days `month` (1 to 12) of `year` has: 29 for a leap February. One calendar for every
+/// reader of dates, so that 2026-11-31 is no date to history as to fleet --since.
+int days_in_month(int year, int month);
+
 /// Seconds since the epoch; NAN when `date` is no such date (`?`, a word, a bad field).
 double date_seconds(std::string_view date);
 

@@ -328,6 +328,29 @@ int evaluate(const std::vector<std::string>& folders, const std::vector<std::siz
 
 }  // namespace membench::report
 
+namespace {
+
+// Each part of --sections one of the three ("" when so); options that shape only the synthetic
+// fleets, given without them, said (passed over unsaid, the output would seem shaped by them).
+std::string sections_problem(const CLI::App& app, const std::string& sections) {
+  for (std::size_t at = 0; at <= sections.size();) {
+    const std::size_t comma = std::min(sections.find(',', at), sections.size());
+    const std::string part = sections.substr(at, comma - at);
+    if (part != "real" && part != "join" && part != "synthetic")
+      return fmt::format("--sections: '{}' is none of real, join, synthetic", part);
+    at = comma + 1;
+  }
+  std::vector<std::string> moot;
+  for (const char* name : {"--sizes", "--trials", "--seed", "--draw", "--model-below"}) {
+    if (app.count(name) > 0 && sections.find("synthetic") == std::string::npos) moot.emplace_back(name);
+  }
+  if (!moot.empty())
+    fmt::print(stderr, "membench-fleet-evaluate: {}: passed over: only the synthetic fleets take them\n", fmt::join(moot, ", "));
+  return "";
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   CLI::App app{"membench-fleet-evaluate: fleet's per-GPU test on real sets and synthetic fleets resampled from them"};
   std::vector<std::string> folders;
@@ -358,14 +381,9 @@ int main(int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     return app.exit(e) == 0 ? 0 : 2;
   }
-  for (std::size_t at = 0; at <= sections.size();) {
-    const std::size_t comma = std::min(sections.find(',', at), sections.size());
-    const std::string part = sections.substr(at, comma - at);
-    if (part != "real" && part != "join" && part != "synthetic") {
-      std::fprintf(stderr, "membench-fleet-evaluate: --sections: '%s' is none of real, join, synthetic\n", part.c_str());
-      return 2;
-    }
-    at = comma + 1;
+  if (const std::string problem = sections_problem(app, sections); !problem.empty()) {
+    std::fprintf(stderr, "membench-fleet-evaluate: %s\n", problem.c_str());
+    return 2;
   }
   const auto [end, ec] = std::from_chars(seed_text.data(), seed_text.data() + seed_text.size(), seed);
   if (ec != std::errc{} || end != seed_text.data() + seed_text.size()) {

@@ -182,6 +182,9 @@ int main(int argc, char** argv) {
                          "above 0 and at most 1000\n");
     return 2;
   }
+  // Columns in ascending order, each once: "smallest found" is the first step found.
+  std::sort(steps.begin(), steps.end());
+  steps.erase(std::unique(steps.begin(), steps.end()), steps.end());
   try {
     return membench::report::with_stdout_flushed("membench-check-evaluate", membench::report::evaluate(folders, runs, filter, steps, set));
   } catch (const membench::report::input_error& e) {

@@ -202,7 +202,16 @@ std::string stratum_text(const fleet_identity_values& stratum) {
 // four reference GPUs judging sixteen called a healthy one), else none (the fleet's own).
 const fleet_baseline::group* judging_group(const fleet& f, const fleet_options& opt, const fleet_baseline* against,
                                            const fleet_baseline* model) {
-  if (against != nullptr) return &baseline_group(*against, f);
+  if (against != nullptr) {
+    // A reference of families judges no fleet grouped by level, nor the other way round.
+    const fleet_baseline::group& g = baseline_group(*against, f);
+    const char* baseline_by = grouped_by_level(g.ref) ? "level" : "family";
+    if (baseline_by != opt.by)
+      throw input_error(fmt::format("{}: its reference groups the rows by {}, this fleet by {} (--by): write the "
+                                    "baseline with --by={}, or judge with --by={}",
+                                    against->path, baseline_by, opt.by, opt.by, baseline_by));
+    return &g;
+  }
   if (model == nullptr || f.gpus.size() >= static_cast<std::size_t>(opt.model_below)) return nullptr;
   const fleet_baseline::group* g = find_group(*model, f);
   // Rows grouped otherwise than this judgement groups them (a quick-tier model for --by=level)

@@ -65,6 +65,11 @@ std::vector<std::string> run_headings(const std::vector<const result_file*>& run
     const std::string chip = chips.size() > 1 ? fmt::format(" {}", runs[i]->context_value(uuid_key)) : std::string();
     d.notes.push_back(fmt::format("run {}: {} ({}{}, {} build, commit {}, date {})", i + 1, runs[i]->path, runs[i]->gpu(),
                                   chip, runs[i]->build(), commit_of(*runs[i]), runs[i]->context_value("date")));
+    // A run that wrote its context and no row is no run of these benchmarks: its blank
+    // column said, not left to read as a run where every benchmark went missing.
+    if (runs[i]->results.empty())
+      d.notes.push_back(fmt::format("note: run {}: {} has no benchmark rows (an empty \"benchmarks\" list): its "
+                                    "column is empty", i + 1, runs[i]->path));
   }
   if (chips.size() > 1)
     d.notes.push_back(fmt::format("note: runs of {} GPUs (gpu_uuid): a step between two of them may be the chips' "
