@@ -61,8 +61,9 @@ std::optional<int> own_descriptor(const std::string& path) {
 }
 
 // What `path` names once its links are followed, one link at a time: a rename replaces a
-// link itself, so the file behind it is what is replaced. Where a link leads into /dev or
-// /proc, the path is one of this process's descriptors or a device: `stream` is set.
+// link itself, so the file behind it is what is replaced. A link of /dev or /proc (/dev/stdout,
+// /proc/self/fd/1) names one of this process's descriptors, and any file of /proc is the
+// kernel's: `stream` is set. A plain file in a folder of /dev (/dev/shm, a tmpfs) is a file.
 struct resolved {
   std::string path;
   bool stream = false;
@@ -71,9 +72,10 @@ struct resolved {
 resolved resolve(const std::string& path) {
   resolved r{path};
   for (int hops = 0; hops < 40; ++hops) {
-    if (starts_with(r.path, "/dev/") || starts_with(r.path, "/proc/")) r.stream = true;
+    if (starts_with(r.path, "/proc/")) r.stream = true;
     struct stat st {};
     if (::lstat(r.path.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) return r;
+    if (starts_with(r.path, "/dev/")) r.stream = true;
     std::vector<char> buf(PATH_MAX + 1);
     const ssize_t n = ::readlink(r.path.c_str(), buf.data(), buf.size() - 1);
     if (n < 0) fail(path, "cannot read the link");
@@ -145,8 +147,9 @@ output_file::output_file(const std::string& path) : path_(path) {
   }
   if (exists && !S_ISREG(st.st_mode)) refuse(path, "not a regular file, a terminal or a pipe, so it cannot be written");
   // Through /dev or /proc to a file: standard output redirected to a log, reached by a
-  // link of one's own; replacing that file would cut the log off from its writer.
-  if (r.stream) refuse(path, "a link through /dev or /proc: name a file, or /dev/stdout itself");
+  // link of one's own; replacing that file would cut the log off from its writer. A file of
+  // /proc is the kernel's.
+  if (r.stream) refuse(path, "a link through /dev or /proc, or a file of /proc: name a file, or /dev/stdout itself");
   if (exists) keep_ = file_kept{st.st_mode & 07777, st.st_uid, st.st_gid, st.st_nlink > 1};
   // An unnamed file vanishes with the process, however it ends; a file system without them
   // gets a named one, removed on every path but a kill.

@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <filesystem>
 #include <functional>
 #include <optional>
 
@@ -48,6 +49,22 @@ bool has_rows(const view_spec& v, const input_files& inputs, session& s) {
     }
   }
   std::fprintf(stderr, "views: %s: skipped (no benchmark matches %s)\n", terminal_text(v.name).c_str(), terminal_text(v.if_rows).c_str());
+  return false;
+}
+
+// Whether a step of the view runs here (and a note when none does): one whose every command
+// reads an optional input the folder lacks has nothing to make it, and an empty file written
+// as "made" would pass for the view.
+bool has_steps(const view_spec& v, const input_files& inputs) {
+  bool commands = false;
+  for (const view_step& one : v.steps) {
+    if (one.args.empty()) continue;
+    if (expand_step(one, inputs)) return true;
+    commands = true;
+  }
+  if (!commands) return true;  // lines of text only: the view is that text
+  std::fprintf(stderr, "views: %s: skipped (every step reads an optional input this folder lacks)\n",
+               terminal_text(v.name).c_str());
   return false;
 }
 
@@ -137,6 +154,24 @@ int write_view(const view_spec& v, const input_files& inputs, session& s, comman
   return exit_ok;
 }
 
+// Every file any view reads, before any view is written: a view's file must not replace a
+// file another view reads (it would be read after, or lost), whether the view declares it as
+// an input or a step names it as it is (`compare $in x.json`).
+void protect_inputs(const std::vector<view_spec>& specs, const std::string& dir, session& s) {
+  for (const view_spec& v : specs) {
+    for (const auto& [name, in] : v.inputs) {
+      for (const std::string& path : resolve_input(dir, in)) s.inputs.push_back(s.locate(path));
+    }
+    for (const view_step& one : v.steps) {
+      for (const std::string& arg : one.args) {
+        std::error_code missing;  // an option or a word is no file: nothing to protect
+        if (!arg.starts_with('$') && std::filesystem::is_regular_file(s.locate(arg), missing))
+          s.inputs.push_back(s.locate(arg));
+      }
+    }
+  }
+}
+
 }  // namespace
 
 int run_views(const views_args& a, command_runner step) {
@@ -152,18 +187,12 @@ int run_views(const views_args& a, command_runner step) {
   s.dir = a.dir;
   s.in_views = true;
   s.inputs.push_back(file);
-  // Every view's inputs before any view is written: a view's file must not replace a file
-  // another view reads (it would be read after, or lost).
-  for (const view_spec& v : specs) {
-    for (const auto& [name, in] : v.inputs) {
-      for (const std::string& path : resolve_input(a.dir, in)) s.inputs.push_back(s.locate(path));
-    }
-  }
+  protect_inputs(specs, a.dir, s);
   int made = 0, differ = 0;
   for (const view_spec& v : specs) {
     if (!a.only.empty() && std::find(a.only.begin(), a.only.end(), v.name) == a.only.end()) continue;
     const std::optional<input_files> inputs = view_inputs(v, a.dir);
-    if (!inputs || !has_rows(v, *inputs, s)) continue;
+    if (!inputs || !has_steps(v, *inputs) || !has_rows(v, *inputs, s)) continue;
     if (a.check) {
       const std::optional<bool> differs = check_view(v, *inputs, s, step);
       if (!differs) return exit_unusable;
@@ -174,8 +203,11 @@ int run_views(const views_args& a, command_runner step) {
     ++made;
   }
   if (a.check) std::fprintf(stderr, "views: %d made, %d differ\n", made, differ);
-  // A check that compared no view (every one skipped) has checked nothing: not a pass.
-  if (a.check && made == 0) throw input_error("views --check: no view could be made here: nothing was checked");
+  // A run that made no view (every one skipped: a mistyped folder) has done nothing, and a
+  // check that compared none has checked nothing: neither is a pass.
+  if (made == 0)
+    throw input_error(a.check ? "views --check: no view could be made here: nothing was checked"
+                              : fmt::format("views: no view could be made in {}: nothing was written", a.dir));
   return differ > 0 ? exit_regression : exit_ok;
 }
 

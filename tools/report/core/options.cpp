@@ -124,6 +124,8 @@ std::string value_error(const option_spec& o, std::string_view text) {
       }
       return fmt::format("'{}' is not {}", text, values_text(o));
     case option_kind::pattern:
+      // `--filter "$UNSET"` as `--filter=` is: a value that names nothing, never "every row".
+      if (text.empty()) return "an empty value names nothing";
       // A plain part of a name compiles too: the check holds for both.
       if (const std::string e = regex_error(std::string(text)); !e.empty())
         return fmt::format("'{}' is not a valid regular expression ({})", text, e);

@@ -5,6 +5,7 @@
 
 #include "profile/profile.hpp"
 #include "views/view_marks.hpp"
+#include "views/views.hpp"
 
 namespace membench::report {
 namespace {
@@ -22,13 +23,6 @@ located find_row(const std::vector<const result_file*>& files, const std::string
   return {};
 }
 
-// A ratio cell, uncoloured: difference_marks colours it where the test calls the difference.
-cell ratio_cell(const profile_value& next, const profile_value& base) {
-  if (!(base.value > 0) || std::isnan(next.value)) return {"-", NAN, tone::muted};
-  const double r = next.value / base.value;
-  return {fmt::format("{:.3f}", r), r, tone::plain};
-}
-
 // The base build's figure `v` in the other builds, its ratios added to `marks` as table 0, row `row`.
 build_row row_over_builds(const std::vector<std::vector<const result_file*>>& files, const profile_value& v,
                           std::size_t row, difference_marks& marks) {
@@ -40,7 +34,7 @@ build_row row_over_builds(const std::vector<std::vector<const result_file*>>& fi
     profile_value x = value_of(at.row, v.label, at.file);
     if (at.row == nullptr) x.flag = v.row.empty() ? v.flag : "not measured in this build";
     if (base.row != nullptr && at.row != nullptr) marks.add(*base.row, *base.file, *at.row, *at.file, 0, row, k - 1);
-    out.ratios.push_back(ratio_cell(x, v));
+    out.ratios.push_back(ratio_cell(x.value, v.value));
     out.values.push_back(std::move(x));
   }
   return out;

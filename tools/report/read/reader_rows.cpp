@@ -68,6 +68,8 @@ key_plan plan_key(std::string_view key, const read_options& what) {
   k.counter = intern(key);
   k.keep_counter = what.all_counters ||
                    std::find(what.counters.begin(), what.counters.end(), key) != what.counters.end();
+  // Any other member may hold what it likes (an "extra" array); these are numbers or absent.
+  k.number_only = schema::find_counter(key) != nullptr || (!what.all_counters && k.keep_counter);
   if (what.evidence) k.slot = evidence_of(key);
   return k;
 }
@@ -183,10 +185,11 @@ void row_fields::wrong(const key_plan& k) {
     case field::skipped: bad_skipped = true; break;
     case field::samples_us:
     case field::batch_samples_us: bad_samples = true; break;
-    // A counter the verdicts read given as text or a boolean ("converged": "yes") would be
-    // read as absent, and the row judged on evidence it does not have.
+    // A counter the verdicts read, membench's own or one the view shows, given as text or a
+    // boolean ("converged": "yes", "gb_per_s": "3463.5"), would be read as absent: the row
+    // judged on evidence it does not have, or shown blank as though it had no value.
     case field::counter:
-      if (k.slot != evidence_slot::none && bad_evidence.empty()) bad_evidence = k.counter;
+      if ((k.slot != evidence_slot::none || k.number_only) && bad_evidence.empty()) bad_evidence = k.counter;
       break;
     default: break;
   }

@@ -44,6 +44,7 @@ struct key_plan {
   evidence_slot slot = evidence_slot::none;
   std::string_view counter;   // interned, for counters
   bool keep_counter = false;  // a counter the view asked for
+  bool number_only = false;   // membench's own counter (the schema's) or one the view names: text there is refused
 };
 
 class key_cache {
@@ -80,7 +81,7 @@ struct row_fields {
   std::optional<std::string> skip_message;
   bool bad_real_time = false, bad_error_occurred = false, bad_repetition_index = false, bad_skipped = false;
   bool bad_samples = false;  // samples_us or batch_samples_us that is not an array
-  std::string_view bad_evidence;  // a counter the verdicts read (converged, ci_low_us, ...) that is no number
+  std::string_view bad_evidence;  // a counter read (converged, ci_low_us, a shown gb_per_s) that is no number
   std::optional<double> real_time;
   std::optional<bool> error_occurred, skipped;
   std::optional<std::int64_t> repetition_index;

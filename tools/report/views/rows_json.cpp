@@ -83,6 +83,9 @@ std::string rows_json(const file_refs& files, const std::string& filter) {
   json out = json::array();
   std::size_t kept = 0;
   for (const result_file& f : files) {
+    // As table and fleet: a results file without rows (a run that wrote only its context)
+    // is unusable, named; never answered with an empty list.
+    if (f.results.empty()) throw input_error(fmt::format("{}: no benchmark rows (an empty \"benchmarks\" list)", f.path));
     json rows = json::array();
     for (const result& r : f.results) {
       if (keep(r.name)) rows.push_back(row_record(r, f.ci_level()));

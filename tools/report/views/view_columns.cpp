@@ -14,13 +14,6 @@
 namespace membench::report {
 namespace {
 
-// A ratio, uncoloured: difference_marks colours it where compare's test calls the difference.
-cell ratio_cell(double num, double den) {
-  if (!(den > 0) || std::isnan(num)) return {"-", NAN, tone::muted};
-  const double r = num / den;
-  return {fmt::format("{:.3f}", r), r, tone::plain};
-}
-
 // Shared by builds and gpus: one table per experiment, a column per file.
 struct column_file {
   std::string heading;

@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 #include <nlohmann/json.hpp>
 
 #include "core/model.hpp"
@@ -37,17 +38,66 @@ std::string string_of(const json& o, const char* key, const std::string& where, 
   return it->get<std::string>();
 }
 
+// A control file's unknown key is refused, named: a typo (`if_row`, `optinal`) would be
+// dropped, and the view made as though the key were not there.
+void refuse_unknown_keys(const json& o, std::initializer_list<std::string_view> known, const std::string& where) {
+  for (const auto& [key, value] : o.items()) {
+    if (std::find(known.begin(), known.end(), key) == known.end())
+      throw input_error(fmt::format("{}: unknown key \"{}\" (it takes {})", where, key, fmt::join(known, ", ")));
+  }
+}
+
+void read_inputs(const json& v, const std::string& where, view_spec& s) {
+  const auto in = v.find("inputs");
+  if (in == v.end()) return;
+  if (!in->is_object()) throw input_error(where + ": \"inputs\" is not an object");
+  for (const auto& [name, alternatives] : in->items()) {
+    view_input x;
+    const std::string at = fmt::format("{}: inputs.{}", where, name);
+    if (alternatives.is_object()) {
+      refuse_unknown_keys(alternatives, {"any_of", "optional"}, at);
+      x.any_of = strings_of(alternatives.value("any_of", json()), at + ".any_of");
+      const json optional = alternatives.value("optional", json(false));
+      if (!optional.is_boolean()) throw input_error(at + ": \"optional\" is not true or false");
+      x.optional = optional.get<bool>();
+    } else {
+      x.any_of = strings_of(alternatives, at);
+    }
+    s.inputs.emplace_back(name, std::move(x));
+  }
+}
+
+void read_steps(const json& v, const std::string& where, view_spec& s) {
+  const auto steps = v.find("steps");
+  if (steps == v.end() || !steps->is_array() || steps->empty()) throw input_error(where + ": no \"steps\" list");
+  for (std::size_t k = 0; k < steps->size(); ++k) {
+    const json& step = (*steps)[k];
+    const std::string at = fmt::format("{}: steps[{}]", where, k);
+    view_step x;
+    if (step.is_object()) {
+      refuse_unknown_keys(step, {"text"}, at);
+      x.text = string_of(step, "text", at, true);
+    } else {
+      x.args = strings_of(step, at);
+      if (x.args.empty()) throw input_error(at + ": an empty command");
+    }
+    s.steps.push_back(std::move(x));
+  }
+}
+
 }  // namespace
 
 std::vector<view_spec> parse_view_specs(std::string_view json_text, const std::string& path) {
   const json doc = parse_strict_json<json>(json_text, path);
   if (!doc.is_object() || !doc.contains("views") || !doc["views"].is_array())
     throw input_error(fmt::format("{}: no \"views\" list", path));
+  refuse_unknown_keys(doc, {"about", "views"}, path);
   std::vector<view_spec> specs;
   for (std::size_t i = 0; i < doc["views"].size(); ++i) {
     const json& v = doc["views"][i];
     const std::string where = fmt::format("{}: views[{}]", path, i);
     if (!v.is_object()) throw input_error(where + ": not an object");
+    refuse_unknown_keys(v, {"name", "output", "if_rows", "inputs", "steps"}, where);
     view_spec s;
     s.name = string_of(v, "name", where, true);
     // A view is named by --only and in what views says: two of one name cannot be told apart.
@@ -56,34 +106,8 @@ std::vector<view_spec> parse_view_specs(std::string_view json_text, const std::s
     }
     s.output = string_of(v, "output", where, true);
     s.if_rows = string_of(v, "if_rows", where, false);
-    if (const auto in = v.find("inputs"); in != v.end()) {
-      if (!in->is_object()) throw input_error(where + ": \"inputs\" is not an object");
-      for (const auto& [name, alternatives] : in->items()) {
-        view_input x;
-        const std::string at = fmt::format("{}: inputs.{}", where, name);
-        if (alternatives.is_object()) {
-          x.any_of = strings_of(alternatives.value("any_of", json()), at + ".any_of");
-          x.optional = alternatives.value("optional", false);
-        } else {
-          x.any_of = strings_of(alternatives, at);
-        }
-        s.inputs.emplace_back(name, std::move(x));
-      }
-    }
-    const auto steps = v.find("steps");
-    if (steps == v.end() || !steps->is_array() || steps->empty()) throw input_error(where + ": no \"steps\" list");
-    for (std::size_t k = 0; k < steps->size(); ++k) {
-      const json& step = (*steps)[k];
-      const std::string at = fmt::format("{}: steps[{}]", where, k);
-      view_step x;
-      if (step.is_object() && step.contains("text")) {
-        x.text = string_of(step, "text", at, true);
-      } else {
-        x.args = strings_of(step, at);
-        if (x.args.empty()) throw input_error(at + ": an empty command");
-      }
-      s.steps.push_back(std::move(x));
-    }
+    read_inputs(v, where, s);
+    read_steps(v, where, s);
     // Two views of one output: the second would replace the first, and both be "made".
     for (const view_spec& earlier : specs) {
       if (std::filesystem::path(earlier.output).lexically_normal() == std::filesystem::path(s.output).lexically_normal())

@@ -142,10 +142,19 @@ ceiling_share share_of_ceiling(const result& r, double dram_gbps) {
 std::string format_value(double v) {
   const double a = std::abs(v);
   // Compiled formats: a view formats every cell (100 000 rows and more).
+  if (a >= 1e15) return fmt::format(FMT_COMPILE("{:.3g}"), v);
   if (a >= 1000) return fmt::format(FMT_COMPILE("{:.0f}"), v);
   if (a >= 100) return fmt::format(FMT_COMPILE("{:.1f}"), v);
   if (a >= 1 || a == 0) return fmt::format(FMT_COMPILE("{:.2f}"), v);
   return fmt::format(FMT_COMPILE("{:.3g}"), v);
+}
+
+cell ratio_cell(double num, double den) {
+  if (!(den > 0) || std::isnan(num)) return {"-", NAN, tone::muted};
+  const double r = num / den;
+  // 1e300 / 1e-300 is beyond a double: said in words, never "inf" nor a number behind it.
+  if (!std::isfinite(r)) return {"overflow", NAN, tone::muted};
+  return {r >= 1e6 ? fmt::format("{:.3g}", r) : fmt::format("{:.3f}", r), r, tone::plain};
 }
 
 std::string unit_of(const std::string& value) {

@@ -157,8 +157,12 @@ struct ceiling_share {
 /// rows), else the ceiling its label names (its pct_peak), else `dram_gbps` (0: unknown).
 ceiling_share share_of_ceiling(const result& r, double dram_gbps);
 
-/// Formats a value for a table: about four significant digits, no exponent.
+/// Formats a value for a table: about four significant digits, no exponent below 1e15 (an
+/// absurd value such as 1e300 stays a short text).
 std::string format_value(double v);
+/// `num / den` as a ratio cell, uncoloured (difference_marks colours it where compare's test
+/// calls the difference): "-" without a base, "overflow" where the ratio is beyond a double.
+cell ratio_cell(double num, double den);
 /// What a value is measured in, for table captions ("GB/s (decimal, median sample)", "us", ...).
 std::string unit_of(const std::string& value);
 /// unit_of `value` over these rows: pct_peak names the ceilings their labels name (peak:pcie,
