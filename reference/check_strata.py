@@ -15,11 +15,9 @@ Writes NODE_CHECK and EVALUATION; exit 2 with a line when an input is not what i
 outputs one file (nothing written then). Ctrl-C: one line, exit 130.
 """
 import json
-import os
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-from membench import cli  # noqa: E402  (the repository's python/, found from here)
+from membench import cli
 
 MIN_GPUS = 4
 PROG = "check_strata.py"

@@ -121,7 +121,7 @@ if [ -s "$work/checked.json" ]; then
     { grep -q 'no stratum has four' "$work/stderr" || fail "$evaluate exited on the check runs: $(cat "$work/stderr")"
       : > "$work/evaluation_checked.raw"; }
 fi
-python3 "$here/check_strata.py" "$work/shared.json" "$work/checked.json" "$work/evaluation.raw" \
+PYTHONPATH="$here/../python${PYTHONPATH:+:$PYTHONPATH}" python3 "$here/check_strata.py" "$work/shared.json" "$work/checked.json" "$work/evaluation.raw" \
   "$work/evaluation_checked.raw" "$new/node_check.json" "$work/evaluation.merged" || fail "check_strata.py failed"
 python3 - "$new/node_check.json" "$new/fleet.json" "$report" > "$new/sources.md" <<'PY' || fail "sources.md could not be written"
 import json, os, sys

@@ -25,8 +25,7 @@ import re
 import subprocess
 import sys
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
-from membench import cli  # noqa: E402  (the repository's python/, found from here)
+from membench import cli
 
 PROG = "adding_family.py"
 

@@ -12,8 +12,7 @@ import re
 import sys
 
 ROOT = pathlib.Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "python"))  # the repository's membench package, from here
-from membench import cli  # noqa: E402
+from membench import cli
 
 PROG = "check_suite_counts.py"
 
