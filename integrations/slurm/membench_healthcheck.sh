@@ -12,8 +12,9 @@
 #   MEMBENCH_CHECK       membench-check (default: on PATH, else the install prefix's bin/); a
 #                        name without a / is looked up on PATH; not a program file: exit 2
 #   MEMBENCH_CHECK_ARGS  its options (--runs=4, --baseline=SITE.json, --bin=DIR, ...), split on
-#                        blanks and line breaks, never globbed; quotes or a backslash keep a
-#                        blank in one option (--baseline="/site ref.json"), an unmatched one: exit 2
+#                        blanks and line breaks, never globbed; quotes keep a blank in one
+#                        option (--baseline="/site ref.json"); an unmatched quote, a backslash
+#                        or an empty option: exit 2, the node untouched
 #   MEMBENCH_METRICS     a .prom file for node_exporter's textfile collector (membench-check --metrics)
 #   MEMBENCH_NODE        this node's Slurm name (default: SLURMD_NODENAME, else hostname -s; none
 #                        of them, or not one node's name (a host list such as node[1-64], a
@@ -156,13 +157,20 @@ args=()
 work=$(mktemp -d) || { say "no temporary folder: nothing checked"; exit 2; }
 trap 'rm -rf "$work"' EXIT
 # The options as words: every blank and line break splits (a config may spread the options over
-# lines), quotes and a backslash keep a blank in one word (--baseline="/site ref.json") as xargs
-# reads them; never globbed. Quotes left in the words would make the check refuse them, and a
-# healthy node be drained for the setting's fault: an unmatched quote is refused up front.
+# lines), quotes keep a blank in one word (--baseline="/site ref.json") as xargs reads them;
+# never globbed. A word the check would refuse drains a healthy node for the setting's fault,
+# so what xargs would change unsaid is refused up front: an unmatched quote, a backslash (it
+# drops it), an empty word ('').
 if [ -n "${MEMBENCH_CHECK_ARGS:-}" ]; then
+  case $MEMBENCH_CHECK_ARGS in
+    *\\*) say "MEMBENCH_CHECK_ARGS has a backslash, which the split would drop: quote the option instead; nothing checked"; exit 2 ;;
+  esac
   words_err=$(printf '%s\n' "$MEMBENCH_CHECK_ARGS" | xargs -r printf '%s\0' 2>&1 >"$work/args") ||
     { say "MEMBENCH_CHECK_ARGS cannot be read as options (${words_err#xargs: }); nothing checked"; exit 2; }
-  while IFS= read -r -d '' word; do args+=("$word"); done <"$work/args"
+  while IFS= read -r -d '' word; do
+    [ -n "$word" ] || { say "MEMBENCH_CHECK_ARGS has an empty option ('' or \"\"); nothing checked"; exit 2; }
+    args+=("$word")
+  done <"$work/args"
 fi
 [ -n "${MEMBENCH_METRICS:-}" ] && args+=(--metrics="$MEMBENCH_METRICS")
 

@@ -22,11 +22,22 @@ MAX_OUTPUT=200
 say() { printf '%s\n' "$(printf 'membench: %s' "$1" | first_bytes "$MAX_OUTPUT")"; }
 check=${MEMBENCH_CHECK:-$(command -v membench-check)}
 [ -n "$check" ] && [ -x "$check" ] || { say "no membench-check (set MEMBENCH_CHECK)"; exit 2; }
-# Every blank and line break splits (a ConfigMap's value may span lines); read never globs.
-read -r -d '' -a args <<<"${MEMBENCH_CHECK_ARGS:-}"
-[ -n "${MEMBENCH_METRICS:-}" ] && args+=(--metrics="$MEMBENCH_METRICS")
 work=$(mktemp -d) || { say "no temporary folder"; exit 2; }
 trap 'rm -rf "$work"' EXIT
+# The options as words, as the Slurm health check reads them: every blank and line break splits
+# (a ConfigMap's value may span lines), quotes keep a blank in one word, never globbed; an
+# unmatched quote, a backslash (xargs drops it) or an empty word is refused, not run.
+args=()
+if [ -n "${MEMBENCH_CHECK_ARGS:-}" ]; then
+  case $MEMBENCH_CHECK_ARGS in *\\*) say "MEMBENCH_CHECK_ARGS has a backslash: quote the option instead"; exit 2 ;; esac
+  words_err=$(printf '%s\n' "$MEMBENCH_CHECK_ARGS" | xargs -r printf '%s\0' 2>&1 >"$work/args") ||
+    { say "MEMBENCH_CHECK_ARGS cannot be read as options (${words_err#xargs: })"; exit 2; }
+  while IFS= read -r -d '' word; do
+    [ -n "$word" ] || { say "MEMBENCH_CHECK_ARGS has an empty option"; exit 2; }
+    args+=("$word")
+  done <"$work/args"
+fi
+[ -n "${MEMBENCH_METRICS:-}" ] && args+=(--metrics="$MEMBENCH_METRICS")
 "$check" "${args[@]}" --format=csv >"$work/levels.csv" 2>"$work/err.txt"
 rc=$?
 reason=$(awk -f "$here/../../slurm/node_check_reason.awk" "$work/levels.csv" | printable)
