@@ -57,9 +57,10 @@ std::vector<std::string> reason_names(const decision& d) {
   return out;
 }
 
-// The throughput columns: each side's median GB/s and its change, where both have one.
+// The throughput columns: each side's median GB/s and its change, where both have one; a
+// side's times multiplied by its scale (--pairs) divide its GB/s alike, as `change` counts them.
 void add_throughput(record& r, const benchmark_pair& p, const decision* x) {
-  const double base = median_gbps(p.base), next = median_gbps(p.next);
+  const double base = median_gbps(p.base) / p.base_scale, next = median_gbps(p.next) / p.next_scale;
   const bool both = x != nullptr && base > 0 && !std::isnan(next);
   const double change = both ? next / base - 1 : NAN;
   r.show("base_gb_per_s", number_value(both ? base : NAN), "base GB/s", number_cell(both ? base : NAN));

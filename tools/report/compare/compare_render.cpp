@@ -44,8 +44,6 @@ table compare_table(const compare_sides& files, const std::vector<benchmark_pair
   std::size_t j = 0;   // the next decision, in the order of the pairs decided
   for (const benchmark_pair& p : pairs) {
     const decision* x = p.state == pair_state::decide ? &d.decisions[j++] : nullptr;
-    const record r = pair_record(p, files_of(p, files), x, opt);
-    if (t.header.empty()) t.header = record_header(r);
     switch (p.state) {
       case pair_state::skipped_both: notes.skipped.push_back(fmt::format("skipped in both: {}", pair_name(p))); continue;
       case pair_state::left_out: notes.allowed.push_back(fmt::format("{}: {} (not compared)", pair_name(p), p.why)); continue;
@@ -55,7 +53,12 @@ table compare_table(const compare_sides& files, const std::vector<benchmark_pair
         if (x->v == verdict::same && !opt.show_all) continue;
         batch = batch || x->fig == figure::batch;
     }
-    t.rows.push_back(record_row(r));
+    t.rows.push_back(record_row(pair_record(p, files_of(p, files), x, opt)));
+  }
+  // The columns are a record's headings, the same for every pair: the first pair's.
+  if (!pairs.empty()) {
+    const benchmark_pair& first = pairs.front();
+    t.header = record_header(pair_record(first, files_of(first, files), nullptr, opt));
   }
   if (batch) t.unit += "; evidence (batch): decided on the batch figure, times per launch over back-to-back launches";
   return t;
