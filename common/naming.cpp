@@ -31,9 +31,9 @@ bool is_size_token(std::string_view s) {
 void check_param(const name_param& p) {
   const schema::field* key = schema::find_name_key(p.key);
   if (key == nullptr) throw std::invalid_argument(fmt::format("unknown name key '{}'", p.key));
-  // Byte and element counts take size tokens (64M, 1K); everything else is a plain token.
+  // Byte, element and cycle counts take size tokens (64M, 1K); everything else is a plain token.
   const std::string_view unit = key->unit;
-  const bool ok = unit == "bytes" || unit == "elements" ? is_size_token(p.value) : is_token(p.value);
+  const bool ok = unit == "bytes" || unit == "elements" || unit == "cycles" ? is_size_token(p.value) : is_token(p.value);
   if (!ok) throw std::invalid_argument(fmt::format("bad value '{}' for key '{}'", p.value, p.key));
 }
 

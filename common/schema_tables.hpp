@@ -99,6 +99,7 @@ inline constexpr field name_key_table[] = {
      "another SM)"},
     {"hot", "bytes", "hot set re-read every launch while a streaming set evicts the L2 (B5; `0`: the streaming set alone)"},
     {"spacing", "bytes", "distance between neighbouring nodes of a pointer-chase chain (B1; its walk order is random)"},
+    {"cycles", "cycles", "SM clock cycles one spin lasts (B7), suffixes `K`, `M` = 2^10, 2^20"},
     {"bytes", "bytes", "buffer size, binary suffixes `K`, `M`, `G` = KiB, MiB, GiB"},
 };
 
@@ -174,6 +175,8 @@ inline constexpr field counter_table[] = {
     {"kernel_pct", "%", "the kernel's share of a with-transfers row (H5)"},
     {"cycles_per_load", "cycles", "SM clock ticks per dependent load: clock64 around the timed chain of the row's last launch (B1)"},
     {"ns_per_load", "ns", "`cycles_per_load` at the row's measured SM clock `sm_clock_mhz` (B1)"},
+    {"event_sm_clock_mhz", "MHz", "the SM clock as the slope of spun cycles (clock64) over event time between the row's spin and one of half as many cycles (B7)"},
+    {"spin_fixed_cost_us", "us", "the row's median less its cycles at `event_sm_clock_mhz`: the launch and event cost the slope removes (B7)"},
     {"chain_nodes", "nodes", "nodes in the chase's cycle (B1)"},
     {"metrics_cycles_per_load", "cycles", "`cycles_per_load` of the last launch `--metrics` profiled: whether its counters saw the timed launches' cache state (the chase families: B1, B3, B4)"},
     {"setaside_bytes", "bytes", "`cudaLimitPersistingL2CacheSize` granted for the row, read back; 0 without a window (B5)"},
@@ -450,6 +453,7 @@ inline constexpr headline headline_table[] = {
     {"cluster/dsm_bandwidth", "gb_per_s", "GB/s", "none", "SM to SM: no published ceiling"},
     {"cluster/dsm_latency", "ns_per_load", "ns", "none", "one dependent load"},
     {"compute/matmul", "gflop_per_s", "GFLOP/s", "fp32", "FP32 throughput"},
+    {"compute/sm_clock", "event_sm_clock_mhz", "MHz", "none", "the SM clock over milliseconds: the slope of two spins"},
     {"compute/transcendental", "elems_per_s", "elements/s", "none", "GPU against CPU"},
     {"compute/vector_add", "elems_per_s", "elements/s", "none", "GPU against CPU"},
     {"global/atomic", "gb_per_s", "GB/s", "none", "done in the L2, not DRAM"},

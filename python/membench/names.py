@@ -66,7 +66,7 @@ def strip_framework_suffix(name, settings=True):
 
 def _valid_value(key, value):
     unit = schema.name_key.unit(key)
-    return bool(_SIZE.fullmatch(value) if unit in ("bytes", "elements") else _TOKEN.fullmatch(value))
+    return bool(_SIZE.fullmatch(value) if unit in ("bytes", "elements", "cycles") else _TOKEN.fullmatch(value))
 
 
 def _membench_name(text):
