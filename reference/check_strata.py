@@ -24,17 +24,12 @@ PROG = "check_strata.py"
 
 
 def fail(message):
-    print(f"{PROG}: {message}", file=sys.stderr)
-    sys.exit(2)
+    cli.fail(PROG, message)
 
 
 def read_text(path):
     """The UTF-8 text of `path`; exit 2 naming it where it cannot be read."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        fail(f"{path}: cannot be read: {getattr(e, 'strerror', None) or e}")
+    return cli.read_text(PROG, path)
 
 
 def read_reference(path):

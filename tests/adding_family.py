@@ -39,17 +39,12 @@ ROW = re.compile(r"^\| [A-Z]\d+ \| `[a-z0-9_]+/[a-z0-9_]+`[^|]* \| [^|]+ \|$")
 
 
 def fail(message):
-    print(f"{PROG}: {message}", file=sys.stderr)
-    sys.exit(2)
+    cli.fail(PROG, message)
 
 
 def read(path):
-    """The UTF-8 text of `path`; exit 2 naming it where it cannot be read (a bad argument)."""
-    try:
-        with open(path, encoding="utf-8") as f:
-            return f.read()
-    except (OSError, UnicodeDecodeError) as e:
-        fail(f"{path}: cannot be read: {getattr(e, 'strerror', None) or e}")
+    """The UTF-8 text of `path`; exit 2 naming it where it cannot be read."""
+    return cli.read_text(PROG, path)
 
 
 def examples(doc):

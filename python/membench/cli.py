@@ -4,6 +4,7 @@ twice, a main wrapper for Ctrl-C and a closed pipe, and the check that an output
     from membench import cli
     ap = cli.ArgumentParser(...)                       # --slowdown 5 --slowdown 50: exit 2
     cli.refuse_output_is_input("tool", out, [inp])     # out.json is in.json by another name: exit 2
+    text = cli.read_text("tool", path)                 # unreadable or not UTF-8: one line, exit 2
     if __name__ == "__main__":
         cli.run_main(main)                             # Ctrl-C: "interrupted", exit 130
 """
@@ -74,6 +75,21 @@ def run_main(main, prog=None):
         os.dup2(devnull, sys.stdout.fileno())
         sys.exit(141)
     sys.exit(code)
+
+
+def fail(prog, message):
+    """Exit 2 with one line on stderr: a bad argument or an input that cannot be used."""
+    print(f"{prog}: {message}", file=sys.stderr)
+    sys.exit(2)
+
+
+def read_text(prog, path):
+    """The UTF-8 text of `path`; exit 2 naming it where it cannot be read (a bad argument)."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except (OSError, UnicodeDecodeError) as e:
+        fail(prog, f"{path}: cannot be read: {getattr(e, 'strerror', None) or e}")
 
 
 def same_file(a, b):
