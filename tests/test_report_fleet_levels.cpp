@@ -128,8 +128,17 @@ TEST(ReportFleetLevels, TheJsonHoldsARecordPerGpuAndLevel) {
   EXPECT_EQ(j["levels"].size(), 4u * 10u);
   const nlohmann::json& first = j["levels"][0];
   EXPECT_EQ(first["level"], "L1");
+  EXPECT_EQ(first["level_key"], "l1");
   EXPECT_EQ(first["verdict"], "within");
-  EXPECT_TRUE(first["deviation"].is_number());
+  EXPECT_TRUE(first["uuid"].is_string());
+  // A fraction, as every deviation of the document (0.05: 5 % slower), and the table's cell in percent.
+  ASSERT_TRUE(first["deviation"].is_number());
+  EXPECT_LT(std::abs(first["deviation"].get<double>()), 0.5);
+  EXPECT_TRUE(first["reasons"].is_array());
+  EXPECT_TRUE(first["message"].is_string());
+  const table t = level_table(s, summarize_gpus(s));
+  EXPECT_EQ(t.header, (std::vector<std::string>{"GPU", "host", "level", "part", "verdict", "deviation", "z", "rows"}));
+  EXPECT_NEAR(t.rows[0][5].value, 100 * first["deviation"].get<double>(), 1e-9);
 }
 
 TEST(ReportFleetLevels, ALevelWithoutTimeFailsItsGpu) {

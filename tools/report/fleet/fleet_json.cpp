@@ -94,22 +94,6 @@ json summary(const std::vector<gpu_summary>& gpus, const fleet_state& s) {
 
 }  // namespace
 
-// The line per GPU and level (fleet --by=level), a record each: the table's columns as keys,
-// numbers where the cell has one.
-json level_records(const fleet_state& s, const std::vector<gpu_summary>& gpus) {
-  const table t = level_table(s, gpus);
-  json out = json::array();
-  for (const std::vector<cell>& line : t.rows) {
-    json r = json::object();
-    for (std::size_t i = 0; i < t.header.size() && i < line.size(); ++i) {
-      const cell& c = line[i];
-      r[t.header[i]] = c.numeric() ? json(c.value) : c.text == "-" ? json(nullptr) : json(c.text);
-    }
-    out.push_back(std::move(r));
-  }
-  return out;
-}
-
 std::string fleet_json(const fleet_state& s, const std::vector<gpu_summary>& gpus, const fleet_options& opt) {
   json fleets = json::array(), gpu_records = json::array(), scopes = json::array();
   for (std::size_t fi = 0; fi < s.fleets.size(); ++fi) fleets.push_back(fleet_record(s, gpus, fi));
@@ -124,10 +108,12 @@ std::string fleet_json(const fleet_state& s, const std::vector<gpu_summary>& gpu
       }
     }
   }
-  json out = {{"format", "membench-fleet"}, {"version", 2},        {"summary", summary(gpus, s)},
+  json out = {{"format", "membench-fleet"}, {"version", 3},        {"summary", summary(gpus, s)},
               {"fleets", fleets},           {"gpus", gpu_records}, {"scopes", scopes}};
   // By level, a record per GPU and level (membench-check --format=json).
-  if (json levels = level_records(s, gpus); !levels.empty()) out["levels"] = std::move(levels);
+  std::vector<record> levels;
+  for (const level_outcome& o : level_outcomes(s, gpus)) levels.push_back(level_record(o));
+  if (!levels.empty()) out["levels"] = records_json(levels);
   return json_text(out, 2);
 }
 

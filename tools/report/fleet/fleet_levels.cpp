@@ -8,6 +8,7 @@
 
 #include "common/levels.hpp"
 #include "fleet/fleet_stages.hpp"
+#include "render/render_record.hpp"
 
 namespace membench::report {
 namespace {
@@ -67,20 +68,6 @@ level_outcome judged_level(const fleet& f, std::size_t gpu, const levels::level&
     o.reasons = p.why.codes;
   }
   return o;
-}
-
-std::vector<cell> level_line(const level_outcome& o) {
-  const std::string& v = o.verdict;
-  const tone mood = v == "slower" || v == "failing" ? tone::bad : v == "within" || v == "faster" ? tone::plain : tone::muted;
-  const bool judged = !std::isnan(o.change);
-  return {{o.f->gpus[o.gpu].uuid},
-          {o.f->gpus[o.gpu].host},
-          {std::string(o.l->title)},
-          {o.part},
-          {v, NAN, mood},
-          {judged ? fmt::format("{:+.2f} %", 100 * o.change) : "-", 100 * o.change},
-          {judged ? fmt::format("{:.1f}", o.z) : "-", o.z},
-          {fmt::format("{}", o.rows), static_cast<double>(o.rows)}};
 }
 
 // How a CI system counts a level's verdict word: undecided and a level without a time are
@@ -158,8 +145,11 @@ table level_table(const fleet_state& s, const std::vector<gpu_summary>& gpus) {
   t.title = "each GPU by level";
   t.unit = "a line per GPU and level of the memory hierarchy; deviation: the level's rows against the reference's "
            "centre; verdict: slower or faster where called, else the part's when it is not judged level by level";
-  t.header = {"GPU", "host", "level", "part", "verdict", "deviation", "z", "rows"};
-  for (const level_outcome& o : level_outcomes(s, gpus)) t.rows.push_back(level_line(o));
+  for (const level_outcome& o : level_outcomes(s, gpus)) {
+    const record r = level_record(o);
+    if (t.header.empty()) t.header = record_header(r);
+    t.rows.push_back(record_row(r));
+  }
   return t;
 }
 

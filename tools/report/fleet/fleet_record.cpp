@@ -1,6 +1,7 @@
-// fleet's output declared once: a record per GPU and per scope called whose fields are the
-// JSON's keys and, where they have a heading, the columns of the tables people read.
-// fleet_json.cpp and fleet_render.cpp draw them; neither lists a GPU's or a scope's fields.
+// fleet's output declared once: a record per GPU, per scope called and per GPU and level
+// whose fields are the JSON's keys and, where they have a heading, the columns of the tables
+// people read. fleet_json.cpp, fleet_render.cpp and fleet_levels.cpp draw them; none lists a
+// GPU's, a scope's or a level's fields.
 #include <cmath>
 
 #include <fmt/format.h>
@@ -64,6 +65,10 @@ cell failed_cell(const ft::gpu_result& r) {
   return {fmt::format("{} / {}", failed(r.of(ft::part::gpu)), failed(r.of(ft::part::host)))};
 }
 
+tone level_mood(const std::string& v) {
+  return v == "slower" || v == "failing" ? tone::bad : v == "within" || v == "faster" ? tone::plain : tone::muted;
+}
+
 }  // namespace
 
 record gpu_record(const fleet_state& s, const gpu_summary& g, int rank) {
@@ -100,6 +105,22 @@ record scope_record(const fleet& f, std::size_t gi, std::size_t fi, const std::s
   r.show("z", number_value(k.z), "z", {fmt::format("{:.1f}", k.z), k.z});
   r.show("runs", count_value(k.runs), "runs", {fmt::format("{}", k.runs), static_cast<double>(k.runs)});
   r.add("reference_gpus", count_value(sc.gpus)).show("verdict", said, "verdict", {said, NAN, mood});
+  return r;
+}
+
+record level_record(const level_outcome& o) {
+  const fleet_gpu& g = o.f->gpus[o.gpu];
+  const bool judged = !std::isnan(o.change);
+  std::vector<std::string> codes;
+  for (reason_code c : o.reasons) codes.push_back(to_string(c));
+  record r;
+  r.show("uuid", g.uuid, "GPU", {g.uuid}).show("host", g.host, "host", {g.host});
+  r.show("level", std::string(o.l->title), "level", {std::string(o.l->title)}).add("level_key", std::string(o.l->key));
+  r.show("part", o.part, "part", {o.part}).show("verdict", o.verdict, "verdict", {o.verdict, NAN, level_mood(o.verdict)});
+  r.show("deviation", number_value(o.change), "deviation", {judged ? pct(o.change) : "-", 100 * o.change});
+  r.show("z", number_value(o.z), "z", {judged ? fmt::format("{:.1f}", o.z) : "-", o.z});
+  r.show("rows", count_value(o.rows), "rows", {fmt::format("{}", o.rows), static_cast<double>(o.rows)});
+  r.add("reasons", codes).add("message", o.message);
   return r;
 }
 

@@ -219,6 +219,8 @@ test_run fleet_tests(const fleet_state& s, const std::vector<gpu_summary>& gpus)
 /// scope's (`label` the GPU as the tables name it): every JSON field and every table column.
 record gpu_record(const fleet_state& s, const gpu_summary& g, int rank);
 record scope_record(const fleet& f, std::size_t gi, std::size_t fi, const std::string& label, const fleet_test::finding& k);
+/// One GPU on one level (fleet --by=level): the JSON's `levels` entry and the level table's line.
+record level_record(const level_outcome& o);
 std::string fleet_json(const fleet_state& s, const std::vector<gpu_summary>& gpus, const fleet_options& opt);
 std::string baseline_text(const fleet_state& s, const fleet_options& opt);
 

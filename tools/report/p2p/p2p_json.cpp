@@ -8,6 +8,7 @@
 
 #include "common/schema.hpp"
 #include "p2p/peer_matrix.hpp"
+#include "render/render_record.hpp"
 #include "views/views.hpp"
 
 namespace membench::report {
@@ -15,28 +16,25 @@ namespace {
 
 using json = nlohmann::ordered_json;  // keys in the order the docs list them
 
-json number(double x) { return std::isfinite(x) ? json(x) : json(nullptr); }
-
-json counter_of(const result* r, std::string_view key) {
+field_value counter_of(const result* r, std::string_view key) {
   const double* v = r == nullptr ? nullptr : r->counters.find(key);
-  return v == nullptr ? json(nullptr) : number(*v);
+  return v == nullptr ? field_value() : number_value(*v);
 }
 
-json index_or_null(int i) { return i >= 0 ? json(i) : json(nullptr); }
+field_value index_or_null(int i) { return i >= 0 ? count_value(i) : field_value(); }
 
-json pair_record(const result* r, int src, int dst, const std::string& value, double ci_level) {
-  const peer_state state = state_of(r, src == dst, value);
+// One pair of a case, declared once: the record every pair of every case writes.
+record pair_record(const result* r, int src, int dst, const std::string& value, double ci_level) {
   const std::optional<double> v = r == nullptr ? std::nullopt : r->value(value);
-  return {{"src", index_or_null(src)},
-          {"dst", index_or_null(dst)},
-          {"state", to_string(state)},
-          {"name", r == nullptr ? json(nullptr) : json(r->name)},
-          {"value", v ? number(*v) : json(nullptr)},
-          {"interval_pct", r == nullptr ? json(nullptr) : number(interval_pct(*r, ci_level))},
-          {"pct_of_link", counter_of(r, schema::counter("pct_of_link").key)},
-          {"link_gb_per_s", counter_of(r, schema::counter("link_gb_per_s").key)},
-          {"link_nvlinks", counter_of(r, schema::counter("link_nvlinks").key)},
-          {"message", r != nullptr && r->error ? json(*r->error) : json(nullptr)}};
+  record p;
+  p.add("src", index_or_null(src)).add("dst", index_or_null(dst)).add("state", to_string(state_of(r, src == dst, value)));
+  p.add("name", r == nullptr ? field_value() : field_value(r->name)).add("value", v ? number_value(*v) : field_value());
+  p.add("interval_pct", r == nullptr ? field_value() : number_value(interval_pct(*r, ci_level)));
+  p.add("pct_of_link", counter_of(r, schema::counter("pct_of_link").key));
+  p.add("link_gb_per_s", counter_of(r, schema::counter("link_gb_per_s").key));
+  p.add("link_nvlinks", counter_of(r, schema::counter("link_nvlinks").key));
+  p.add("message", r != nullptr && r->error ? field_value(*r->error) : field_value());
+  return p;
 }
 
 const char* layout_name(peer_layout l) {
@@ -50,7 +48,7 @@ const char* layout_name(peer_layout l) {
 
 json case_record(const peer_case& c, const std::vector<peer_device>& devices, const std::string& value,
                  double ci_level) {
-  json pairs = json::array();
+  std::vector<record> pairs;
   for (const peer_device& a : devices) {
     if (c.layout != peer_layout::matrix) {
       const bool into = c.layout == peer_layout::into_dst;
@@ -62,7 +60,7 @@ json case_record(const peer_case& c, const std::vector<peer_device>& devices, co
       if (a.index != b.index || r != nullptr) pairs.push_back(pair_record(r, a.index, b.index, value, ci_level));
     }
   }
-  return {{"case", c.key}, {"layout", layout_name(c.layout)}, {"value", value}, {"unit", unit_of(value)}, {"pairs", pairs}};
+  return {{"case", c.key}, {"layout", layout_name(c.layout)}, {"value", value}, {"unit", unit_of(value)}, {"pairs", records_json(pairs)}};
 }
 
 }  // namespace
@@ -82,10 +80,9 @@ std::string p2p_json(const file_refs& files, const common_options& opt) {
   if (cases.empty()) throw input_error(fmt::format("no peer matrix row has the value '{}'", opt.value));
   json inputs = json::array();
   for (const result_file* f : set.files) inputs.push_back(f->path);
-  return json{{"inputs", inputs}, {"ci_level_pct", 100 * ci_level}, {"devices", devices},
-              {"cases", cases}, {"notes", set.notes}}
-             .dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) +
-         "\n";
+  return json_text(json{{"inputs", inputs}, {"ci_level_pct", 100 * ci_level}, {"devices", devices},
+                        {"cases", cases}, {"notes", set.notes}},
+                   2);
 }
 
 }  // namespace membench::report
