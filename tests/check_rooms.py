@@ -9,7 +9,7 @@ import re
 import sys
 
 ROOMS = ["core", "read", "stats", "render", "views",                # shared stages
-         "compare", "history", "p2p", "fleet", "profile",           # one room per command
+         "compare", "history", "p2p", "fleet", "profile", "clock",  # one room per command
          "cli", "fuzz"]                                             # the command line, fuzzing
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"')
 

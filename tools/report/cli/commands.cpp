@@ -102,6 +102,9 @@ std::vector<command_set::registered> command_set::add_to(CLI::App& app, command_
   option_binder profile(app, "profile");
   profile(o::profile_files, profile_.files)(o::profile_format, profile_.format)(o::output, profile_.output);
   out.push_back({profile.done(), [this](session& s) { return run_profile(profile_, s); }});
+  option_binder clock(app, "clock");
+  clock(o::clock_files, clock_.files)(o::clock_format, clock_.out.format)(o::output, clock_.out.output)(o::color, clock_.out.colour);
+  out.push_back({clock.done(), [this](session& s) { return run_clock(clock_, s); }});
   option_binder rows(app, "rows");
   rows(o::rows_files, rows_.files)(o::filter, rows_.filter)(o::output, rows_.output);
   out.push_back({rows.done(), [this](session& s) { return run_rows(rows_, s); }});

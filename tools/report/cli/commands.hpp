@@ -64,6 +64,10 @@ struct fleet_args {
   output_options out;
   const CLI::App* cmd = nullptr;  ///< after parsing: which options were given
 };
+struct clock_args {
+  std::vector<std::string> files;
+  output_options out;
+};
 struct profile_args {
   std::vector<std::string> files;
   std::string format = std::string(options::profile_format.text);
@@ -102,6 +106,7 @@ class command_set {
   fleet_args fleet_;
   rows_args rows_;
   profile_args profile_;
+  clock_args clock_;
   views_args views_;
   schema_args schema_;
   options_args options_;
@@ -116,6 +121,8 @@ int run_history(const history_args& a, session& s);
 int run_rows(const rows_args& a, session& s);
 /// profile's page, and with --format md and -o each GPU's chart beside it (profile_command.cpp).
 int run_profile(const profile_args& a, session& s);
+/// clock's table or JSON (profile_command.cpp, beside profile: both read the SM clock stage).
+int run_clock(const clock_args& a, session& s);
 /// fleet's options bound to its table (fleet_command.cpp).
 CLI::App* add_fleet(CLI::App& app, fleet_args& a);
 int run_fleet(fleet_args a, session& s);

@@ -1,9 +1,11 @@
-// profile's command: the page, and for Markdown written to a file each GPU's chart beside it.
+// profile's command: the page, and for Markdown written to a file each GPU's chart beside it;
+// clock's: the SM clock readings the page's identity gives, a row per run.
 #include <filesystem>
 
 #include <fmt/format.h>
 
 #include "cli/commands.hpp"
+#include "clock/clock.hpp"
 #include "profile/profile.hpp"
 
 namespace membench::report {
@@ -31,6 +33,14 @@ int run_profile(const profile_args& a, session& s) {
   }
   files.emplace_back(a.output, render_profile_markdown(gpus, charts, build_charts));
   return write_files(files, s);
+}
+
+int run_clock(const clock_args& a, session& s) {
+  const file_refs files = s.load(a.files, read_options{});
+  if (a.out.format == "json") return write_text(clock_json(files), a.out.output, s);
+  const document d = view_clock(files);
+  s.release();
+  return emit(d, a.out, s);
 }
 
 }  // namespace membench::report

@@ -281,6 +281,15 @@ inline constexpr option_spec profile_format{
             "ratios too, FILE.gpuN.builds.svg), linked from the page",
     .text = "html", .choices = {"html", "md"}};
 
+// clock.
+inline constexpr option_spec clock_files{.names = "files", .kind = k::positional,
+                                         .help = "membench JSON files: a row each that ran compute/sm_clock",
+                                         .required = true, .list = true};
+inline constexpr option_spec clock_format{
+    .names = "--format", .kind = k::choice,
+    .help = "output format (json: a record per run for programs, numbers in MHz and percent, null where not read)",
+    .text = "term", .choices = {"term", "md", "csv", "html", "json"}};
+
 // rows.
 inline constexpr option_spec rows_files{.names = "files", .kind = k::positional, .help = "Google Benchmark JSON files",
                                         .required = true, .list = true};
@@ -325,6 +334,7 @@ inline constexpr std::array fleet_command{
     &fleet_level, &fail_share, &fleet_since, &allow_mixed, &baseline_in, &baseline_out, &baseline_format, &filter,
     &fleet_model_reference, &fleet_model_below, &fleet_by, &fleet_all, &fleet_format, &output, &color};
 inline constexpr std::array rows_command{&rows_files, &filter, &output};
+inline constexpr std::array clock_command{&clock_files, &clock_format, &output, &color};
 inline constexpr std::array profile_command{&profile_files, &profile_format, &output};
 inline constexpr std::array views_command{&views_dir, &views_file, &views_check, &views_only};
 inline constexpr std::array schema_command{&schema_table};
@@ -333,7 +343,7 @@ inline constexpr std::array options_command_list{&options_command, &options_form
 }  // namespace options
 
 /// Every command, in the order --help and the options document list them.
-inline constexpr std::array<command_spec, 12> commands{{
+inline constexpr std::array<command_spec, 13> commands{{
     {"table", "pivot any files on two keys of the benchmark names", options::table_command},
     {"builds", "default, ca and cg builds side by side, with ratios", options::builds_command},
     {"gpus", "several GPUs side by side, absolute and as % of each row's ceiling (DRAM, its link, PCIe)",
@@ -348,6 +358,8 @@ inline constexpr std::array<command_spec, 12> commands{{
      options::fleet_command},
     {"profile", "each GPU's memory hierarchy on one page: latency ladder, bandwidth against each level's ceiling, the "
                 "lessons' effects", options::profile_command},
+    {"clock", "the SM clock each run measured, three ways (the events' slope, the probe, NVML), with their "
+              "resolutions and whether they agree", options::clock_command},
     {"rows", "each row's values, the interval of its median time and its usability, as JSON", options::rows_command},
     {"views", "the standard views of a result folder, from a views file (reports/views.json)", options::views_command},
     {"schema", "the JSON schema's tables as Markdown (the README's)", options::schema_command},

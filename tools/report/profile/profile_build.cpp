@@ -9,10 +9,10 @@
 #include <fmt/format.h>
 
 #include "common/levels.hpp"
-#include "common/naming.hpp"
 
-#include "views/headline.hpp"
 #include "profile/profile.hpp"
+#include "views/headline.hpp"
+#include "views/sm_clock.hpp"
 #include "views/views.hpp"
 
 namespace membench::report {
@@ -193,27 +193,6 @@ std::vector<std::pair<std::string, std::string>> identity_of(const result_file& 
   };
 }
 
-// The SM clock three ways where compute/sm_clock ran: the events' slope over milliseconds with
-// its interval (the row's, counted for both spins, over the cycles / 2 between them), the
-// per-sample probe (a 4 us window: its step is about 0.8 %) and NVML.
-std::string clock_readings(const std::vector<const result_file*>& files) {
-  for (const char* name : {"compute/sm_clock/cycles:32M", "compute/sm_clock/cycles:16M"}) {
-    for (const result_file* f : files) {
-      const result* r = f->find(name);
-      const auto event = r && !r->error ? r->value("event_sm_clock_mhz") : std::nullopt;
-      if (!event || !(*event > 0)) continue;
-      const auto low = r->value("ci_low_us"), high = r->value("ci_high_us");
-      const auto probe = r->value("sm_clock_mhz"), nvml = r->value("nvml_sm_clock_mhz");
-      const double cycles = static_cast<double>(parse_size(r->param("cycles")));
-      const double ci_pct = low && high ? 100 * std::sqrt(2.0) * (*high - *low) / 2 * 2 * *event / cycles : NAN;
-      const auto mhz = [](const std::optional<double>& x) { return x ? fmt::format("{:.0f}", *x) : std::string("-"); };
-      const std::string ci = std::isfinite(ci_pct) ? fmt::format(" (+-{:.3f} %)", ci_pct) : std::string(" (no interval)");
-      return fmt::format("events {:.1f}{}, probe {} (its step about 0.8 %), NVML {}", *event, ci, mhz(probe), mhz(nvml));
-    }
-  }
-  return "not measured (compute/sm_clock)";
-}
-
 // Files per GPU in the order they first appear; a file of peer rows alone (membench
 // --devices writes one) joins every GPU its peer_gpu_uuids names, as that index.
 struct gpu_group {
@@ -360,7 +339,7 @@ std::vector<gpu_profile> build_profiles(const file_refs& files) {
     gpu_profile p;
     p.title = fmt::format("{} — memory profile", first.gpu());
     p.identity = identity_of(first);
-    p.identity.emplace_back("SM clock, three readings (MHz)", clock_readings(g.files));
+    p.identity.emplace_back("SM clock, three readings (MHz)", sm_clock_line(read_sm_clock(g.files)));
     for (const result_file* f : group.files) p.notes.push_back(fmt::format("input: {}", f->path));
     const double l2 = ctx_number(first, schema::context_key("gpu_l2_bytes").key);
     if (!(l2 > 0)) p.notes.push_back("the context has no L2 size (gpu_l2_bytes): the L2 and DRAM rungs are left out");
