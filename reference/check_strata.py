@@ -10,9 +10,11 @@ at least MIN_GPUS GPUs replaces SHARED's: every level judged (L2 far, DSM bandwi
 d2h too), against GPUs measured as a node is, each of which the evaluation can leave out with
 three others left. The evaluations (membench-check-evaluate's Markdown, one section a
 stratum) are taken alike: EVAL_CHECKED's section for a stratum replaced, EVAL_SHARED's else.
-Writes NODE_CHECK and EVALUATION; exit 2 with a line when an input is not what it should be
-(missing, not UTF-8, not JSON, no fleet baseline) or an output is one of the inputs, or both
-outputs one file (nothing written then). Ctrl-C: one line, exit 130.
+Writes NODE_CHECK and EVALUATION, both or neither; exit 2 with a line when an input is not
+what it should be (missing, not a regular file or a pipe, not UTF-8, not JSON, a key given
+twice, no fleet baseline, a build or stratum value that is no text) or an output is one of
+the inputs, or both outputs one file, or an output cannot be written (nothing changed then).
+Ctrl-C: one line, exit 130.
 """
 import json
 import sys
@@ -33,20 +35,24 @@ def read_text(path):
 
 
 def read_reference(path):
-    """A fleet baseline's JSON; an empty file is one of no strata."""
+    """A fleet baseline's JSON (a key given twice refused, as membench reads JSON); an empty
+    file is one of no strata. Each fleet's model and build are texts and its stratum each
+    field's values as texts, as fleet writes them: strata are told apart and titled by them."""
     text = read_text(path)
     if not text.strip():
         return None
-    try:
-        ref = json.loads(text)
-    except ValueError as e:
-        fail(f"{path}: not JSON: {e}")
+    ref = cli.read_json(PROG, path, text)
     if not isinstance(ref, dict) or not isinstance(ref.get("fleets"), list):
         fail(f"{path}: no fleet baseline (no fleets)")
     for k, fleet in enumerate(ref["fleets"]):
         if not (isinstance(fleet, dict) and isinstance(fleet.get("gpu_name"), str) and "build" in fleet
                 and isinstance(fleet.get("stratum"), dict) and isinstance(fleet.get("gpus"), list)):
             fail(f"{path}: fleets[{k}] is no stratum (gpu_name, build, stratum, gpus)")
+        if not isinstance(fleet["build"], str):
+            fail(f"{path}: fleets[{k}]: the build is {json.dumps(fleet['build'])[:60]}, not a text")
+        for field, values in fleet["stratum"].items():
+            if not (isinstance(values, list) and all(isinstance(v, str) for v in values)):
+                fail(f"{path}: fleets[{k}]: stratum {field} is {json.dumps(values)[:60]}, not a list of texts")
     return ref
 
 
@@ -120,14 +126,6 @@ def parse_args():
     return args
 
 
-def write(path, text):
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-    except OSError as e:
-        fail(f"{path}: cannot be written: {e.strerror or e}")
-
-
 def main():
     args = parse_args()
     shared, checked = read_reference(args.shared), read_reference(args.checked)
@@ -135,8 +133,9 @@ def main():
         fail(f"{args.shared} is empty: no reference")
     reference, full = merged_reference(shared, checked)
     evaluation = merged_evaluation(args.eval_shared, args.eval_checked, full)
-    write(args.node_check, json.dumps(reference, indent=1, ensure_ascii=False) + "\n")
-    write(args.evaluation, evaluation)
+    # Both or neither: a new reference beside no evaluation of it (or the last one's) misleads.
+    cli.write_outputs(PROG, {args.node_check: json.dumps(reference, indent=1, ensure_ascii=False) + "\n",
+                             args.evaluation: evaluation})
     return 0
 
 

@@ -14,9 +14,13 @@
   adding_family.py listing MEMBENCH      the membench built from the example files alone lists
                                          the family and its rows, in the tiers the page says
 
-Exit 0 when it holds, 1 with a line per fault (an example PATH outside OUT, absolute or
-through .., is one: nothing is written for it), 2 on bad arguments (a DOC, SRC or OUT that
-cannot be read or written, said). Ctrl-C: one line, exit 130.
+Exit 0 when it holds, 1 with a line per fault (an example PATH outside OUT, absolute, through
+.. or through a link, is one: nothing is written for it; so is a second `new` block for one
+PATH, and a listing that is no UTF-8 text), 2 on bad arguments (a DOC, SRC or OUT that cannot
+be read or written, said; a DOC that is a device, a FIFO no one writes or over 512 MiB).
+Several append blocks for one PATH are appended in page order. An earlier extract's link to
+SRC's kernel space is replaced by OUT's own folder where the page now writes in that space.
+Ctrl-C: one line, exit 130; standard output that cannot be written: one line, exit 2.
 """
 import argparse
 import fnmatch
@@ -68,19 +72,57 @@ def inside(path):
     return bool(path) and not os.path.isabs(path) and ".." not in path.split("/")
 
 
-def extract(doc, src, out):
-    faults = []
+def example_files(doc, src):
+    """({OUT path: text}, faults) of the page's examples: every block for one file kept, in
+    page order (a second append adds to the first's text, never replaces it); a second new
+    block for a file already given is a fault, not a silent replacement."""
+    files, faults = {}, []
     for path, how, text in examples(doc):
         if how == "row":
             if not ROW.match(text.strip()):
                 faults.append(f"{path}: the example row is no row of the families table: {text.strip()}")
-            write_if_changed(os.path.join(out, "CURRICULUM.row.md"), text)
+            files["CURRICULUM.row.md"] = files.get("CURRICULUM.row.md", "") + text
         elif not inside(path):
             faults.append(f"{path}: an example file outside OUT (absolute or through ..): not written")
         elif how == "append":
-            write_if_changed(os.path.join(out, path), read(os.path.join(src, path)) + "\n" + text)
+            files[path] = (files[path] if path in files else read(os.path.join(src, path))) + "\n" + text
+        elif path in files:
+            faults.append(f"{path}: a second new block for a file the page gives already: not written")
         else:
-            write_if_changed(os.path.join(out, path), text)
+            files[path] = text
+    return files, faults
+
+
+def writable_in(src, out, path):
+    """Whether OUT/path is written in OUT itself. A folder on its way that is a link is not
+    OUT's: an earlier extract's link to SRC's kernel space (this page now writes in that
+    space) is taken away, so the space is OUT's own as a first extract makes it; any other
+    link, or a PATH that resolves outside OUT, is refused: nothing is written through it."""
+    parts = path.split("/")
+    for depth in range(1, len(parts) + 1):
+        here = os.path.join(out, *parts[:depth])
+        if not os.path.islink(here):
+            continue
+        ours = os.path.join(os.path.abspath(src), *parts[:depth])
+        if depth == 2 and parts[0] == "kernels" and depth < len(parts) and os.readlink(here) == ours:
+            os.unlink(here)
+            continue
+        return False
+    base = os.path.realpath(out)
+    return os.path.realpath(os.path.join(out, path)).startswith(base + os.sep)
+
+
+def extract(doc, src, out):
+    files, faults = example_files(doc, src)
+    for path, text in files.items():
+        try:
+            ok = writable_in(src, out, path)
+        except OSError as e:
+            fail(f"{e.filename}: cannot be written: {e.strerror or e}")
+        if not ok:
+            faults.append(f"{path}: an example file outside OUT (through a link): not written")
+            continue
+        write_if_changed(os.path.join(out, path), text)
     link_kernel_spaces(src, out)
     return faults
 
@@ -125,14 +167,19 @@ def count(doc):
 def listed(membench, *args):
     env = dict(os.environ, CUDA_VISIBLE_DEVICES="")
     try:
-        run = subprocess.run([membench, *args], capture_output=True, text=True, env=env, timeout=120)
+        run = subprocess.run([membench, *args], capture_output=True, env=env, timeout=120)
     except OSError as e:  # missing, not executable, a folder
         return None, f"{membench}: cannot be run: {e.strerror or e}"
     except subprocess.TimeoutExpired:
         return None, f"{membench} {' '.join(args)}: no answer within 120 s"
     if run.returncode != 0:
-        return None, f"{membench} {' '.join(args)}: exit {run.returncode}: {run.stderr.strip()[:300]}"
-    return run.stdout.splitlines(), None
+        said = run.stderr.decode("utf-8", "replace").strip()[:300]
+        return None, f"{membench} {' '.join(args)}: exit {run.returncode}: {said}"
+    # Another program's bytes: a listing that is no UTF-8 text is its fault, said, not a traceback.
+    try:
+        return run.stdout.decode("utf-8").splitlines(), None
+    except UnicodeDecodeError as e:
+        return None, f"{membench} {' '.join(args)}: its output is not UTF-8 text ({e.reason} at byte {e.start})"
 
 
 def listing(membench):

@@ -1,6 +1,7 @@
 # membench as a ReFrame regression test: one test per GPU of a node, each a run-only test of
 # membench's tier on that GPU, with a performance variable per JSON row (the row's median
-# time, us; named as membench-report names the row, with ':' written '=') and references
+# time, us; the median over its repetitions where --benchmark_repetitions wrote it several
+# times; named as membench-report names the row, with ':' written '=') and references
 # per GPU model and build from the file that
 # `membench-report fleet --baseline-out FILE --baseline-format reframe` writes.
 #
@@ -21,15 +22,17 @@ import json
 import math
 import os
 import shlex
+import statistics
 
 import reframe as rfm
 import reframe.utility.sanity as sn
 from reframe.core.builtins import parameter, run_after, run_before, sanity_function, variable
 from reframe.core.exceptions import SanityError
 
+import membench
 from membench import schema as S  # membench's key names
 
-C, F, R = S.context, S.file, S.row
+C, R = S.context, S.row
 TIME_UNITS_US = {'ns': 1e-3, 'us': 1.0, 'ms': 1e3, 's': 1e6}
 BUILDS = {'membench': 'default', 'membench_ca': 'ca', 'membench_cg': 'cg'}
 OUTPUT = 'membench.json'
@@ -63,10 +66,9 @@ MAX_GPUS = max_gpus()
 
 
 def measured(row):
-    """A row membench timed: no error, and a real_time that is a finite number."""
-    time = row.get(R.real_time)
-    return (not row.get(R.error_occurred) and isinstance(time, (int, float)) and not isinstance(time, bool)
-            and math.isfinite(time))
+    """A row membench timed (a membench.Row): no error, and a real_time (membench.load has
+    refused one that is no finite number)."""
+    return row.error is None and row.time is not None
 
 
 def is_time(row):
@@ -79,10 +81,20 @@ def is_time(row):
 def row_time_us(row):
     """A row's median time in microseconds (Google Benchmark's real_time in its time_unit); a
     unit it does not know fails the test, named, never a guess or a KeyError."""
-    unit = row.get(R.time_unit, 'ns')
+    unit = row.time_unit
     if not isinstance(unit, str) or unit not in TIME_UNITS_US:
-        raise SanityError(f"row {row.get(R.name)!r}: time_unit {unit!r} is none of {', '.join(TIME_UNITS_US)}")
-    return row[R.real_time] * TIME_UNITS_US[unit]
+        raise SanityError(f"row {row.name!r}: time_unit {unit!r} is none of {', '.join(TIME_UNITS_US)}")
+    return row.time * TIME_UNITS_US[unit]
+
+
+def row_times_us(rows):
+    """{row name: its time, us} of the timed rows: a row --benchmark_repetitions wrote several
+    times is the median over its repetitions, as membench-report reads it, never whichever
+    repetition came last."""
+    times = {}
+    for r in rows:
+        times.setdefault(r.name, []).append(row_time_us(r))
+    return {name: statistics.median(us) for name, us in times.items()}
 
 
 def reference_tuple(references, name, value):
@@ -100,13 +112,15 @@ def reference_tuple(references, name, value):
 
 
 def read_references(path):
-    """The references file: a JSON object of objects (GPU model/build: row: reference); one that
-    cannot be read, is not JSON or not of that shape fails the test, naming the file."""
+    """The references file: a JSON object of objects (GPU model/build: row: reference), read as
+    membench reads JSON (a key given twice refused: which reference was meant is unknown);
+    one that cannot be read, is not JSON or not of that shape fails the test, naming the file."""
     try:
-        with open(path) as f:
-            table = json.load(f)
-    except (OSError, ValueError) as e:
-        raise SanityError(f'{path}: no references file ({e})') from e
+        table = membench.read_document(path)
+    except json.JSONDecodeError as e:  # json's words do not name the file
+        raise SanityError(f'{path}: no references file (not JSON: {e})') from e
+    except (OSError, ValueError) as e:  # membench's and the OS's words name it
+        raise SanityError(f'no references file: {e}') from e
     if not isinstance(table, dict) or not all(isinstance(v, dict) for v in table.values()):
         raise SanityError(f'{path}: not a references file (an object of GPU model/build: {{row: reference}})')
     return table
@@ -115,11 +129,6 @@ def read_references(path):
 def row_key(row_name):
     """A row as membench-report names it: without Google Benchmark's /manual_time."""
     return row_name.removesuffix('/manual_time')
-
-
-def skipped(row):
-    """A row membench could not run on this machine (`skipped: why`), which is no failure."""
-    return str(row.get(R.error_message, '')).startswith('skipped:')
 
 
 def perf_name(row_name):
@@ -176,60 +185,62 @@ class membench_gpu_check(rfm.RunOnlyRegressionTest):
         self.executable_opts = membench_options(self.gpu, self.tier, self.benchmark_filter, self.extra_args)
 
     def result(self):
-        with open(os.path.join(self.stagedir, OUTPUT)) as f:
-            return json.load(f)
+        """membench's JSON as membench.load reads it: a key given twice, a row that is no
+        object, a real_time that is no finite number fail the test, named, never a traceback
+        or a row silently dropped or judged on one of two values."""
+        try:
+            return membench.load(os.path.join(self.stagedir, OUTPUT))
+        except json.JSONDecodeError as e:  # json's words do not name the file
+            raise SanityError(f'no membench JSON: {OUTPUT}: not JSON: {e}') from e
+        except (OSError, ValueError) as e:
+            raise SanityError(f'no membench JSON: {e}') from e
 
     @sanity_function
     def every_row_verified(self):
         # None: the scheduler does not say (Slurm without accounting, ReFrame's squeue backend).
         if self.job.exitcode not in (0, None):
             raise SanityError(f'membench exited {self.job.exitcode} (see {self.stdout} and {self.stderr})')
-        try:
-            doc = self.result()
-        except (OSError, ValueError) as e:
-            raise SanityError(f'no membench JSON: {e}') from e
-        context = doc.get(F.context, {})
+        run = self.result()
+        context = run.context
         self.gpu_uuid = context.get(C.gpu_uuid, '')
         self.gpu_name = context.get(C.gpu_name, '')
         self.gpu_host = context.get(S.gbench_context.host_name, '')
         if not self.gpu_uuid:
             raise SanityError('the JSON names no GPU (no gpu_uuid in its context)')
-        rows = doc.get(F.benchmarks, [])
-        failed = [r[R.name] for r in rows if r.get(R.error_occurred) and not skipped(r)]
+        rows = run.rows
+        failed = [r.name for r in rows if r.error is not None and not r.skipped]
         if failed or not rows:
             raise SanityError(f'rows failed: {failed[:5]}' if failed else 'no rows')
         # Every row skipped (peer rows with one GPU visible): nothing was timed, nothing vouched for.
         if not any(measured(r) for r in rows):
             raise SanityError(f'no row measured: all {len(rows)} were skipped or have no time')
-        for r in rows:
-            if measured(r) and is_time(r):
-                row_time_us(r)  # a time in a unit the test does not know fails here, named
+        row_times_us([r for r in rows if measured(r) and is_time(r)])  # an unknown unit fails here, named
         return True
 
     @run_before('performance')
     def rows_as_performance(self):
-        doc = self.result()
+        run = self.result()
         # Rows that failed, or were skipped (peer rows with one GPU visible), have no time; an
         # aggregate that is no time (cv) is no performance in us.
-        rows = [r for r in doc[F.benchmarks] if measured(r) and is_time(r)]
+        times = row_times_us([r for r in run if measured(r) and is_time(r)])
         self.perf_variables = {
-            perf_name(r[R.name]): sn.make_performance_function(lambda t=row_time_us(r): t, 'us') for r in rows
+            perf_name(name): sn.make_performance_function(lambda t=t: t, 'us') for name, t in times.items()
         }
         if self.references:
             table = read_references(self.references)
-            key = reference_key(doc[F.context])
+            key = reference_key(run.context)
             if key not in table:
                 raise SanityError(f'{self.references} has no reference for {key}')
             # The file is keyed by row name, as membench-report writes it (with or without the suffix).
             refs = table[key]
             judged = {}
-            for r in rows:
-                name = row_key(r[R.name]) if row_key(r[R.name]) in refs else r[R.name]
+            for row_name in times:
+                name = row_key(row_name) if row_key(row_name) in refs else row_name
                 if name in refs:
-                    judged[perf_name(r[R.name])] = reference_tuple(self.references, name, refs[name])
+                    judged[perf_name(row_name)] = reference_tuple(self.references, name, refs[name])
             # References asked for that judge nothing (another tier's rows): every row would
             # be logged only, and the test pass unjudged.
             if not judged:
-                raise SanityError(f'{self.references} has none of the {len(rows)} rows measured for {key}: '
+                raise SanityError(f'{self.references} has none of the {len(times)} rows measured for {key}: '
                                   'no row was judged')
             self.reference = {'*': judged}

@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
 """The command line membench_check.py, beside this file, gives ReFrame for its job script
 (ctest engines.reframe_options), without ReFrame: its modules are stood in for by the few
-names the check uses. The variables a user sets (-S tier=..., extra_args=...) are spliced into
-a shell script, so each must reach membench as the words meant, and nothing in them may run:
+names the check uses (a performance function as the pair (function, unit)). The variables a
+user sets (-S tier=..., extra_args=...) are spliced into a shell script, so each must reach
+membench as the words meant, and nothing in them may run:
 the command is run by bash here, in an empty folder, and must print exactly those words.
+Its sanity and performance stages on a JSON that is not what membench writes (a key given
+twice, a row that is null, a real_time as text) fail the test, named, never a traceback or a
+row silently dropped or judged on one of two values; repetitions of a row log their median.
 """
+import json
 import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -35,6 +41,7 @@ def stand_in_reframe():
     builtins.run_after = builtins.run_before = lambda stage: (lambda f: f)
     builtins.sanity_function = lambda f: f
     modules["reframe.core.exceptions"].SanityError = Exception
+    modules["reframe.utility.sanity"].make_performance_function = lambda f, unit: (f, unit)
     for name, module in modules.items():
         parent, _, child = name.rpartition(".")
         if parent:
@@ -77,6 +84,58 @@ class ReframeOptions(unittest.TestCase):
         self.assertEqual(self.check.membench_options(0, "quick", "", "")[-1], "--benchmark_out_format=json")
         with self.assertRaises(ValueError):
             self.check.membench_options(0, "quick", "", "'--unbalanced")
+
+
+ROW = {"name": "global/read/bytes:64M/manual_time", "run_name": "global/read/bytes:64M/manual_time",
+       "run_type": "iteration", "real_time": 40.0, "time_unit": "us"}
+CONTEXT = '{"context": {"gpu_uuid": "GPU-1", "gpu_name": "NVIDIA H100 80GB HBM3"}, '
+
+
+class ReframeStages(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.check = load_check()
+
+    def staged(self, benchmarks, references=None):
+        """A test whose stage folder holds membench.json with `benchmarks` (JSON text), and
+        `references` (JSON text) as its references file where given."""
+        folder = tempfile.mkdtemp()
+        self.addCleanup(shutil.rmtree, folder)
+        Path(folder, "membench.json").write_text(CONTEXT + f'"benchmarks": {benchmarks}}}')
+        test = self.check.membench_gpu_check()
+        test.stagedir, test.references = folder, ""
+        if references is not None:
+            test.references = str(Path(folder, "refs.json"))
+            Path(test.references).write_text(references)
+        test.job = types.SimpleNamespace(exitcode=0)
+        test.stdout = test.stderr = "log"
+        return test
+
+    def fails(self, test, said):
+        with self.assertRaisesRegex(Exception, said):
+            test.every_row_verified()
+            test.rows_as_performance()
+
+    def test_a_file_membench_does_not_write_fails_named(self):
+        row = json.dumps(ROW)
+        self.fails(self.staged(f'[{row[:-1]}, "real_time": 4000.0}}]'), "'real_time' given twice")
+        self.fails(self.staged(f"[null, {row}]"), "benchmark 0: a row is null")
+        self.fails(self.staged(f'[{row}, {json.dumps(dict(ROW, name="global/write", real_time="41.0"))}]'),
+                   r"benchmark 1 \(global/write\): 'real_time'")
+
+    def test_a_references_file_with_a_row_twice_fails(self):
+        refs = ('{"NVIDIA H100 80GB HBM3/default": {"global/read/bytes:64M": [40.0, -0.1, 0.1, "us"], '
+                '"global/read/bytes:64M": [4.0, -0.1, 0.1, "us"]}}')
+        self.fails(self.staged(f"[{json.dumps(ROW)}]", refs), "'global/read/bytes:64M' given twice")
+
+    def test_repetitions_give_their_median(self):
+        reps = [dict(ROW, real_time=t, repetitions=3, repetition_index=i) for i, t in enumerate((40.0, 41.0, 90.0))]
+        test = self.staged(json.dumps(reps), '{"NVIDIA H100 80GB HBM3/default": '
+                                             '{"global/read/bytes:64M": [41.0, -0.1, 0.1, "us"]}}')
+        self.assertTrue(test.every_row_verified())
+        test.rows_as_performance()
+        self.assertEqual({n: f() for n, (f, _) in test.perf_variables.items()}, {"global/read/bytes=64M": 41.0})
+        self.assertEqual(test.reference, {"*": {"global/read/bytes=64M": (41.0, -0.1, 0.1, "us")}})
 
 
 if __name__ == "__main__":

@@ -8,6 +8,9 @@ Another program's name (`BM_copy/1024/threads:8`) has no space: its first segmen
 family and every further segment a key, `key:value` as Google Benchmark's ArgNames write it,
 a bare value as positional `arg0`, `arg1`, ... (skipping a name a `key:value` of its own
 takes); only the time type at its end is dropped.
+
+A key a name gives twice (`bytes:1K/bytes:64M`) reads as naming.cpp's bench_name::get reads
+it: the first value; membench-report and these tools then agree on which row it is.
 """
 import re
 from collections import namedtuple
@@ -79,7 +82,7 @@ def _membench_name(text):
         key, colon, value = segment.partition(":")
         if not colon or key not in schema.name_key or not _valid_value(key, value):
             return None
-        keys[key] = value
+        keys.setdefault(key, value)  # the first, as bench_name::get finds it
     return Name("/".join(segments[:2]), keys)
 
 
@@ -110,7 +113,7 @@ def _foreign_keys(segments):
     for segment in segments:
         key, colon, value = segment.partition(":")
         if colon and key:
-            keys[key] = value
+            keys.setdefault(key, value)  # the first, as bench_name::get finds it
             continue
         while f"arg{positional}" in named:
             positional += 1

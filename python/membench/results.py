@@ -256,6 +256,13 @@ def read_document(path):
         text = data.decode("utf-8")
     except UnicodeDecodeError as e:
         raise ValueError(f"{path}: not UTF-8: {e}") from None
+    return parse_document(text, path)
+
+
+def parse_document(text, path="document"):
+    """JSON text as Python objects, as read_document reads a file (`path` names it in
+    messages). Raises ValueError: not JSON (json.JSONDecodeError, as json.loads words it), a key
+    given twice in one object, nested too deeply."""
     try:
         doc = json.loads(text, object_pairs_hook=_no_duplicates)
     except _DuplicateKey as e:

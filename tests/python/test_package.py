@@ -1,14 +1,23 @@
 #!/usr/bin/env python3
 """The membench package (python/) on committed files (ctest python.package, with python/ on
 PYTHONPATH): load() on a membench run, an aggregates-only file and another program's file;
-every golden benchmark name parsed back; the schema's tables, its refusal of unknown keys and
-the default metric list; a slowdown injected."""
+every golden benchmark name parsed back, a key given twice as naming.cpp reads it; the
+schema's tables, its refusal of unknown keys and the default metric list; a slowdown injected;
+the scripts' shared cli: input read as the package reads it, outputs all or none, a full
+standard output said in a line."""
+import contextlib
 import copy
+import io
 import json
+import os
+import subprocess
+import sys
+import tempfile
 import unittest
 from pathlib import Path
 
 import membench
+from membench import cli
 from membench import schema as S
 from membench.slowdown import INJECTED_ROWS, inject
 
@@ -81,6 +90,12 @@ class Names(unittest.TestCase):
         with self.assertRaises(ValueError):
             membench.parse_size("M")
 
+    def test_a_key_given_twice_reads_as_naming_cpp(self):
+        # bench_name::get returns the first of a key's params: membench-report's reading.
+        self.assertEqual(membench.parse_name("global/read_offset/bytes:1K/bytes:64M/manual_time").keys,
+                         {"bytes": "1K"})
+        self.assertEqual(membench.parse_name("BM_x/size:1/size:2").keys, {"size": "1"})
+
 
 class Schema(unittest.TestCase):
     def test_tables(self):
@@ -110,6 +125,57 @@ class Slowdown(unittest.TestCase):
             self.assertAlmostEqual(new["real_time"], old["real_time"] * factor)
             if "gb_per_s" in old:
                 self.assertAlmostEqual(new["gb_per_s"], old["gb_per_s"] / factor)
+
+
+class Cli(unittest.TestCase):
+    """membench.cli, as the scripts use it: each refusal an exit 2 with one line."""
+
+    def setUp(self):
+        self.folder = tempfile.TemporaryDirectory()
+        self.t = Path(self.folder.name)
+
+    def tearDown(self):
+        self.folder.cleanup()
+
+    def refused(self, call, *args):
+        """The one line a call that must exit 2 says."""
+        said = io.StringIO()
+        with self.assertRaises(SystemExit) as done, contextlib.redirect_stderr(said):
+            call(*args)
+        self.assertEqual(done.exception.code, 2)
+        self.assertEqual(said.getvalue().count("\n"), 1, said.getvalue())
+        return said.getvalue()
+
+    def test_read_text_refuses_what_read_input_refuses(self):
+        fifo = self.t / "shared.json"
+        os.mkfifo(fifo)
+        for path in (fifo, "/dev/zero", self.t):  # no writer: never waited on; a device; a folder
+            self.assertIn(f"t: {path}: ", self.refused(cli.read_text, "t", str(path)))
+        (self.t / "ok.txt").write_text("é\n", encoding="utf-8")
+        self.assertEqual(cli.read_text("t", str(self.t / "ok.txt")), "é\n")
+
+    def test_read_json_refuses_a_key_given_twice(self):
+        (self.t / "d.json").write_text('{"a": 1, "a": 2}')
+        self.assertIn("key 'a' given twice", self.refused(cli.read_json, "t", str(self.t / "d.json")))
+        self.assertEqual(cli.read_json("t", "unused", '{"a": [1]}'), {"a": [1]})
+
+    def test_write_outputs_all_or_none(self):
+        old, folder = self.t / "nc.json", self.t / "ev.md"
+        old.write_text("old\n")
+        folder.mkdir()
+        self.assertIn("ev.md: cannot be written", self.refused(cli.write_outputs, "t", {str(old): "new\n",
+                                                                                       str(folder): "x"}))
+        self.assertEqual(old.read_text(), "old\n")
+        self.assertEqual(sorted(p.name for p in self.t.iterdir()), ["ev.md", "nc.json"], "a file left beside")
+        cli.write_outputs("t", {str(old): "new\n", str(self.t / "b.md"): "b\n", os.devnull: "x"})
+        self.assertEqual((old.read_text(), (self.t / "b.md").read_text()), ("new\n", "b\n"))
+
+    def test_run_main_says_a_full_standard_output(self):
+        script = "from membench import cli\ncli.run_main(lambda: print('x' * 100000) or 0, 'tool')\n"
+        with open("/dev/full", "w") as full:
+            done = subprocess.run([sys.executable, "-c", script], stdout=full, stderr=subprocess.PIPE, text=True)
+        self.assertEqual((done.returncode, done.stderr), (2, "tool: standard output cannot be written: "
+                                                              "No space left on device\n"))
 
 
 if __name__ == "__main__":

@@ -15,17 +15,19 @@ Exit 2 on unusable input (a --report that cannot be run or whose compare CSV lac
 benchmark, base us or verdict column, a COPY that is not readable JSON, not written by
 inject_slowdown.py or made 0 % slower, copies of one side at different slowdowns, an --aa
 file or an --injected BASE file that is an injected copy, a file on both sides of its pair,
-an option given twice) and where
+a pair given twice (the same files, in the same order), an option given twice, a compare CSV
+that is not UTF-8) and where
 nothing was compared (a pair whose compare compared no benchmark, or no injected row
 compared: no rate to give), on a --misses, --misses-from or --rows-below that is no finite
 number in its range (--misses: a slowdown above -100 and at most 10000 %, one of the
 copies'), or given without the --injected pairs it applies to; 1 when compare fails on a
-pair. Ctrl-C: one line, exit 130.
+pair. Ctrl-C: one line, exit 130; standard output that cannot be written: one line, exit 2.
 """
 import argparse
 import csv
 import io
 import math
+import os
 import subprocess
 import sys
 from collections import defaultdict
@@ -75,17 +77,24 @@ def compare(report, base, new, options):
     sides = [x for f in files(base) for x in ("--base", f)] + [x for f in files(new) for x in ("--new", f)]
     cmd = [report, "compare"] + sides + ["--all", "--format", "csv", "--allow-missing"] + options
     try:
-        run = subprocess.run(cmd, capture_output=True, text=True)
+        run = subprocess.run(cmd, capture_output=True)
     except OSError as e:  # missing, not executable, a folder
         fail(f"--report {report}: cannot be run: {e.strerror or e}")
+    stderr = run.stderr.decode("utf-8", "replace")  # only said again: a bad byte shown, not fatal
     # compare's exit 2 is its unusable input (a file missing or not a run): gate_power's too.
     if run.returncode == 2:
-        said = run.stderr.strip().splitlines()
+        said = stderr.strip().splitlines()
         fail(f"compare of {base} against {new}: unusable input: {said[-1] if said else 'exit 2'}")
     if run.returncode not in (0, 1):
-        sys.exit(f"gate_power: {' '.join(cmd)} exited {run.returncode}:\n{run.stderr}")
+        sys.exit(f"gate_power: {' '.join(cmd)} exited {run.returncode}:\n{stderr}")
+    # compare writes UTF-8 (the names of JSON files): other bytes are no compare CSV of them.
+    try:
+        stdout = run.stdout.decode("utf-8")
+    except UnicodeDecodeError as e:
+        fail(f"--report {report}: its compare CSV of {base} against {new} is not UTF-8 text "
+             f"({e.reason} at byte {e.start})")
     rows = {}
-    reader = csv.reader(io.StringIO(run.stdout))
+    reader = csv.reader(io.StringIO(stdout))
     header = None
     for line in reader:
         if not line or line[0].startswith("#"):
@@ -180,10 +189,37 @@ def refuse_injected(option, pair, paths, why):
                  f"{ctx.get(INJECTED_PCT)!r}): {why}")
 
 
+def side_files(side):
+    """What a side compares: its files as the file system knows them (a link, another spelling
+    or a hard link of one file is that file), in no order."""
+    def identity(path):
+        try:
+            st = os.stat(path)
+            return (st.st_dev, st.st_ino)
+        except OSError:
+            return os.path.realpath(path)
+    return frozenset(identity(f) for f in files(side))
+
+
+def refuse_repeated_pairs(option, pairs):
+    """Exit 2 where a pair is given twice: compare gives it the same verdicts again, and
+    counting them twice doubles the sample with no new run. The pair swapped (NEW BASE, as
+    gate_evaluate.sh gives each A/A pair) is another comparison, with BASE's interval."""
+    seen = {}
+    for k, (base, new) in enumerate(pairs, 1):
+        key = (side_files(base), side_files(new))
+        if key in seen:
+            fail(f"{option} {base} {new} is given twice (pairs {seen[key]} and {k} compare the same files): "
+                 "counted twice, its comparisons would double the sample with no new run; give it once")
+        seen[key] = k
+
+
 def refuse_bad_pairs(aa, injected):
     """Exit 2 on a pair that measures nothing: a side against itself; an injected copy in an
     A/A pair (its slowdown counted as false alarms) or as an injected pair's base (both sides
-    slowed: the slowdown to detect is not the one the copy notes)."""
+    slowed: the slowdown to detect is not the one the copy notes); a pair given twice."""
+    refuse_repeated_pairs("--aa", aa)
+    refuse_repeated_pairs("--injected", injected)
     for pair in aa:
         refuse_self_pair("--aa", pair)
         refuse_injected("--aa", pair, [f for side in pair for f in files(side)], "no A/A pair")
