@@ -87,6 +87,11 @@ class KubernetesRun(unittest.TestCase):
         self.assertEqual(code, 3, output)
         self.assertIn("the fleet report Job did not finish", output)
 
+    def test_a_killed_fleet_report_is_exit_3_not_its_signal(self):
+        code, output = self.run_sh("Complete", fleet="Failed", fleet_exit="137")  # OOM-killed or evicted
+        self.assertEqual(code, 3, output)
+        self.assertIn("none of fleet's codes", output)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -11,7 +11,8 @@
 # MEMBENCH_K8S_TIMEOUT: a kubectl duration such as 30s, 10m, 2h or 1h30m. Both are checked
 # before anything is deleted or applied.
 # Exit: 0 for --help; the fleet report's (0 no outlier, 1 an outlier, 2 unusable input, or a
-# bad RUN_ID, argument or MEMBENCH_K8S_TIMEOUT); 3 a Job failed or did not finish.
+# bad RUN_ID, argument or MEMBENCH_K8S_TIMEOUT); 3 a Job failed or did not finish, or the
+# report's container ended with none of fleet's codes (137: killed or evicted).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 usage="usage: run.sh [RUN_ID] (default k8s-<date>-<time>); MEMBENCH_K8S_TIMEOUT (default 2h)"
@@ -88,5 +89,12 @@ finished membench-fleet 30m
 kubectl logs job/membench-fleet
 code=$(kubectl get pods -l job-name=membench-fleet \
   -o 'jsonpath={.items[0].status.containerStatuses[0].state.terminated.exitCode}')
-echo "run.sh: fleet report exit ${code:-unknown}; results on the volume under membench-$run/"
-exit "${code:-3}"
+# Only fleet's codes are passed on: another (137 OOM-killed or evicted, 126, none) means the
+# report never ran to its end, and passed on would read as run.sh itself killed by a signal.
+case $code in
+  0 | 1 | 2 | 3 | 4) echo "run.sh: fleet report exit $code; results on the volume under membench-$run/"; exit "$code" ;;
+esac
+echo "run.sh: the fleet report Job's container ended with exit ${code:-unknown}, none of fleet's codes" \
+  "(137: killed, e.g. out of memory or evicted): no report; see kubectl describe job/membench-fleet." \
+  "Results on the volume under membench-$run/" >&2
+exit 3

@@ -13,15 +13,19 @@
 #                        name without a / is looked up on PATH; not a program file: exit 2
 #   MEMBENCH_CHECK_ARGS  its options (--runs=4, --baseline=SITE.json, --bin=DIR, ...), split on
 #                        blanks and line breaks, never globbed; quotes keep a blank in one
-#                        option (--baseline="/site ref.json"); an unmatched quote, a backslash
-#                        or an empty option: exit 2, the node untouched
-#   MEMBENCH_METRICS     a .prom file for node_exporter's textfile collector (membench-check --metrics)
+#                        option (--baseline="/site ref.json"); an unmatched quote, a backslash,
+#                        an empty option or value (--baseline=) or an option given twice: exit 2,
+#                        the node untouched
+#   MEMBENCH_METRICS     a .prom file for node_exporter's textfile collector (membench-check
+#                        --metrics); a folder: exit 2, the node untouched
 #   MEMBENCH_NODE        this node's Slurm name (default: SLURMD_NODENAME, else hostname -s; none
 #                        of them, or not one node's name (a host list such as node[1-64], a
 #                        comma, a blank, a glob): exit 2, no scontrol call)
 #   MEMBENCH_ON_ERROR    drain (default) or keep: what a check that gave no verdict (any exit but
 #                        0, 1, 3 and 4: 2, a signal, a crash) does; another value is said, taken
 #                        as drain, and the exit is 2
+# A setting refused above is refused before the check runs (no scontrol call): it is the site's
+# fault on every node, never a GPU's, so no node is drained for it.
 # What it does: a check that finds a GPU slow or failing (exit 1), undecided (3) or a host slow
 # (4) drains the node with a reason that names each GPU, level and deficit ("membench: GPU-865f7762
 # DRAM slower +20.00 %"); a healthy check (0 with at least one level judged) resumes a node that
@@ -54,6 +58,73 @@ printable() {
 # The first N bytes of standard input made printable, a multi-byte character cut at the end
 # dropped: a Slurm reason and a JSON message must stay valid UTF-8.
 first_bytes() { printable | head -c "$1" | { iconv -c -f UTF-8 -t UTF-8 2>/dev/null; true; }; }
+
+# The node check's settings (MEMBENCH_CHECK, MEMBENCH_CHECK_ARGS, MEMBENCH_METRICS). The slips
+# below, which the check would refuse before any run (exit 2, no verdict), are the site's fault,
+# the same on every node: each is refused here, said in fault, and nothing is checked, so that
+# no healthy node is drained or marked for it. A check that ran and gave no verdict is judged
+# by the caller.
+
+# check_path [FALLBACK...]: check, the membench-check that is run. MEMBENCH_CHECK a bare name is
+# looked up on PATH as bash runs it (never the current folder's file of that name), a relative
+# path made absolute; unset, membench-check on PATH, else the first FALLBACK there. A program file:
+# a folder passes [ -x ] too, and running it (exit 126) reads as a failed check.
+check_path() {
+  local candidate
+  check=${MEMBENCH_CHECK:-}
+  if [ -z "$check" ]; then
+    for candidate in "$(type -P membench-check)" "$@"; do
+      [ -n "$candidate" ] && [ -f "$candidate" ] && [ -x "$candidate" ] && { check=$candidate; return 0; }
+    done
+    fault="no membench-check found: set MEMBENCH_CHECK"; return 2
+  fi
+  case $check in
+    */*) [[ $check == /* ]] || check=$PWD/$check ;;
+    *) check=$(type -P -- "$check") ||
+         { fault="MEMBENCH_CHECK=$MEMBENCH_CHECK: no such program on PATH (a name without a / is looked up there; ./$MEMBENCH_CHECK for the current folder's)"; return 2; } ;;
+  esac
+  [ -f "$check" ] && [ -x "$check" ] || { fault="MEMBENCH_CHECK=$MEMBENCH_CHECK: not a program file that can be run"; return 2; }
+}
+
+# metrics_path WHAT PATH: a metrics file, not node_exporter's textfile folder itself (the
+# classic slip, the same on every node).
+metrics_path() {
+  [ ! -d "$2" ] || { fault="$1=$2 is a folder: name a .prom file in it"; return 2; }
+}
+
+# check_words SCRATCH: args, the check's options from MEMBENCH_CHECK_ARGS then MEMBENCH_METRICS.
+# Every blank and line break splits (a config or a ConfigMap may spread them over lines), quotes
+# keep a blank in one word (--baseline="/site ref.json") as xargs reads them; never globbed.
+# Refused: what xargs would change unsaid (an unmatched quote, a backslash, which it drops), an
+# empty word ('') or value (--baseline=$UNSET), an option given twice (the check takes neither;
+# --format aside, which the callers put last) and a metrics file that is a folder.
+check_words() {
+  local words_err word
+  declare -A given=()
+  args=()
+  if [ -n "${MEMBENCH_CHECK_ARGS:-}" ]; then
+    case $MEMBENCH_CHECK_ARGS in
+      *\\*) fault="MEMBENCH_CHECK_ARGS has a backslash, which the split would drop: quote the option instead"; return 2 ;;
+    esac
+    words_err=$(printf '%s\n' "$MEMBENCH_CHECK_ARGS" | xargs -r printf '%s\0' 2>&1 >"$1") ||
+      { fault="MEMBENCH_CHECK_ARGS cannot be read as options (${words_err#xargs: })"; return 2; }
+    while IFS= read -r -d '' word; do args+=("$word"); done <"$1"
+  fi
+  for word in "${args[@]}"; do
+    [ -n "$word" ] || { fault="MEMBENCH_CHECK_ARGS has an empty option ('' or \"\")"; return 2; }
+    case $word in
+      --*=) fault="MEMBENCH_CHECK_ARGS has $word with no value (a variable of the config unset?)"; return 2 ;;
+      --format=*) continue ;;
+      --*=*) [ -z "${given[${word%%=*}]:-}" ] || { fault="MEMBENCH_CHECK_ARGS has ${word%%=*} twice: give it once"; return 2; }
+             given[${word%%=*}]=1 ;;
+    esac
+    case $word in --metrics=*) metrics_path "MEMBENCH_CHECK_ARGS' --metrics" "${word#*=}" || return 2 ;; esac
+  done
+  [ -n "${MEMBENCH_METRICS:-}" ] || return 0
+  [ -z "${given[--metrics]:-}" ] || { fault="MEMBENCH_METRICS and MEMBENCH_CHECK_ARGS' --metrics: give one"; return 2; }
+  metrics_path MEMBENCH_METRICS "$MEMBENCH_METRICS" && args+=(--metrics="$MEMBENCH_METRICS")
+}
+
 say() { printf 'membench_healthcheck: %s\n' "$*" >&2; }
 conf=${MEMBENCH_HEALTHCHECK_CONF:-/etc/default/membench-healthcheck}
 # A site's settings missing or half-read would run a check against the wrong reference (and
@@ -116,30 +187,7 @@ fi
 here=$(cd "$(dirname "$0")" && pwd)
 # membench-check: given, on PATH, in the install prefix (share/membench/integrations/slurm/ is
 # four folders below it) or in the source tree.
-# A program file that can be run: a folder passes [ -x ] too, and running it (exit 126) would
-# read as a failed check and drain a healthy node for the setting's fault.
-runnable() { [ -f "$1" ] && [ -x "$1" ]; }
-# MEMBENCH_CHECK as the path that is run: a bare name is looked up on PATH, as bash runs it
-# (never the current folder's file of that name); a relative path made absolute.
-given_check() {
-  local check=$MEMBENCH_CHECK
-  case $check in
-    */*) [[ $check == /* ]] || check=$PWD/$check ;;
-    *) check=$(type -P -- "$check") ||
-         { say "MEMBENCH_CHECK=$MEMBENCH_CHECK: no such program on PATH (a name without a / is looked up there; ./$MEMBENCH_CHECK for the current folder's); nothing checked"; return 2; } ;;
-  esac
-  runnable "$check" || { say "MEMBENCH_CHECK=$MEMBENCH_CHECK: not a program file that can be run; nothing checked"; return 2; }
-  printf '%s\n' "$check"
-}
-if [ -n "${MEMBENCH_CHECK:-}" ]; then
-  check=$(given_check) || exit 2
-else
-  check=""
-  for candidate in "$(type -P membench-check)" "$here/../../../../bin/membench-check" "$here/../../tools/run/membench-check"; do
-    [ -z "$check" ] && [ -n "$candidate" ] && runnable "$candidate" && check=$candidate
-  done
-  [ -n "$check" ] || { say "no membench-check found: set MEMBENCH_CHECK"; exit 2; }
-fi
+check_path "$here/../../../../bin/membench-check" "$here/../../tools/run/membench-check" || { say "$fault; nothing checked"; exit 2; }
 node=${MEMBENCH_NODE:-${SLURMD_NODENAME:-$(hostname -s 2>/dev/null)}}
 # scontrol show node '' lists every node, and update nodename= names none: no name, no check.
 [ -n "$node" ] || { say "the name of this node is unknown (no MEMBENCH_NODE, no SLURMD_NODENAME, hostname -s failed): set MEMBENCH_NODE"; exit 2; }
@@ -153,26 +201,9 @@ case $on_error in
   *) say "MEMBENCH_ON_ERROR=$on_error is neither drain nor keep: taken as drain, exit 2"
      on_error=drain bad_setting=1 ;;
 esac
-args=()
 work=$(mktemp -d) || { say "no temporary folder: nothing checked"; exit 2; }
 trap 'rm -rf "$work"' EXIT
-# The options as words: every blank and line break splits (a config may spread the options over
-# lines), quotes keep a blank in one word (--baseline="/site ref.json") as xargs reads them;
-# never globbed. A word the check would refuse drains a healthy node for the setting's fault,
-# so what xargs would change unsaid is refused up front: an unmatched quote, a backslash (it
-# drops it), an empty word ('').
-if [ -n "${MEMBENCH_CHECK_ARGS:-}" ]; then
-  case $MEMBENCH_CHECK_ARGS in
-    *\\*) say "MEMBENCH_CHECK_ARGS has a backslash, which the split would drop: quote the option instead; nothing checked"; exit 2 ;;
-  esac
-  words_err=$(printf '%s\n' "$MEMBENCH_CHECK_ARGS" | xargs -r printf '%s\0' 2>&1 >"$work/args") ||
-    { say "MEMBENCH_CHECK_ARGS cannot be read as options (${words_err#xargs: }); nothing checked"; exit 2; }
-  while IFS= read -r -d '' word; do
-    [ -n "$word" ] || { say "MEMBENCH_CHECK_ARGS has an empty option ('' or \"\"); nothing checked"; exit 2; }
-    args+=("$word")
-  done <"$work/args"
-fi
-[ -n "${MEMBENCH_METRICS:-}" ] && args+=(--metrics="$MEMBENCH_METRICS")
+check_words "$work/args" || { say "$fault; nothing checked"; exit 2; }
 
 "$check" "${args[@]}" --format=csv >"$work/levels.csv" 2>"$work/err.txt"
 rc=$?

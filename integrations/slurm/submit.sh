@@ -9,8 +9,9 @@
 # MEMBENCH_NODES: 1 to 100000; MEMBENCH_RUNS: 1 to 1000), a blank MEMBENCH_BUILDS or a build
 # name with a slash or leading dot or named twice, a MEMBENCH_BASELINE that is not a readable file, a
 # MEMBENCH_RESULTS_ROOT that cannot be made a folder, an option in MEMBENCH_SBATCH_ARGS that
-# submit.sh sets itself (--array, --ntasks, --output, --dependency, --parsable, --time; --partition
-# and --account where MEMBENCH_PARTITION or MEMBENCH_ACCOUNT is set), or sbatch refused or printed no job id.
+# submit.sh sets itself (--array, --ntasks, --output, --dependency, --parsable, --time, --export;
+# --partition and --account where MEMBENCH_PARTITION or MEMBENCH_ACCOUNT is set), or sbatch refused
+# or printed no job id. The settings reach the jobs in the environment (sbatch --export=ALL).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
@@ -66,7 +67,7 @@ case $mode in
   array) count MEMBENCH_GPUS 100000; script=membench_array.sbatch shape=(--array="0-$((MEMBENCH_GPUS - 1))") ;;
   node) count MEMBENCH_NODES 100000; script=membench_node.sbatch shape=(--array="0-$((MEMBENCH_NODES - 1))") ;;
   srun) count MEMBENCH_GPUS 100000; script=membench_srun.sbatch shape=(--ntasks="$MEMBENCH_GPUS") ;;
-  -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+  -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
   *) echo "submit.sh: mode must be array, node or srun (see --help)" >&2; exit 2 ;;
 esac
 # Checked here, not an hour later in every task: blank builds would have each task refuse
@@ -98,7 +99,9 @@ if ! err=$(mkdir -p "$logs" 2>&1); then
   exit 2
 fi
 
-site=(--parsable -t "$MEMBENCH_TIME")
+# The settings above reach the jobs only through the environment: --export=ALL, over a site's
+# SBATCH_EXPORT=NONE, else each task would run its defaults (the quick tier) unsaid.
+site=(--parsable --export=ALL -t "$MEMBENCH_TIME")
 [ -n "$MEMBENCH_PARTITION" ] && site+=(-p "$MEMBENCH_PARTITION")
 [ -n "$MEMBENCH_ACCOUNT" ] && site+=(-A "$MEMBENCH_ACCOUNT")
 # More sbatch options word by word, never expanded as file names (read reaches the end: 1).
@@ -108,7 +111,8 @@ read -r -d '' -a more <<<"$MEMBENCH_SBATCH_ARGS" || true
 # over unsaid (the site's --array, or the run's shape). Partition and account only when set.
 owned=("array:a:the mode and MEMBENCH_GPUS or MEMBENCH_NODES" "ntasks:n:the mode and MEMBENCH_GPUS"
   "output:o:the logs go to MEMBENCH_RESULTS_ROOT/slurm-logs" "dependency:d:the fleet job's, on the run"
-  "parsable::this script reads the job id" "time:t:MEMBENCH_TIME")
+  "parsable::this script reads the job id" "time:t:MEMBENCH_TIME"
+  "export::the settings reach the jobs through the environment, all of it")
 [ -n "$MEMBENCH_PARTITION" ] && owned+=("partition:p:MEMBENCH_PARTITION")
 [ -n "$MEMBENCH_ACCOUNT" ] && owned+=("account:A:MEMBENCH_ACCOUNT")
 # refuse_owned WORD: exit 2 where WORD is one of those options: long (sbatch takes any

@@ -6,7 +6,7 @@
 # (default reports/fleet/edge_chip.md). The centre is fleet's: the median of the chips' means.
 # OUT is replaced only by a whole, non-empty table (written beside, then moved); exit 2 for an
 # empty OUT (an unset variable: never the committed default), one that is a folder or no
-# regular file, or REPORT or this script itself; 1 when fleet gives no table.
+# regular file, or REPORT, this script itself or an archive it reads; 1 when fleet gives no table.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 say() { echo "edge_chip.sh: $*" >&2; }
@@ -21,9 +21,15 @@ out=${2:-$here/edge_chip.md}
 for own in "$report" "$(realpath -- "$0")"; do
   [ "$(realpath -m -- "$out")" != "$own" ] || { say "OUT '$out' is $own, a program this runs: nothing written"; exit 2; }
 done
+archives=("$here"/h100/2026-11-2*.tar.xz)
+# The table moved over an archive it reads would replace a committed set of runs.
+for archive in "${archives[@]}"; do
+  [ "$(realpath -m -- "$out")" != "$(realpath -m -- "$archive")" ] ||
+    { say "OUT '$out' is $archive, an archive this reads: nothing written"; exit 2; }
+done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-for archive in "$here"/h100/2026-11-2*.tar.xz; do
+for archive in "${archives[@]}"; do
   mkdir -p "$work/$(basename "$archive" .tar.xz)"
   tar xJf "$archive" -C "$work/$(basename "$archive" .tar.xz)"
 done

@@ -2,12 +2,15 @@
 # tools/run/fetch_debs.sh [DIR [PACKAGE...]]: for a GPU machine without package access,
 # the Debian packages its build lacks (by default rapidjson-dev, which membench-report reads
 # JSON with, and libre2-dev, whose static library matches filters), downloaded on a machine that has apt (apt-get download,
-# no root needed) and unpacked into DIR (default .deps/prefix). Carry DIR to that machine:
-# tools/run/suite.sh finds .deps/prefix by itself; a plain cmake takes
+# no root needed) and unpacked into DIR (default the checkout's .deps/prefix; a relative DIR is
+# the caller's folder's, as every command reads a path; an empty one is refused, exit 2). Carry
+# DIR to that machine: tools/run/suite.sh finds .deps/prefix by itself; a plain cmake takes
 # -DCMAKE_PREFIX_PATH=DIR/usr.
 set -euo pipefail
-cd "$(dirname "$0")/../.."
-prefix=${1:-.deps/prefix}
+repo=$(cd "$(dirname "$0")/../.." && pwd)
+# An empty DIR (an unset variable) would unpack into the checkout's default unsaid.
+[ $# = 0 ] || [ -n "$1" ] || { echo "fetch_debs.sh: DIR is empty: it names no folder (leave it out for $repo/.deps/prefix)" >&2; exit 2; }
+prefix=${1:-$repo/.deps/prefix}
 shift $(( $# > 0 ? 1 : 0 ))
 packages=("$@")
 [ ${#packages[@]} -gt 0 ] || packages=(rapidjson-dev libre2-dev)

@@ -9,15 +9,17 @@
 #   suite:EXE:TIER[:FLAGS]      EXE --suite=TIER into WORK/EXE_TIER[_N].json, with its summary;
 #                               FLAGS comma-separated (e.g. --keep-samples=200)
 #   run:EXE:NAME:FILTER[:FLAGS] a filtered run into WORK/NAME[_N].json, with its summary (NAME: a
-#                               plain file name, no / and no leading .)
-#   peers:TIER                  the peer matrix of every GPU pair alone (--peers-only) into WORK/peers_TIER.json
+#                               plain file name, no / and no leading .; FILTER not empty)
+#   peers:TIER                  the peer matrix of every GPU pair alone (--peers-only) into
+#                               WORK/peers_TIER[_N].json (_2, _3 for a second, never over the first)
 #   p2p_check                   membench_p2p_check against membench's peer rows (p2p_agree.py, 5 %)
 #   ncu                         tools/ncu/ncu_validate.py (membench vs ncu, ~2 us to ~10 ms)
 #   demos                       the fault and Ctrl-C demonstrations
-# RUN_LIMIT (each run's time limit, timeout's duration; default per phase, 400 to 580 s).
+# RUN_LIMIT (each run's time limit, timeout's duration, not 0; default per phase, 400 to 580 s).
 # Exit: 2 without BUNDLE and WORK (a usage line), for a BUNDLE that is no folder, a RUN_LIMIT
-# that is no duration, a WORK it cannot make or write, an unknown phase, or a NAME or TIER that
-# is no plain file name (before any phase runs); else 0, each phase's exit in its log line.
+# that is no duration, a WORK it cannot make or write, an unknown phase (one short of its fields
+# too), tests, p2p_check, ncu or demos given twice, or a NAME or TIER that is no plain file name
+# (before any phase runs); else 0, each phase's exit in its log line.
 set -u
 if [ $# -lt 2 ] || [ -z "$1" ] || [ -z "$2" ]; then
   echo "usage: gpu_session.sh BUNDLE WORK PHASE... (phases: see the head of $0)" >&2
@@ -27,9 +29,10 @@ bundle=$1 work=$2
 shift 2
 # No bundle: every phase would fail in its log (127) and the session still end 0.
 [ -d "$bundle" ] || { echo "gpu_session: BUNDLE '$bundle' is no folder (cmake --build <dir> --target bundle makes it)" >&2; exit 2; }
-# RUN_LIMIT is timeout's duration: text there makes every run fail at once (timeout's 125).
-if [ -n "${RUN_LIMIT:-}" ] && ! [[ $RUN_LIMIT =~ ^[0-9]{1,6}(\.[0-9]{1,3})?[smhd]?$ ]]; then
-  echo "gpu_session: RUN_LIMIT='$RUN_LIMIT' is no duration (seconds, or a number with s, m, h or d: 580, 10m)" >&2
+# RUN_LIMIT is timeout's duration: text there makes every run fail at once (timeout's 125), and
+# timeout reads 0 as no limit at all (a hung run would hold the lent machine): a digit not 0.
+if [ -n "${RUN_LIMIT:-}" ] && ! { [[ $RUN_LIMIT =~ ^[0-9]{1,6}(\.[0-9]{1,3})?[smhd]?$ ]] && [[ $RUN_LIMIT == *[1-9]* ]]; }; then
+  echo "gpu_session: RUN_LIMIT='$RUN_LIMIT' is no duration (seconds, or a number with s, m, h or d: 580, 10m; not 0)" >&2
   exit 2
 fi
 # A NAME, EXE or TIER becomes a file name under WORK: one with / or .. would write outside it
@@ -42,14 +45,26 @@ plain_name() {  # plain_name WHAT VALUE: exits 2 unless VALUE is a plain file na
       ;;
   esac
 }
+# A typo'd phase would run nothing, and one short of its fields (run:EXE:NAME without FILTER) a
+# run nobody asked for, and the session still end 0 on a lent machine.
+unknown() { echo "gpu_session: unknown phase '$1'${2:+ ($2)} (phases: see the head of $0)" >&2; exit 2; }
+declare -A once=()
 for phase in "$@"; do
   case $phase in
-    suite:*) spec=${phase#suite:}; plain_name EXE "${spec%%:*}"; spec=${spec#*:}; plain_name TIER "${spec%%:*}";;
-    run:*) spec=${phase#run:}; plain_name EXE "${spec%%:*}"; spec=${spec#*:}; plain_name NAME "${spec%%:*}";;
+    suite:*:*) spec=${phase#suite:}; plain_name EXE "${spec%%:*}"; spec=${spec#*:}; plain_name TIER "${spec%%:*}";;
+    suite:*) unknown "$phase" "suite:EXE:TIER[:FLAGS]" ;;
+    run:*:*:?*) spec=${phase#run:}; plain_name EXE "${spec%%:*}"; spec=${spec#*:}; plain_name NAME "${spec%%:*}"
+      filter=${spec#*:}  # as the phase reads it: FLAGS after the last ':--'
+      case $filter in *:--*) filter=${filter%:*};; esac
+      [ -n "$filter" ] || unknown "$phase" "no FILTER: run:EXE:NAME:FILTER[:FLAGS]" ;;
+    run:*) unknown "$phase" "no FILTER: run:EXE:NAME:FILTER[:FLAGS]" ;;
     peers:*) plain_name TIER "${phase#peers:}";;
-    info | tests | sass | p2p_check | ncu | demos) ;;
-    # A typo'd phase would run nothing and the session still end 0 on a lent machine.
-    *) echo "gpu_session: unknown phase '$phase' (phases: see the head of $0)" >&2; exit 2 ;;
+    info | sass) ;;
+    # Their files have no number: a second one would replace the first's.
+    tests | p2p_check | ncu | demos)
+      [ -z "${once[$phase]:-}" ] || { echo "gpu_session: phase '$phase' given twice: its second run would replace the first's files" >&2; exit 2; }
+      once[$phase]=1 ;;
+    *) unknown "$phase" ;;
   esac
 done
 # The bundle's layout (cmake --install --component bundle): programs in bin/, the GPU checks
@@ -62,7 +77,7 @@ export PYTHONPATH="$here/../../python${PYTHONPATH:+:$PYTHONPATH}"  # the membenc
 # use this machine's (the same CUDA major version).
 for lib in libcublas.so.13 libcupti.so.13 libnvperf_host.so; do
   found=$(find /usr/local/cuda/ /usr/local/cuda-13*/ /usr/lib/x86_64-linux-gnu/ -name "$lib" 2>/dev/null | head -n 1)
-  if [ -n "$found" ]; then export LD_LIBRARY_PATH="$(dirname "$found")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"; else echo "gpu_session: $lib not found"; fi
+  if [ -n "$found" ]; then LD_LIBRARY_PATH="$(dirname "$found")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"; export LD_LIBRARY_PATH; else echo "gpu_session: $lib not found"; fi
 done
 # Every phase writes under WORK: without it each would fail on its own and the session
 # still end 0.
@@ -73,6 +88,14 @@ fi
 # Milliseconds since the epoch as an integer: mawk (Debian's default awk) prints a number
 # this large as 1.79667e+12, which $(( )) cannot read.
 ms() { date +%s%3N; }
+
+# fresh NAME: NAME, else NAME_2, NAME_3, ...: the first with no result or log in WORK, so that a
+# phase given again (or a WORK used before) never replaces an earlier run's files.
+fresh() {
+  local name=$1 n=1
+  while [ -e "$work/$name.json" ] || [ -e "$work/$name.log" ]; do n=$((n + 1)); name=${1}_$n; done
+  printf '%s\n' "$name"
+}
 
 run_membench() {  # run_membench EXE OUTNAME TIMEOUT ARGS...
   local exe=$1 name=$2 limit=$3
@@ -109,23 +132,20 @@ for phase in "$@"; do
     suite:*)
       spec=${phase#suite:}; exe=${spec%%:*}; spec=${spec#*:}; tier=${spec%%:*}; flags=""
       [ "$spec" != "$tier" ] && flags=${spec#*:}
-      name=${exe}_${tier}; n=1
-      while [ -e "$work/$name.json" ]; do n=$((n + 1)); name=${exe}_${tier}_$n; done
+      name=$(fresh "${exe}_${tier}")
       # shellcheck disable=SC2086
       MEMBENCH_SUITE_PART=${SUITE_PART:-} run_membench "$exe" "$name" "${RUN_LIMIT:-580}" --suite="$tier" --progress=always ${flags//,/ }
       ;;
     run:*)
       spec=${phase#run:}; exe=${spec%%:*}; spec=${spec#*:}; name=${spec%%:*}; filter=${spec#*:}; flags=""
       case $filter in *:--*) flags=${filter##*:}; filter=${filter%:*};; esac
-      # A second run: phase of one NAME gets NAME_2, ... as suite: does, never overwriting the first.
-      base=$name; n=1
-      while [ -e "$work/$name.json" ] || [ -e "$work/$name.log" ]; do n=$((n + 1)); name=${base}_$n; done
+      name=$(fresh "$name")
       # shellcheck disable=SC2086
       run_membench "$exe" "$name" "${RUN_LIMIT:-500}" --benchmark_filter="$filter" ${flags//,/ }
       ;;
     peers:*)
       tier=${phase#peers:}
-      run_membench membench "peers_$tier" "${RUN_LIMIT:-580}" --peers-only --suite="$tier" --progress=always
+      run_membench membench "$(fresh "peers_$tier")" "${RUN_LIMIT:-580}" --peers-only --suite="$tier" --progress=always
       ;;
     p2p_check)
       run_membench membench p2p_membench "${RUN_LIMIT:-400}" --peers-only --suite=default --min-time=0.5 \
@@ -148,3 +168,5 @@ for phase in "$@"; do
       ;;
   esac
 done
+# Each phase said its exit above: the session itself ran them all.
+exit 0
