@@ -25,7 +25,7 @@ Every case also: no signal (exit >= 128) unless rc allows it, no traceback, no C
 terminate or sanitizer report, no error of bash itself, and stdout that ends with a newline when it is not empty.
 
 Placeholders in cmd, setup and env: {t} the case's folder, {report} {membench} {check} the
-programs, {py} this Python, {src} the source tree, {data} tests/data/report, {runs} a folder
+programs, {bin} membench's folder, {py} this Python, {src} the source tree, {data} tests/data/report, {runs} a folder
 of three committed check runs of one H100 (check1/ to check3/), {run1} to {run3} their files.
 
 Exit: 0 when every case run passed, 1 when one failed, 2 on a bad option or case table.
@@ -222,6 +222,7 @@ def main():
               "membench": os.path.abspath(args.membench or os.path.join(args.bin, "membench")),
               "check": os.path.join(SRC, "tools", "run", "membench-check"),
               "py": sys.executable, "src": SRC, "data": os.path.join(SRC, "tests", "data", "report")}
+    places["bin"] = os.path.dirname(places["membench"])
     for program in ("report", "membench"):
         if not os.access(places[program], os.X_OK):
             sys.exit(f"run_cases: {places[program]}: not an executable (--bin, --{program})")
