@@ -269,6 +269,11 @@ int run(int argc, char** argv) {
     std::fputs(version_text(full_version(), git_commit(), MEMBENCH_BENCHMARK_VERSION, cuda_runtime).c_str(), stdout);
     return stdout_written("the version");
   }
+  // Every mode, the listings too, refuses the same bad input, before anything looks for a GPU.
+  if (const auto problem = check_modes(opt, user_args, list_only)) {
+    std::fprintf(stderr, "membench: %s\n", problem->c_str());
+    return exit_usage;
+  }
   if (const auto banner = debug_build_banner(MEMBENCH_BUILD_TYPE); banner && !list_only && !opt.list_devices) {
     std::fputs(banner->c_str(), stderr);
   }
@@ -279,12 +284,6 @@ int run(int argc, char** argv) {
   }
   if (const auto problem = pin_from_environment()) {
     std::fprintf(stderr, "membench: %s\n", problem->c_str());
-    return exit_usage;
-  }
-  // A listing of families or devices takes no filter of rows: one given would be passed over unsaid.
-  if ((opt.list_families || opt.list_devices) && has_arg_prefix(user_args, "--benchmark_filter")) {
-    std::fprintf(stderr, "membench: --benchmark_filter: %s lists every one; leave the filter out (see --help)\n",
-                 opt.list_families ? "--list-families" : "--list-devices");
     return exit_usage;
   }
   if (!opt.devices.empty() && !list_only && !opt.list_devices && !opt.list_families) return run_devices(user_args, opt);

@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdlib>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -14,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "cli.hpp"
+#include "common/schema.hpp"
 
 namespace membench {
 namespace {
@@ -113,14 +115,33 @@ bool accepts(value_kind kind, const std::string& value) {
   return false;
 }
 
-// A key given twice in KEY=VALUE pairs: the context would hold one of the two values unsaid.
-std::optional<std::string> repeated_context_key(std::string_view value) {
+// The keys Google Benchmark writes into the JSON context itself (1.7 and 1.8).
+constexpr std::string_view benchmark_context_keys[] = {
+    "date",   "host_name", "executable",         "num_cpus",        "mhz_per_cpu",        "cpu_scaling_enabled",
+    "caches", "load_avg",  "library_build_type", "library_version", "json_schema_version"};
+
+// A key the results file's context has already: membench's (the schema's, and any membench_
+// key, such as membench_fresh_process_N_after) or Google Benchmark's own. Google Benchmark
+// keeps the user's value and drops membench's later one with a warning (a gpu_uuid of the
+// user's text, by which the fleet groups runs), or writes its own and the user's both.
+bool reserved_context_key(std::string_view key) {
+  return schema::find_context_key(key) != nullptr || key.substr(0, 9) == "membench_" ||
+         std::find(std::begin(benchmark_context_keys), std::end(benchmark_context_keys), key) !=
+             std::end(benchmark_context_keys);
+}
+
+// What is wrong with the keys of KEY=VALUE pairs (already well formed): one given twice (the
+// context would hold one of the two values unsaid) or one the context has already.
+std::optional<std::string> context_key_problem(std::string_view value) {
   std::vector<std::string_view> keys;
   for (std::size_t at = 0; at <= value.size();) {
     const std::size_t comma = std::min(value.find(',', at), value.size());
     const std::string_view item = value.substr(at, comma - at);
     const std::string_view key = item.substr(0, item.find('='));
-    if (std::find(keys.begin(), keys.end(), key) != keys.end()) return std::string(key);
+    if (std::find(keys.begin(), keys.end(), key) != keys.end()) return fmt::format("the key '{}' given twice", key);
+    if (reserved_context_key(key))
+      return fmt::format("the key '{}' is reserved for membench's or Google Benchmark's own context; name yours otherwise",
+                         key);
     keys.push_back(key);
     at = comma + 1;
   }
@@ -135,7 +156,7 @@ std::optional<std::string> check_one(std::string_view arg) {
     const std::string value(arg.substr(prefix.size()));
     if (!accepts(flag.kind, value)) return fmt::format("--{}={}: expected {}", flag.name, value, expected(flag.kind));
     if (flag.kind != value_kind::context) return std::nullopt;
-    if (const auto key = repeated_context_key(value)) return fmt::format("--{}: the key '{}' given twice", flag.name, *key);
+    if (const auto problem = context_key_problem(value)) return fmt::format("--{}: {}", flag.name, *problem);
     return std::nullopt;
   }
   return std::nullopt;
@@ -166,8 +187,12 @@ std::optional<std::string> check_environment() {
     std::transform(variable.begin(), variable.end(), variable.begin(),
                    [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
     const char* value = std::getenv(variable.c_str());
-    if (value == nullptr || accepts(flag.kind, value)) continue;
-    return fmt::format("{}={} in the environment: expected {} (or unset it)", variable, value, expected(flag.kind));
+    if (value == nullptr) continue;
+    if (!accepts(flag.kind, value))
+      return fmt::format("{}={} in the environment: expected {} (or unset it)", variable, value, expected(flag.kind));
+    if (flag.kind != value_kind::context) continue;
+    if (const auto problem = context_key_problem(value))
+      return fmt::format("{}={} in the environment: {}", variable, value, *problem);
   }
   return std::nullopt;
 }

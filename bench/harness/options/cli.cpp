@@ -62,6 +62,23 @@ const CLI::Validator finite_number{[](std::string& value) {
                                    },
                                    "FINITE"};
 
+// --devices, and what an explicit list of GPUs leaves --peers and --peers-only: known without
+// CUDA, so said as a bad option in every mode (a listing too) before anything looks for a GPU,
+// not as the missing GPU or the listing that would come first. `all` is counted when it runs.
+std::optional<std::string> check_gpu_choice(const run_options& o) {
+  if (o.devices.empty()) return std::nullopt;
+  const auto request = parse_devices(o.devices);
+  if (const auto* problem = std::get_if<std::string>(&request)) return *problem;
+  const device_request& chosen = std::get<device_request>(request);
+  if (chosen.all) return std::nullopt;
+  const auto pairs = resolve_peers(std::get<peer_spec>(parse_peers(o.peers)), chosen.indices, true);
+  if (const auto* problem = std::get_if<std::string>(&pairs)) return *problem;
+  if (o.peers_only && std::get<std::vector<peer_pair>>(pairs).empty())
+    return fmt::format("--peers-only: --devices={} with --peers={} selects no pair of GPUs (a peer row needs two)",
+                       o.devices, o.peers);
+  return std::nullopt;
+}
+
 }  // namespace
 
 parsed_options parse_options(const std::vector<std::string>& args) {
@@ -118,6 +135,10 @@ parsed_options parse_options(const std::vector<std::string>& args) {
   }
   if (const auto spec = parse_peers(o.peers); std::holds_alternative<std::string>(spec)) {
     out.error = std::get<std::string>(spec);
+    return out;
+  }
+  if (auto problem = check_gpu_choice(o)) {
+    out.error = *problem;
     return out;
   }
   if (metrics || !metric_list.empty()) {
@@ -220,6 +241,19 @@ std::optional<std::string> check_filter(const std::vector<std::string>& args, co
   return fmt::format("{}='{}{}' matches none of the {} benchmarks of the {} suite{}", filter->origin,
                      negative ? "-" : "", spec, names.size(), tier,
                      tier == "full" ? "" : " (--suite=full lists every row)");
+}
+
+std::optional<std::string> check_modes(const run_options& o, const std::vector<std::string>& user_args,
+                                       bool list_only) {
+  const char* listing = o.list_families ? "--list-families" : o.list_devices ? "--list-devices" : nullptr;
+  // Each listing prints and exits: of two, one would be printed and the other passed over
+  // unsaid (a script asking for the rows would parse the families as names).
+  if (listing != nullptr && list_only)
+    return fmt::format("{} and --benchmark_list_tests are two listings; ask for one", listing);
+  // A listing of families or devices takes no filter of rows: one given would be passed over unsaid.
+  if (listing != nullptr && has_arg_prefix(user_args, "--benchmark_filter"))
+    return fmt::format("--benchmark_filter: {} lists every one; leave the filter out (see --help)", listing);
+  return check_filter_syntax(user_args);
 }
 
 std::vector<std::string> selected_names(const std::vector<std::string>& args, const std::vector<std::string>& names) {

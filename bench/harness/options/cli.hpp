@@ -50,7 +50,8 @@ struct parsed_options {
   std::optional<std::string> error;  ///< what is wrong, for exit_usage
 };
 
-/// membench's options from the arguments Google Benchmark left (argv[0] first).
+/// membench's options from the arguments Google Benchmark left (argv[0] first), each value
+/// checked and --devices with --peers and --peers-only (check_gpu_choice in cli.cpp).
 parsed_options parse_options(const std::vector<std::string>& args);
 
 /// `--help`: membench's options and exit codes, from the schema.
@@ -78,8 +79,15 @@ struct benchmark_filter {
 std::optional<benchmark_filter> effective_filter(const std::vector<std::string>& args, const char* environment);
 
 /// Null when the filter (as check_filter finds it) is absent or a valid regular expression;
-/// otherwise what is wrong. What --devices checks before it looks for a GPU.
+/// otherwise what is wrong.
 std::optional<std::string> check_filter_syntax(const std::vector<std::string>& args);
+
+/// Null when the mode the options ask for goes with the rest of `user_args` (argv as given;
+/// `list_only`: wants_list_only); otherwise what is wrong: two listings (--list-families or
+/// --list-devices with --benchmark_list_tests), a filter flag with a listing that takes none,
+/// a filter (the flag, else BENCHMARK_FILTER) that is not a valid regular expression. Checked
+/// for every mode, before anything looks for a GPU.
+std::optional<std::string> check_modes(const run_options& o, const std::vector<std::string>& user_args, bool list_only);
 
 /// Null when the filter (effective_filter of `args` and the environment; none: all) is a
 /// regular expression Google Benchmark accepts (POSIX extended, an optional leading '-'

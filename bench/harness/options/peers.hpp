@@ -1,6 +1,7 @@
 // `--peers`: the ordered pairs of GPUs (data from `src` to `dst`) the peer families measure,
-// and how many GPUs this process may use, found without CUDA: rows are registered before
-// anything touches a GPU, so that listing works anywhere. Plain host logic, tested without a GPU.
+// the GPUs `--devices` names, and how many GPUs this process may use, found without CUDA:
+// rows are registered and options checked before anything touches a GPU, so that listing and
+// refusing a bad option work anywhere. Plain host logic, tested without a GPU.
 //
 // Grammar: `all` (every ordered pair, `*-*`), `none`, or items `S-D` separated by commas, each
 // end a device index or `*` (every device but the other end): `0-1,2-3`, `0-*`, `*-2`.
@@ -38,6 +39,15 @@ struct peer_spec {
 
 /// Parses the grammar above; else what is wrong (naming the item).
 std::variant<peer_spec, std::string> parse_peers(std::string_view text);
+
+/// What --devices asked for: every device, or these indices in this order.
+struct device_request {
+  bool all = false;
+  std::vector<int> indices;
+};
+
+/// Parses `all` or a comma-separated list of distinct indices; else what is wrong.
+std::variant<device_request, std::string> parse_devices(std::string_view text);
 
 /// The distinct ordered pairs of `spec`, sorted by (src, dst): a `*` end is every device of
 /// `devices` except the other end. An index end is taken as given when `strict` is false (the

@@ -25,24 +25,6 @@ extern char** environ;
 
 namespace membench {
 
-std::variant<device_request, std::string> parse_devices(std::string_view text) {
-  if (text == "all") return device_request{true, {}};
-  device_request r;
-  while (true) {
-    const auto comma = text.find(',');
-    const std::string_view item = text.substr(0, comma);
-    int index = -1;
-    const auto [end, ec] = std::from_chars(item.data(), item.data() + item.size(), index);
-    if (item.empty() || ec != std::errc{} || end != item.data() + item.size() || index < 0)
-      return fmt::format("--devices: '{}' is not a device index (use all, or indices such as 0,2,3)", item);
-    if (std::find(r.indices.begin(), r.indices.end(), index) != r.indices.end())
-      return fmt::format("--devices: device {} is listed twice", index);
-    r.indices.push_back(index);
-    if (comma == std::string_view::npos) return r;
-    text.remove_prefix(comma + 1);
-  }
-}
-
 std::variant<std::vector<int>, std::string> resolve_devices(const device_request& request, int count) {
   if (request.all) {
     std::vector<int> all(static_cast<std::size_t>(count));

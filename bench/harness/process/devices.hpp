@@ -14,16 +14,9 @@
 #include <variant>
 #include <vector>
 
+#include "harness/options/peers.hpp"  // device_request, parse_devices
+
 namespace membench {
-
-/// What --devices asked for: every device, or these indices in this order.
-struct device_request {
-  bool all = false;
-  std::vector<int> indices;
-};
-
-/// Parses `all` or a comma-separated list of distinct indices; else what is wrong.
-std::variant<device_request, std::string> parse_devices(std::string_view text);
 
 /// The indices to run on, of `count` devices present; else what is wrong (an index that is
 /// not there, naming the devices that are).

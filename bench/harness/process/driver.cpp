@@ -30,6 +30,30 @@ int run_peer_matrix(const std::vector<std::string>& user_args, const std::vector
                                             out.empty() ? out : peers_output_path(out), progress));
 }
 
+// The peer pairs among the GPUs of --devices and whether the peer process has a row to run.
+struct peer_plan {
+  std::vector<peer_pair> pairs;
+  bool matrix = false;
+};
+
+// The plan for `indices`, or the exit code (said) where --peers-only is left with no row.
+std::variant<peer_plan, int> plan_peers(const std::vector<std::string>& user_args, const run_options& opt,
+                                        const std::vector<int>& indices) {
+  const auto peers = resolve_peers(std::get<peer_spec>(parse_peers(opt.peers)), indices, true);
+  if (const auto* problem = std::get_if<std::string>(&peers)) {
+    std::fprintf(stderr, "membench: %s\n", problem->c_str());
+    return exit_usage;
+  }
+  peer_plan plan{std::get<std::vector<peer_pair>>(peers)};
+  plan.matrix = !selected_names(user_args, case_names({opt.suite, false, plan.pairs, true})).empty();
+  if (opt.peers_only && !plan.matrix) {
+    std::fprintf(stderr, "membench: --peers-only: no peer row selected among --devices=%s (--peers=%s)\n",
+                 opt.devices.c_str(), opt.peers.c_str());
+    return exit_usage;
+  }
+  return plan;
+}
+
 }  // namespace
 
 // The device the run uses, or the exit code that says why there is none.
@@ -57,30 +81,25 @@ int select_device(int device, int& count) {
 // --devices: the GPUs asked for, their UUIDs, one process each (process/devices.hpp), then
 // the peer rows among them.
 int run_devices(const std::vector<std::string>& user_args, const run_options& opt) {
-  const auto request = parse_devices(opt.devices);
-  if (const auto* problem = std::get_if<std::string>(&request)) {
-    std::fprintf(stderr, "membench: %s\n", problem->c_str());
-    return exit_usage;
-  }
-  // A bad filter is said as such, not as the missing GPU a machine without one would report first.
-  if (const auto problem = check_filter_syntax(user_args)) {
-    std::fprintf(stderr, "membench: %s\n", problem->c_str());
-    return exit_usage;
-  }
+  // parse_options refused a bad list, main a bad filter (check_modes).
+  const device_request request = std::get<device_request>(parse_devices(opt.devices));
+  // An explicit list needs no CUDA to say what it leaves the peer rows: said before the GPU
+  // is looked for, not as the missing GPU a machine without one would report first.
+  std::variant<peer_plan, int> plan = peer_plan{};
+  if (!request.all) plan = plan_peers(user_args, opt, request.indices);
+  if (const int* rc = std::get_if<int>(&plan)) return *rc;
   int count = 0;
   if (const int rc = select_device(0, count); rc != exit_ok) return rc;
-  const auto resolved = resolve_devices(std::get<device_request>(request), count);
+  const auto resolved = resolve_devices(request, count);
   if (const auto* problem = std::get_if<std::string>(&resolved)) {
     std::fprintf(stderr, "membench: %s\n", problem->c_str());
     return exit_bad_device;
   }
   const auto& indices = std::get<std::vector<int>>(resolved);
-  const auto peers = resolve_peers(std::get<peer_spec>(parse_peers(opt.peers)), indices, true);
-  if (const auto* problem = std::get_if<std::string>(&peers)) {
-    std::fprintf(stderr, "membench: %s\n", problem->c_str());
-    return exit_usage;
-  }
-  const auto& pairs = std::get<std::vector<peer_pair>>(peers);
+  if (request.all) plan = plan_peers(user_args, opt, indices);
+  if (const int* rc = std::get_if<int>(&plan)) return *rc;
+  const std::vector<peer_pair>& pairs = std::get<peer_plan>(plan).pairs;
+  const bool matrix = std::get<peer_plan>(plan).matrix;
   // With --host-link=alone the host-bound rows run apart, one GPU at a time.
   const bool apart = opt.host_link == host_link_mode::alone && indices.size() > 1;
   const host_link_mode together = apart ? host_link_mode::skip : opt.host_link;
@@ -89,14 +108,8 @@ int run_devices(const std::vector<std::string>& user_args, const run_options& op
   };
   const bool each = selects(together);
   const bool link = apart && selects(host_link_mode::only);
-  const bool matrix = !selected_names(user_args, case_names({opt.suite, false, pairs, true})).empty();
   if (indices.size() == 1)
     std::fprintf(stderr, "membench: --devices=%s is one GPU here: no peer rows (they need two)\n", opt.devices.c_str());
-  if (opt.peers_only && !matrix) {
-    std::fprintf(stderr, "membench: --peers-only: no peer row selected among --devices=%s (--peers=%s)\n",
-                 opt.devices.c_str(), opt.peers.c_str());
-    return exit_usage;
-  }
   std::vector<std::string> uuids;
   std::vector<std::vector<int>> local;
   for (int index : indices) {
