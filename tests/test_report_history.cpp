@@ -106,6 +106,32 @@ TEST(ReportExport, GithubActionBenchmarkSmallerIsBetter) {
   EXPECT_EQ(j[0].at("range"), "± 0.5");
 }
 
+// A bound is a number that brackets the value, or absent: an interval without its upper end
+// gives none, an inverted one no negative range, one beside the median is widened to it.
+TEST(ReportExport, BoundsAreBothEndsAroundTheValueOrNone) {
+  const auto one = [](const std::string& ends) {
+    return parse_results(R"({"context": {}, "benchmarks": [{"name": "k/a", "run_type": "iteration",
+        "real_time": 100, "time_unit": "us")" + ends + "}]}", "a.json");
+  };
+  const result_file no_upper = one(R"(, "ci_low_us": 99.9)");
+  EXPECT_FALSE(nlohmann::json::parse(export_bmf(no_upper, {})).at("k/a").at("latency").contains("upper_value"));
+  EXPECT_FALSE(nlohmann::json::parse(export_gab(no_upper, {}))[0].contains("range"));
+  const result_file inverted = one(R"(, "ci_low_us": 102, "ci_high_us": 98)");
+  EXPECT_FALSE(nlohmann::json::parse(export_gab(inverted, {}))[0].contains("range"));
+  const result_file beside = one(R"(, "ci_low_us": 101, "ci_high_us": 102)");
+  const auto latency = nlohmann::json::parse(export_bmf(beside, {})).at("k/a").at("latency");
+  EXPECT_DOUBLE_EQ(latency.at("lower_value").get<double>(), 100e3) << "widened to the value";
+  EXPECT_DOUBLE_EQ(latency.at("upper_value").get<double>(), 102e3);
+}
+
+// A latency is better lower: the notes of history and builds say so of ns_per_load.
+TEST(ReportViews, LatencyAndCyclesAreBetterLower) {
+  for (const char* v : {"time", "t_median_us", "ns_per_load", "cycles_per_load", "noise_pct", "slowdown"})
+    EXPECT_TRUE(lower_is_better(v)) << v;
+  for (const char* v : {"gb_per_s", "pct_peak", "speedup", "gflop_per_s", "no_such_counter"})
+    EXPECT_FALSE(lower_is_better(v)) << v;
+}
+
 TEST(ReportViews, AnyGoogleBenchmarkFileLaysOutEachExperiment) {
   const result_file f = load_results(data + "plain_gbench.json");
   const document d = view_table({f}, {});

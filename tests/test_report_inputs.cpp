@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -185,6 +186,36 @@ TEST(ReportInputs, AGpuTwiceAsFastAsItsReferenceIsNotVouchedFor) {
   EXPECT_EQ(out.undecided, 1);
 }
 
+// One rank per GPU, its place in the worst-first list both outputs give, strata mixed: the
+// JSON ranked within each stratum while the table counted over every GPU.
+TEST(ReportInputs, AGpusRankIsTheSameInTheJsonAndTheTable) {
+  std::vector<result_file> files;
+  for (const char* build : {"default", "cg"}) {
+    for (int g = 0; g < 5; ++g) {
+      for (int k = 0; k < 3; ++k) {
+        // A copy of a run counts once: the cg build's runs are 1 % slower, each its own.
+        files.push_back(run_file(fmt::format("GPU-{}{:03d}", build[0], g), k, "node",
+                                 (g == 4 ? 1.08 : 1.0) * (build[0] == 'c' ? 1.01 : 1.0)));
+        files.back().context["membench_cache_mode"] = build;
+      }
+    }
+  }
+  fleet_options opt;
+  opt.allow_mixed = true;
+  const fleet_outcome text = view_fleet(files, opt);
+  opt.as_json = true;
+  const nlohmann::json j = nlohmann::json::parse(view_fleet(files, opt).json);
+  std::map<std::string, std::string> json_rank;
+  for (const nlohmann::json& g : j.at("gpus")) json_rank[g.at("uuid")] = fmt::format("{}", g.at("rank").get<int>());
+  const table* worst_first = nullptr;
+  for (const table& t : text.doc.tables) {
+    if (t.title == "GPUs, worst first") worst_first = &t;
+  }
+  ASSERT_NE(worst_first, nullptr);
+  ASSERT_EQ(worst_first->rows.size(), 10u);
+  for (const auto& row : worst_first->rows) EXPECT_EQ(json_rank.at(row.at(1).text), row.at(0).text) << row.at(1).text;
+}
+
 TEST(ReportInputs, PairsTakeOnlyWhatTheCommandLineTakes) {
   const std::string pair = R"([{{"base": {{"file": "a.json", "row": "x", "scale": {}}}, "new": {{"file": "b.json", "row": "x"}}{}}}])";
   EXPECT_NO_THROW(parse_row_pairs(fmt::format(fmt::runtime(pair), 2, ", \"threshold\": 5, \"margin\": 150"), "p"))
@@ -194,6 +225,13 @@ TEST(ReportInputs, PairsTakeOnlyWhatTheCommandLineTakes) {
   EXPECT_THROW(parse_row_pairs(fmt::format(fmt::runtime(pair), 1, ", \"threshold\": -1"), "p"), input_error);
   EXPECT_THROW(parse_row_pairs(fmt::format(fmt::runtime(pair), 1, ", \"threshold\": 1e9"), "p"), input_error);
   EXPECT_THROW(parse_row_pairs(fmt::format(fmt::runtime(pair), 1, ", \"margin\": 1e9"), "p"), input_error);
+  // A boolean is no percent: json would read true as 1, a threshold nobody asked for.
+  EXPECT_THROW(parse_row_pairs(fmt::format(fmt::runtime(pair), 1, ", \"threshold\": true"), "p"), input_error);
+  EXPECT_THROW(parse_row_pairs(fmt::format(fmt::runtime(pair), "true", ""), "p"), input_error) << "a boolean scale";
+  // A key beside "pairs" is the misspelling one level up: the pairs would be judged at 5 %.
+  const std::string one = R"({"base": {"file": "a.json", "row": "x"}, "new": {"file": "b.json", "row": "x"}})";
+  EXPECT_NO_THROW(parse_row_pairs("{\"pairs\": [" + one + "]}", "p"));
+  EXPECT_THROW(parse_row_pairs("{\"pairs\": [" + one + "], \"threshold\": 50}", "p"), input_error);
 }
 
 // A sample that is no number would be dropped, the row judged on its interval alone, unsaid.

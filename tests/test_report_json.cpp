@@ -70,13 +70,44 @@ TEST(ReportJson, PairsCompareRowsOfAnyNameOrFileWithTheirOwnThreshold) {
   EXPECT_EQ(renamed.at("base").at("name"), off0);
   EXPECT_EQ(renamed.at("new").at("name"), off1);
   EXPECT_EQ(renamed.at("verdict"), "slower") << "offset 1 is about 3 % slower: beyond 1 %, not 5 %";
-  EXPECT_DOUBLE_EQ(renamed.at("threshold_pct").get<double>(), 1);
+  EXPECT_EQ(renamed.at("threshold_pct").get<double>(), 1);
   const json& scaled = j.at("benchmarks").at(1);
   EXPECT_DOUBLE_EQ(scaled.at("base").at("scale").get<double>(), 2);
   EXPECT_DOUBLE_EQ(scaled.at("base").at("median_us").get<double>(), 2 * files[0].find(off0)->time_us);
   EXPECT_EQ(scaled.at("new").at("files").at(0), "cg");
   EXPECT_EQ(scaled.at("verdict"), "faster") << "half the time of twice the row";
   EXPECT_EQ(j.at("summary").at("correction").at("method"), "none");
+}
+
+// A record says the percents it was judged at as given (7, not 7 / 100 * 100 = 7.000000000000001),
+// and a GB/s only where it is a rate: a row's -3000 GB/s is none, nor a change under -100 %.
+TEST(ReportJson, CompareRecordsSayTheGivenPercentsAndNoNegativeRate) {
+  const result_file base = load_results(data + "h200_default.json");
+  result_file next = load_results(data + "h200_default_rerun.json");
+  for (result& r : next.results) {
+    if (r.name.find("memcpy_d2d") == std::string::npos) continue;
+    std::vector<counter_set::value_type> v;
+    for (const auto& [name, x] : r.counters) v.emplace_back(name, name == "gb_per_s" ? -3000 : x);
+    r.counters = counter_set(std::move(v));
+  }
+  compare_options opt;
+  opt.filter = "memcpy";
+  opt.threshold_pct = 7;
+  opt.margin_pct = 3.5;
+  opt.show_all = true;
+  opt.as_json = true;
+  const compare_outcome c = view_compare(base, next, opt);
+  const json j = json::parse(c.json);
+  int seen = 0;
+  for (const json& r : j.at("benchmarks")) {
+    EXPECT_EQ(r.at("threshold_pct").get<double>(), 7);
+    EXPECT_EQ(r.at("margin_pct").get<double>(), 3.5);
+    if (r.at("benchmark").get<std::string>().find("memcpy_d2d") == std::string::npos) continue;
+    ++seen;
+    EXPECT_TRUE(r.at("new_gb_per_s").is_null()) << r.at("new_gb_per_s");
+    EXPECT_TRUE(r.at("gb_per_s_change").is_null());
+  }
+  EXPECT_GT(seen, 0);
 }
 
 TEST(ReportJson, PairsRefuseMalformedInput) {

@@ -49,6 +49,9 @@ record clock_record(const result_file& f, const sm_clock_readings& c) {
   r.show("probe_mhz", number_value(c.probe_mhz), "probe (MHz)", mhz_cell(c.probe_mhz));
   r.add("probe_step_pct", probe_step_pct).show("probe_vs_events", probe, "probe vs events (step 0.8 %)", agreement_cell(probe));
   r.show("nvml_max_mhz", number_value(max_mhz), "NVML max (MHz)", mhz_cell(max_mhz));
+  // A reading that is no finding (unconverged, throttled, beyond the GPU's maximum) says so.
+  r.show("problem", c.problem, "no finding", {c.problem.empty() ? "-" : c.problem, NAN,
+                                              c.problem.empty() ? tone::muted : tone::bad});
   return r;
 }
 

@@ -48,8 +48,8 @@ decision decide_pair(const benchmark_pair& p, const compare_sides& all, const de
     if (usable(p.next[k])) add_to_side(sn, *p.next[k], *files.next[k]);
   }
   decide_options own = with;
-  if (!std::isnan(p.threshold)) own.threshold = p.threshold;
-  if (!std::isnan(p.margin)) own.margin = p.margin;
+  if (!std::isnan(p.threshold_pct)) own.threshold = p.threshold_pct / 100;
+  if (!std::isnan(p.margin_pct)) own.margin = p.margin_pct / 100;
   return decide(sb, sn, own, *p.name);
 }
 

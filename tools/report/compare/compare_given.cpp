@@ -18,19 +18,32 @@ namespace {
 
 using json = nlohmann::json;
 
-// A key the format does not have is a misspelling ("scael"): the pair would answer another question.
-void only_keys(const json& object, std::initializer_list<std::string_view> known, const std::string& path) {
+// A key the format does not have is a misspelling ("scael"): the pair would answer another
+// question. `what` names the object: "a pair", or the document ({"pairs": [...]}), where a
+// "threshold" beside the pairs would be passed over unsaid and the pairs judged at 5 %.
+void only_keys(const json& object, std::initializer_list<std::string_view> known, const std::string& path,
+               std::string_view what = "a pair") {
   for (const auto& [key, value] : object.items()) {
     if (std::find(known.begin(), known.end(), key) == known.end())
-      throw input_error(fmt::format("{}: a pair has no key \"{}\" (its keys: {})", path, key, fmt::join(known, ", ")));
+      throw input_error(fmt::format("{}: {} has no key \"{}\" (its keys: {})", path, what, key, fmt::join(known, ", ")));
   }
+}
+
+// A number the pair gives, or `absent`. A boolean is no number: json would read true as 1,
+// a 1 % threshold or a scale of 1 nobody asked for.
+double number_at(const json& object, const char* key, double absent, const std::string& path) {
+  const auto it = object.find(key);
+  if (it == object.end()) return absent;
+  if (!it->is_number())
+    throw input_error(fmt::format("{}: a pair's \"{}\" must be a number, not {}", path, key, it->dump()));
+  return it->get<double>();
 }
 
 named_row row_of(const json& side, const std::string& path) {
   if (!side.is_object() || !side.contains("file") || !side.contains("row"))
     throw input_error(fmt::format("{}: each side of a pair needs \"file\" and \"row\"", path));
   only_keys(side, {"file", "row", "scale"}, path);
-  named_row r{side.at("file").get<std::string>(), side.at("row").get<std::string>(), side.value("scale", 1.0)};
+  named_row r{side.at("file").get<std::string>(), side.at("row").get<std::string>(), number_at(side, "scale", 1.0, path)};
   // A per-element count, a unit: within a million either way (1e308 made a time infinite).
   if (!(r.scale >= 1e-6 && r.scale <= 1e6))
     throw input_error(fmt::format("{}: scale of '{}' must be from 1e-6 to 1e6", path, r.row));
@@ -96,13 +109,16 @@ std::vector<row_pair> parse_row_pairs(std::string_view text, const std::string& 
   json j;
   try {
     j = parse_strict_json<json>(text, path);
-    if (j.is_object()) j = j.at("pairs");
+    if (j.is_object()) {
+      only_keys(j, {"pairs"}, path, "the document");
+      j = j.at("pairs");
+    }
     if (!j.is_array()) throw input_error(fmt::format("{}: --pairs wants a list of pairs", path));
     std::vector<row_pair> out;
     for (const json& p : j) {
       if (p.is_object()) only_keys(p, {"base", "new", "threshold", "margin"}, path);
-      out.push_back({row_of(p.at("base"), path), row_of(p.at("new"), path), p.value("threshold", NAN),
-                     p.value("margin", NAN)});
+      out.push_back({row_of(p.at("base"), path), row_of(p.at("new"), path), number_at(p, "threshold", NAN, path),
+                     number_at(p, "margin", NAN, path)});
       // Bounded as --threshold is: a pair of two rows may ask one to be 2.5x the other (a margin
       // of 150 %), which one row against itself (--margin, up to 100 %) never needs.
       const double t = out.back().threshold_pct, m = out.back().margin_pct;
@@ -134,8 +150,8 @@ compare_outcome view_compare_pairs(const std::vector<row_pair>& given, const fil
     p.next = {side_row(g.next, *p.next_files[0], store)};
     p.base_scale = g.base.scale;
     p.next_scale = g.next.scale;
-    p.threshold = g.threshold_pct / 100;
-    p.margin = g.margin_pct / 100;
+    p.threshold_pct = g.threshold_pct;
+    p.margin_pct = g.margin_pct;
     classify(p, {p.base_files, p.next_files}, opt.allow_missing);
   }
   // Each pair decides on its own files; the document's notes name every file of a side.

@@ -18,12 +18,16 @@ std::vector<std::string> paths(const std::vector<const result_file*>& files) {
   return out;
 }
 
-// The median GB/s of a side's usable results.
+// The median GB/s of a side's usable results. A rate is above 0: a row's -3000 GB/s is no
+// rate, and would show a change under -100 %; such a row gives the side no GB/s.
 double median_gbps(const std::vector<const result*>& rs) {
   std::vector<double> v;
   for (const result* r : rs) {
     if (!usable(r)) continue;
-    if (const double* x = r->counters.find(schema::counter("gb_per_s").key)) v.push_back(*x);
+    const double* x = r->counters.find(schema::counter("gb_per_s").key);
+    if (x == nullptr) continue;
+    if (!(*x > 0 && std::isfinite(*x))) return NAN;
+    v.push_back(*x);
   }
   return v.empty() ? NAN : median_of(std::move(v));
 }
@@ -61,7 +65,7 @@ std::vector<std::string> reason_names(const decision& d) {
 // side's times multiplied by its scale (--pairs) divide its GB/s alike, as `change` counts them.
 void add_throughput(record& r, const benchmark_pair& p, const decision* x) {
   const double base = median_gbps(p.base) / p.base_scale, next = median_gbps(p.next) / p.next_scale;
-  const bool both = x != nullptr && base > 0 && !std::isnan(next);
+  const bool both = x != nullptr && base > 0 && next > 0;
   const double change = both ? next / base - 1 : NAN;
   r.show("base_gb_per_s", number_value(both ? base : NAN), "base GB/s", number_cell(both ? base : NAN));
   r.show("new_gb_per_s", number_value(both ? next : NAN), "new GB/s", number_cell(both ? next : NAN));
@@ -110,8 +114,9 @@ const char* to_string(pair_state s) noexcept {
 record pair_record(const benchmark_pair& p, const compare_sides& files, const decision* x, const compare_options& opt) {
   const decision none;
   const decision& d = x ? *x : none;
-  const double threshold = std::isnan(p.threshold) ? opt.threshold_pct / 100 : p.threshold;
-  const double margin = std::isnan(p.margin) ? opt.margin_pct / 100 : p.margin;
+  // The percents as given, never a fraction multiplied back: a program compares them with what it asked for.
+  const double threshold_pct = std::isnan(p.threshold_pct) ? opt.threshold_pct : p.threshold_pct;
+  const double margin_pct = std::isnan(p.margin_pct) ? opt.margin_pct : p.margin_pct;
   record r;
   r.show("benchmark", pair_name(p), "benchmark", {pair_name(p)});
   r.show("base", side_record(*p.name, files.base, p.base_scale, d.base_us, d.base_clock_mhz), "base us", number_cell(d.base_us));
@@ -123,7 +128,7 @@ record pair_record(const benchmark_pair& p, const compare_sides& files, const de
          {std::isnan(d.low) ? "-" : fmt::format("[{:+.2f}, {:+.2f}] %", 100 * d.low, 100 * d.high)});
   add_throughput(r, p, x);
   add_verdict(r, p, x);
-  r.add("threshold_pct", 100 * threshold).add("margin_pct", 100 * margin);
+  r.add("threshold_pct", threshold_pct).add("margin_pct", margin_pct);
   r.add("figure", x ? field_value(to_string(d.fig)) : field_value());
   r.add("resolution_us", number_value(d.resolution_us)).add("cycles", cycles_record(d));
   r.add("reason", d.v == verdict::unsure ? d.why.text : "").add("reasons", reason_names(d)).add("problem", p.why);

@@ -39,12 +39,13 @@ struct benchmark_pair {
   pair_state state = pair_state::decide;
   std::string why;  ///< the problem ("missing in ...", "error row in ...: ..."); "" when none
   /// --pairs: NEW's row, its own files on each side, the factors each side's times were
-  /// multiplied by, its own threshold and margin (fractions); otherwise null, empty, 1 and
-  /// NAN: the benchmark's name, the sides' files, its times, --threshold and --margin.
+  /// multiplied by, its own threshold and margin (percents, as given: the record repeats them
+  /// exactly, where a fraction multiplied back would say 7.000000000000001); otherwise null,
+  /// empty, 1 and NAN: the benchmark's name, the sides' files, its times, --threshold and --margin.
   const std::string* new_name = nullptr;
   std::vector<const result_file*> base_files, next_files;
   double base_scale = 1, next_scale = 1;
-  double threshold = NAN, margin = NAN;
+  double threshold_pct = NAN, margin_pct = NAN;
 };
 
 /// The files' paths, comma-separated.

@@ -8,15 +8,13 @@
 //   - real: the stratum judged as it is (GPU verdicts not within are false alarms); each GPU
 //     in turn slowed on all its GPU rows, on each family, on each GPU row; the failed-row
 //     shares of healthy GPUs with their first run and with every run;
-//   - join: each GPU judged alone against the reference of the others (a node fit to join);
-//   - synthetic: fleets of each size drawn from the stratum's GPUs (--draw: distinct chips
-//     before any repeats, or the bootstrap; fleet/draw.hpp); one, two or a quarter slowed 3, 5, 10
-//     and 20 % on all GPU rows, one family or one row (drawn per trial): how often a slowed
-//     GPU is called, how often a healthy one is, how often a fleet exits 0.
-// Exit 0; 2 on unusable input.
+//   - join (five GPUs or more): each GPU judged alone against the reference of the others (a
+//     node fit to join);
+//   - synthetic: fleets of each size drawn from the stratum's GPUs (evaluate_synthetic.cpp).
+// A stratum a section leaves out is said under it. Exit 0; 2 on unusable input, and when no
+// section evaluated any stratum (an evaluation of nothing is no evidence).
 #include <algorithm>
 #include <charconv>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -28,15 +26,13 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
-#include "fleet/draw.hpp"
 #include "core/exit_codes.hpp"
-#include "fleet/evaluate_load.hpp"
+#include "fleet/evaluate_fleets.hpp"
 
-namespace membench::report {
-namespace {
+namespace membench::report::fleet_evaluate {
 
 namespace ft = fleet_test;
-// Rows of the GPU part in a family, or every GPU row when family is "".
+
 std::vector<std::size_t> gpu_rows(const ft::matrix& m, const std::string& family) {
   std::vector<std::size_t> out;
   for (std::size_t r = 0; r < m.rows.size(); ++r) {
@@ -57,12 +53,14 @@ bool called(const ft::gpu_result& r) {
   return v == ft::verdict::slow || v == ft::verdict::failing;
 }
 
-std::vector<ft::gpu_result> judge_own(const ft::matrix& m, const ft::settings& s) {
-  return ft::judge(m, ft::reference_of(m, s), s);
-}
-
 std::string pct(std::size_t k, std::size_t n) {
   return n == 0 ? "-" : fmt::format("{}/{} ({:.1f} %)", k, n, 100.0 * static_cast<double>(k) / static_cast<double>(n));
+}
+
+namespace {
+
+std::vector<ft::gpu_result> judge_own(const ft::matrix& m, const ft::settings& s) {
+  return ft::judge(m, ft::reference_of(m, s), s);
 }
 
 // --- real sets -----------------------------------------------------------------------------
@@ -157,125 +155,21 @@ void join_section(const stratum_set& s, const ft::settings& set) {
              pct(all_hit, m.gpus.size()), pct(fam_hit, fam_n));
 }
 
-// --- synthetic fleets ------------------------------------------------------------------------
-
-enum class what { all, family, row };
-const char* to_string(what w) { return w == what::all ? "all GPU rows" : w == what::family ? "one family" : "one row"; }
-
-struct cell_count {
-  std::size_t slowed = 0, found = 0, healthy = 0, alarms = 0, undecided = 0, fleets = 0, exit0 = 0;
-  double seconds = 0;
-};
-
-// Every healthy GPU called in a stratum's synthetic fleets, by reason: what a false alarm is made of.
-std::map<std::string, std::size_t> alarm_reasons;
-std::size_t healthy_verdicts = 0, healthy_called = 0;
-
-// The draw of every synthetic fleet (--draw).
-ft::draw_mode draw = ft::draw_mode::distinct;
-// --model-below N: a fleet of fewer than N GPUs is judged against the model reference of its
-// stratum when that holds more GPUs than the fleet, as fleet does with one installed: here the
-// reference of the stratum's other GPUs, none of the fleet's GPUs in it.
-std::size_t model_below = 0;
-
-// The reference a synthetic fleet is judged against: its own, or below model_below the
-// reference of the stratum's GPUs it did not draw.
-ft::reference reference_for(const ft::matrix& fleet, const ft::matrix& stratum, const std::vector<std::size_t>& drawn,
-                            const ft::settings& set) {
-  if (fleet.gpus.size() >= model_below || stratum.gpus.size() <= 2 * drawn.size()) return ft::reference_of(fleet, set);
-  ft::matrix others;
-  others.rows = stratum.rows;
-  for (std::size_t g = 0; g < stratum.gpus.size(); ++g) {
-    if (std::find(drawn.begin(), drawn.end(), g) == drawn.end()) others.gpus.push_back(stratum.gpus[g]);
+// The strata a section left out, each said with why under its table: an empty table read
+// alone is taken for no false alarm. Returns how many it judged.
+template <class Judged>
+std::size_t said_left_out(const std::vector<stratum_set>& strata, Judged judged, const char* need) {
+  std::size_t left = 0;
+  for (const stratum_set& s : strata) {
+    if (!judged(s)) fmt::print("{}- not evaluated: {} ({} GPU(s); {})\n", left++ == 0 ? "\n" : "", s.name, s.m.gpus.size(), need);
   }
-  return ft::reference_of(others, set);
-}
-
-cell_count synthetic_cell(const stratum_set& s, std::size_t size, std::size_t slowed, double p, what w,
-                          std::size_t trials, const ft::settings& set, std::mt19937_64& rng) {
-  cell_count c;
-  const std::vector<std::size_t> all_rows = gpu_rows(s.m, "");
-  for (std::size_t t = 0; t < trials; ++t) {
-    std::vector<std::size_t> drawn;
-    ft::matrix m = ft::draw_fleet(s.m, size, draw, rng, &drawn);
-    std::vector<std::size_t> rows = all_rows;
-    if (w == what::family) rows = gpu_rows(s.m, s.families[std::uniform_int_distribution<std::size_t>(0, s.families.size() - 1)(rng)]);
-    if (w == what::row) rows = {all_rows[std::uniform_int_distribution<std::size_t>(0, all_rows.size() - 1)(rng)]};
-    std::vector<bool> is_slow(size, false);
-    for (std::size_t k = 0; k < std::min(slowed, size) && p > 0; ++k) {
-      is_slow[k] = true;  // the first GPUs: they were drawn at random
-      slow_down(m.gpus[k], rows, m.rows.size(), p);
-    }
-    const auto start = std::chrono::steady_clock::now();
-    const std::vector<ft::gpu_result> r = ft::judge(m, reference_for(m, s.m, drawn, set), set);
-    c.seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-    bool any = false;
-    for (std::size_t g = 0; g < size; ++g) {
-      const bool hit = called(r[g]);
-      const bool undecided = r[g].of(ft::part::gpu).v == ft::verdict::undecided;
-      any = any || hit || undecided;
-      if (is_slow[g]) {
-        ++c.slowed;
-        c.found += hit;
-      } else {
-        ++c.healthy;
-        c.alarms += hit;
-        c.undecided += undecided;
-        ++healthy_verdicts;
-        healthy_called += hit;
-        if (hit) ++alarm_reasons[r[g].of(ft::part::gpu).why.text];
-      }
-    }
-    ++c.fleets;
-    c.exit0 += !any;
-  }
-  return c;
-}
-
-std::size_t trials_for(std::size_t size, std::size_t base) {
-  return std::max<std::size_t>(std::min<std::size_t>(base, 8), base * 32 / std::max<std::size_t>(32, size));
-}
-
-void synthetic_section(const stratum_set& s, const std::vector<std::size_t>& sizes, std::size_t trials,
-                       const ft::settings& set, std::mt19937_64& rng) {
-  alarm_reasons.clear();
-  healthy_verdicts = healthy_called = 0;
-  fmt::print("\n#### {} ({} real GPUs)\n\nHealthy fleets (no GPU slowed):\n\n", s.name, s.m.gpus.size());
-  fmt::print("| GPUs | fleets | healthy verdicts | called | undecided | exit 0 | seconds per fleet |\n|---:|---:|---:|---:|---:|---:|---:|\n");
-  for (std::size_t size : sizes) {
-    const cell_count c = synthetic_cell(s, size, 0, 0, what::all, trials_for(size, trials), set, rng);
-    fmt::print("| {} | {} | {} | {} | {} | {} | {:.3f} |\n", size, c.fleets, c.healthy, c.alarms, c.undecided,
-               pct(c.exit0, c.fleets), c.seconds / static_cast<double>(c.fleets));
-  }
-  for (std::size_t slowed_kind = 0; slowed_kind < 3; ++slowed_kind) {
-    const char* label = slowed_kind == 0 ? "one GPU" : slowed_kind == 1 ? "two GPUs" : "a quarter of the GPUs";
-    fmt::print("\nDetection, {} slowed: slowed GPUs called (healthy GPUs called in the same fleets; fleets that "
-               "exited 0; {} trials at 32 GPUs or fewer, {} at 1024 or more)\n\n| slowed | by |",
-               label, trials_for(32, trials), trials_for(100000, trials));
-    for (std::size_t size : sizes) fmt::print(" {} GPUs |", size);
-    fmt::print("\n|---|---:|");
-    for (std::size_t k = 0; k < sizes.size(); ++k) fmt::print("---:|");
-    fmt::print("\n");
-    for (what w : {what::all, what::family, what::row}) {
-      for (double p : {3.0, 5.0, 10.0, 20.0}) {
-        fmt::print("| {} | {:g} % |", to_string(w), p);
-        for (std::size_t size : sizes) {
-          const std::size_t slowed = slowed_kind == 0 ? 1 : slowed_kind == 1 ? 2 : std::max<std::size_t>(1, size / 4);
-          const cell_count c = synthetic_cell(s, size, slowed, p, w, trials_for(size, trials), set, rng);
-          fmt::print(" {:.1f} % ({}/{}; {} healthy called; {} exit 0) |",
-                     100.0 * static_cast<double>(c.found) / static_cast<double>(c.slowed), c.found, c.slowed, c.alarms,
-                     c.exit0);
-        }
-        fmt::print("\n");
-      }
-    }
-  }
+  return strata.size() - left;
 }
 
 }  // namespace
 
 int evaluate(const std::vector<std::string>& folders, const std::vector<std::size_t>& sizes, std::size_t trials,
-        std::uint64_t seed, const std::string& sections) {
+             std::uint64_t seed, const std::string& sections, const synthetic_options& o) {
   std::vector<result_file> keep;
   const std::vector<stratum_set> strata = load_strata(folders, keep);
   const ft::settings set = fleet_options::defaults();
@@ -289,6 +183,9 @@ int evaluate(const std::vector<std::string>& folders, const std::vector<std::siz
   }
   // Four GPUs, and GPU rows in families of two or more to slow.
   auto judged = [](const stratum_set& s) { return s.m.gpus.size() >= 4 && !s.families.empty(); };
+  const auto join_judged = [](const stratum_set& s) { return s.m.gpus.size() >= 5; };
+  const char* four = "four GPUs or more needed, with GPU-work families of two rows or more";
+  std::size_t evaluated = 0;
   if (sections.find("real") != std::string::npos) {
     fmt::print("\n## The real strata as they are\n\nGPU-work verdicts called (slow or failing) on the healthy stratum; "
                "each GPU slowed in turn on all its GPU rows by 5 %, on each family by 10 %, on each GPU row by 20 %.\n\n"
@@ -298,6 +195,7 @@ int evaluate(const std::vector<std::string>& folders, const std::vector<std::siz
     for (const stratum_set& s : strata) {
       if (judged(s)) real_section(s, set, misses);
     }
+    evaluated += said_left_out(strata, judged, four);
     if (!misses.empty()) fmt::print("\nMissed:\n\n");
     for (const std::string& m : misses) fmt::print("- {}\n", m);
     fmt::print("\nThe largest share of a part's rows a healthy GPU failed:\n\n| stratum | GPU work, first run only | GPU work, every run | host work, first run only | host work, every run |\n|---|---:|---:|---:|---:|\n");
@@ -308,25 +206,28 @@ int evaluate(const std::vector<std::string>& folders, const std::vector<std::siz
                "| stratum | GPUs | called (all runs) | called (each run alone) | all rows 5 % | one family 10 % |\n"
                "|---|---:|---:|---:|---:|---:|\n");
     for (const stratum_set& s : strata) {
-      if (s.m.gpus.size() >= 5) join_section(s, set);
+      if (join_judged(s)) join_section(s, set);
     }
+    evaluated += said_left_out(strata, join_judged, "five GPUs or more needed");
   }
   if (sections.find("synthetic") != std::string::npos) {
     fmt::print("\n## Synthetic fleets drawn from each stratum ({})\n",
-               draw == ft::draw_mode::distinct ? "each real GPU once before any twice; runs as measured, or n - 1 of five or more"
-                                               : "the bootstrap: GPUs, and five runs or more, drawn with replacement");
+               o.draw == ft::draw_mode::distinct ? "each real GPU once before any twice; runs as measured, or n - 1 of five or more"
+                                                 : "the bootstrap: GPUs, and five runs or more, drawn with replacement");
     for (const stratum_set& s : strata) {
-      if (!judged(s)) continue;
-      synthetic_section(s, sizes, trials, set, rng);
-      fmt::print("\nHealthy GPU verdicts in every synthetic fleet of {}: {}, called {}.\n", s.name, healthy_verdicts,
-                 healthy_called);
-      for (const auto& [reason, n] : alarm_reasons) fmt::print("- {} x: {}\n", n, reason);
+      if (judged(s)) synthetic_section(s, sizes, trials, set, o, rng);
     }
+    evaluated += said_left_out(strata, judged, four);
   }
+  // An evaluation of nothing is no evidence (as membench-check-evaluate says): a script that
+  // keeps the output must not take it for one.
+  if (evaluated == 0)
+    throw input_error("no stratum has GPUs enough for the sections asked (real, synthetic: four or more; join: five or "
+                      "more): nothing was evaluated");
   return 0;
 }
 
-}  // namespace membench::report
+}  // namespace membench::report::fleet_evaluate
 
 namespace {
 
@@ -369,7 +270,8 @@ int main(int argc, char** argv) {
   app.add_option("--sections", sections, "real, join, synthetic (comma-separated)");
   app.add_option("--draw", draw, "how synthetic fleets are drawn: distinct (each real GPU once before any twice, "
                  "no run counted twice) or bootstrap")->check(CLI::IsMember({"distinct", "bootstrap"}));
-  app.add_option("--model-below", membench::report::model_below,
+  membench::report::fleet_evaluate::synthetic_options synthetic;
+  app.add_option("--model-below", synthetic.model_below,
                  "judge a synthetic fleet of fewer GPUs than this against the reference of its stratum's other GPUs "
                  "(fleet --model-below with a model reference; 0: never)")
       // CLI11 reads "-1" into an unsigned count as its largest: a negative is refused first.
@@ -390,9 +292,15 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "membench-fleet-evaluate: --seed: '%s' is no whole number from 0 to 2^64-1\n", seed_text.c_str());
     return 2;
   }
-  membench::report::draw = membench::report::fleet_test::parse_draw_mode(draw);
+  synthetic.draw = membench::report::fleet_test::parse_draw_mode(draw);
+  // Each size once, ascending (as membench-check-evaluate's --steps): a size given twice would
+  // be two rows of different numbers (the random stream goes on), two answers to one question.
+  std::sort(sizes.begin(), sizes.end());
+  sizes.erase(std::unique(sizes.begin(), sizes.end()), sizes.end());
   try {
-    return membench::report::with_stdout_flushed("membench-fleet-evaluate", membench::report::evaluate(folders, sizes, trials, seed, sections));
+    return membench::report::with_stdout_flushed(
+        "membench-fleet-evaluate",
+        membench::report::fleet_evaluate::evaluate(folders, sizes, trials, seed, sections, synthetic));
   } catch (const membench::report::input_error& e) {
     std::fprintf(stderr, "membench-fleet-evaluate: %s\n", e.what());
     return 2;

@@ -145,11 +145,20 @@ int evaluate(const std::vector<std::string>& folders, std::size_t runs, const st
     }
     tally t;
     for (std::size_t g = 0; g < s.m.gpus.size(); ++g) judge_checks(s.m, g, runs, steps, set, t);
+    // No check at all (the rows kept are host work alone: PCIe copies, driver calls) is a
+    // stratum not evaluated, not one of 0 false alarms.
+    if (t.checks == 0) {
+      fmt::print("\n### {}\n\n{} GPUs, but no run timed a GPU-work row (work:kernel; --filter '{}'): nothing to "
+                 "judge, as the check judges GPU work only.\n", s.name, s.m.gpus.size(), filter);
+      continue;
+    }
     print_stratum(s, t, runs, steps);
     ++evaluated;
   }
   // An evaluation of nothing is no evidence: a script that keeps its output must not take it as one.
-  if (evaluated == 0) throw input_error("no stratum has four GPUs or more: nothing was evaluated");
+  if (evaluated == 0)
+    throw input_error("no stratum has four GPUs or more whose runs timed GPU work (work:kernel rows): nothing was "
+                      "evaluated");
   return 0;
 }
 

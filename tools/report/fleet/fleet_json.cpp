@@ -97,9 +97,8 @@ json summary(const std::vector<gpu_summary>& gpus, const fleet_state& s) {
 std::string fleet_json(const fleet_state& s, const std::vector<gpu_summary>& gpus, const fleet_options& opt) {
   json fleets = json::array(), gpu_records = json::array(), scopes = json::array();
   for (std::size_t fi = 0; fi < s.fleets.size(); ++fi) fleets.push_back(fleet_record(s, gpus, fi));
-  std::vector<int> rank(s.fleets.size(), 0);  // within its fleet, as the tables rank
   for (const gpu_summary& g : gpus) {
-    gpu_records.push_back(record_json(gpu_record(s, g, ++rank[g.fleet])));
+    gpu_records.push_back(record_json(gpu_record(s, g)));
     const fleet& f = s.fleets[g.fleet];
     for (const ft::part_result& p : f.results[g.gpu].parts) {
       for (const ft::finding& k : p.findings) {

@@ -71,7 +71,8 @@ tone level_mood(const std::string& v) {
 
 }  // namespace
 
-record gpu_record(const fleet_state& s, const gpu_summary& g, int rank) {
+record gpu_record(const fleet_state& s, const gpu_summary& g) {
+  const int rank = g.rank;
   const fleet& f = s.fleets[g.fleet];
   const fleet_gpu& gpu = f.gpus[g.gpu];
   const ft::gpu_result& res = f.results[g.gpu];

@@ -33,18 +33,16 @@ table gpu_table(const fleet_state& s, const std::vector<gpu_summary>& gpus, bool
   table t;
   t.title = flagged_only ? "GPUs or hosts not passing" : "GPUs, worst first";
   t.unit = "failed rows: GPU work / host work (failed: errored, missing, unconverged or throttled in every run)";
-  int rank = 0;
   for (const gpu_summary& g : gpus) {
-    ++rank;
     const bool flagged = g.v != gpu_verdict::within || g.host_v != gpu_verdict::within ||
                          g.drift_v == gpu_verdict::outlier || g.host_drift_v == gpu_verdict::outlier;
     if (flagged_only && !flagged) continue;
     if (t.rows.size() == most) break;
-    const record r = gpu_record(s, g, rank);
+    const record r = gpu_record(s, g);
     if (t.header.empty()) t.header = record_header(r);
     t.rows.push_back(record_row(r));
   }
-  if (t.header.empty() && !gpus.empty()) t.header = record_header(gpu_record(s, gpus.front(), 1));
+  if (t.header.empty() && !gpus.empty()) t.header = record_header(gpu_record(s, gpus.front()));
   return t;
 }
 

@@ -142,8 +142,11 @@ struct gpu_summary {
   gpu_verdict drift_v = gpu_verdict::within;  ///< with --since: its GPU part against itself
   gpu_verdict host_drift_v = gpu_verdict::within;
   std::string drift_reason;  ///< "" without --since
+  /// Its place in the worst-first order of every GPU (1: the worst), set once where the order
+  /// is made: the table and the JSON list the GPUs in that order, strata mixed, and give this.
+  int rank = 0;
 };
-/// Every GPU's summary, worst first.
+/// Every GPU's summary, worst first, each with its rank.
 std::vector<gpu_summary> summarize_gpus(const fleet_state& s);
 /// The part verdict as a GPU verdict.
 gpu_verdict verdict_of(const fleet_test::part_result& p);
@@ -215,9 +218,9 @@ std::string fleet_metrics(const fleet_state& s, const std::vector<gpu_summary>& 
 /// The verdicts as test results (fleet_tests.cpp): per GPU and level where the fleet is
 /// grouped by level, else per GPU and part; a GPU without a run since --since is an error.
 test_run fleet_tests(const fleet_state& s, const std::vector<gpu_summary>& gpus);
-/// fleet's declarations (fleet_record.cpp): a GPU's record (its rank within its fleet) and a
+/// fleet's declarations (fleet_record.cpp): a GPU's record (its rank: gpu_summary's) and a
 /// scope's (`label` the GPU as the tables name it): every JSON field and every table column.
-record gpu_record(const fleet_state& s, const gpu_summary& g, int rank);
+record gpu_record(const fleet_state& s, const gpu_summary& g);
 record scope_record(const fleet& f, std::size_t gi, std::size_t fi, const std::string& label, const fleet_test::finding& k);
 /// One GPU on one level (fleet --by=level): the JSON's `levels` entry and the level table's line.
 record level_record(const level_outcome& o);

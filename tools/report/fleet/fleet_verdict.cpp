@@ -65,6 +65,7 @@ std::vector<gpu_summary> summarize_gpus(const fleet_state& s) {
     if (a.host_v != b.host_v) return a.host_v < b.host_v;
     return a.worst_z > b.worst_z;
   });
+  for (std::size_t i = 0; i < out.size(); ++i) out[i].rank = static_cast<int>(i + 1);
   return out;
 }
 

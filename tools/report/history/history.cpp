@@ -292,9 +292,16 @@ void exported(const result_file& run, const common_options& opt, Each&& each) {
                                   opt.filter.empty() ? std::string() : fmt::format(" that --filter '{}' keeps", opt.filter)));
 }
 
-// The time's bounds: the row's interval of its median, else the spread of its runs.
+// The time's bounds: the row's interval of its median, else the spread of its runs. An
+// interval counts only with both ends in order, as the verdicts take one (a missing end made
+// a bound null, an inverted one a negative range), and is widened to contain the median as
+// `rows` widens it: a dashboard's lower bound above its value is a wrong answer.
 std::pair<double, double> bounds_us(const result& r) {
-  if (r.runs.size() == 1 && r.runs[0].ci_low_us > 0) return {r.runs[0].ci_low_us, r.runs[0].ci_high_us};
+  if (r.runs.size() == 1) {
+    const run& x = r.runs[0];
+    if (!(x.ci_low_us > 0 && x.ci_high_us >= x.ci_low_us && std::isfinite(x.ci_high_us))) return {NAN, NAN};
+    return {std::min(x.ci_low_us, r.time_us), std::max(x.ci_high_us, r.time_us)};
+  }
   if (r.runs.size() >= 2) {
     const auto [lo, hi] = std::minmax_element(r.runs.begin(), r.runs.end(),
                                               [](const run& a, const run& b) { return a.time_us < b.time_us; });

@@ -339,7 +339,8 @@ std::vector<gpu_profile> build_profiles(const file_refs& files) {
     gpu_profile p;
     p.title = fmt::format("{} — memory profile", first.gpu());
     p.identity = identity_of(first);
-    p.identity.emplace_back("SM clock, three readings (MHz)", sm_clock_line(read_sm_clock(g.files)));
+    // The clock is the GPU's: a reading in any build's files is this GPU's reading.
+    p.identity.emplace_back("SM clock, three readings (MHz)", sm_clock_line(read_sm_clock(group.files)));
     for (const result_file* f : group.files) p.notes.push_back(fmt::format("input: {}", f->path));
     const double l2 = ctx_number(first, schema::context_key("gpu_l2_bytes").key);
     if (!(l2 > 0)) p.notes.push_back("the context has no L2 size (gpu_l2_bytes): the L2 and DRAM rungs are left out");

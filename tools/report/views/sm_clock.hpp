@@ -20,19 +20,25 @@ struct sm_clock_readings {
   std::string row;             ///< the row read; empty when no file has a usable one
   std::string file;            ///< its file
   double event_mhz = NAN;      ///< the slope of two spins over event time
-  double event_half_pct = NAN; ///< the half-width of its interval, percent of it
+  double event_half_pct = NAN; ///< the half-width of its interval, percent of it; NAN without a sound one
   double probe_mhz = NAN;      ///< the row's per-sample probe
   double nvml_mhz = NAN;       ///< NVML's reading after the row
+  /// Why the reading is no finding ("unconverged", "throttled (...)", "above the GPU's maximum
+  /// ..."); empty when it is one.
+  std::string problem;
 };
 
-/// The readings of the first file that has a compute/sm_clock row with an event clock.
+/// The readings of the first file (of every build of the GPU: the clock is the GPU's, not a
+/// build's) with a compute/sm_clock row with an event clock, the 32M row before the 16M; a
+/// row that is a finding before one that is not (then named in `problem`).
 sm_clock_readings read_sm_clock(const std::vector<const result_file*>& files);
 
 /// Whether two readings differ beyond their resolutions (each a half-width in percent of
 /// the first; NVML's integer MHz adds half a MHz): "agree", "differ by +x.xx %", or "-".
 std::string clock_agreement(double mhz, double half_pct, double other_mhz, double other_half_pct);
 
-/// The profile's line: "events 1980.2 (+-0.012 %), probe 1996 (its step about 0.8 %), NVML 1980".
+/// The profile's line: "events 1980.2 (+-0.012 %), probe 1996 (its step about 0.8 %), NVML 1980",
+/// followed by "; no finding: PROBLEM" where the row is none.
 std::string sm_clock_line(const sm_clock_readings& c);
 
 }  // namespace membench::report

@@ -188,8 +188,14 @@ std::string unit_over(const std::string& value, const std::vector<const result*>
 }
 
 bool lower_is_better(const std::string& value) {
-  return value == "time" || (value.size() > 3 && value.compare(value.size() - 3, 3, "_us") == 0) ||
-         value == "noise_pct";
+  if (value == "time" || (value.size() > 3 && value.compare(value.size() - 3, 3, "_us") == 0)) return true;
+  // A noise, a slowdown, and anything the schema measures in time or cycles (ns_per_load: a
+  // latency; cycles_per_load) are better smaller: named by the schema's unit, not one by one.
+  static const std::set<std::string_view> lower{schema::counter("noise_pct").key, schema::counter("batch_noise_pct").key,
+                                                schema::counter("slowdown").key};
+  if (lower.count(value) != 0) return true;
+  const schema::field* f = schema::find_counter(value);
+  return f != nullptr && (f->unit == "us" || f->unit == "ns" || f->unit == "s" || f->unit == "cycles");
 }
 
 }  // namespace membench::report

@@ -168,7 +168,8 @@ std::string unit_of(const std::string& value);
 /// unit_of `value` over these rows: pct_peak names the ceilings their labels name (peak:pcie,
 /// ...), as the harness computed it, and DRAM only for rows that name none.
 std::string unit_over(const std::string& value, const std::vector<const result*>& rows);
-/// True when smaller is better (times), false for rates and efficiencies.
+/// True when smaller is better (times, latencies, cycles, noise, slowdowns), false for rates
+/// and efficiencies.
 bool lower_is_better(const std::string& value);
 
 /// Results whose name matches a --filter (a plain substring unless the filter has regex
