@@ -8,7 +8,7 @@ truncated output or a silent wrong answer.
 
 A case: id; set (dev, or held: chosen at random once, with a fixed seed, and looked at only
 after the dev set was fixed; held2: cases_second.json, a second pass whose cases were all
-held out, each run once before anything was changed; held3 to held14: cases_third.json to cases_fourteenth.json, a third to a fourteenth such pass); cmd (argv); optional setup (files to make first), env, stdin,
+held out, each run once before anything was changed; held3 to held15: cases_third.json to cases_fifteenth.json, a third to a fifteenth such pass); cmd (argv); optional setup (files to make first), env, stdin,
 timeout (seconds, default 20), gpu (true: its outcome needs a GPU, skipped by --no-gpu); and
 what must hold:
   rc      allowed exit codes (required)
