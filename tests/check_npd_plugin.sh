@@ -28,16 +28,6 @@ plugin() {  # plugin WANT-EXIT MUTATE [NO_GPU]: the plugin's exit and its one li
 plugin 0 none | grep -q '^membench: every GPU and level within' || fail "healthy: no OK message"
 plugin 1 slow | grep -q '^membench: GPU-865f7762 DRAM slower +2' || fail "DRAM 20 % slower: no message naming GPU, level and deficit"
 plugin 2 none 1 | grep -q '^membench: no verdict (exit 2)' || fail "no GPU: not Unknown"
-# The Slurm health check holds node_check_text.sh's functions itself (a site may install it
-# alone): word for word the plugin's, so that both read the settings and the text alike.
-function_of() {  # function_of NAME FILE: its text, from "NAME() {" to its closing brace
-  awk -v n="$1" 'index($0, n "() {") == 1 { on = 1 } on { print } on && (/^}$/ || (index($0, n "() {") == 1 && /}$/)) { exit }' "$2"
-}
-for name in $(sed -n 's/^\([a-z_]*\)() {.*/\1/p' "$src/integrations/slurm/node_check_text.sh"); do
-  mine=$(function_of "$name" "$src/integrations/slurm/node_check_text.sh")
-  [ -n "$mine" ] && [ "$mine" = "$(function_of "$name" "$src/integrations/slurm/membench_healthcheck.sh")" ] ||
-    fail "membench_healthcheck.sh's $name is not node_check_text.sh's"
-done
 python3 - "$src" <<'PY' || exit 1
 import json, sys
 src = sys.argv[1]

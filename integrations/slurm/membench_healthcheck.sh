@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # membench_healthcheck.sh: the node check as Slurm's health check. Set in slurm.conf as
-#   HealthCheckProgram=/usr/libexec/membench/membench_healthcheck.sh   (where you install it)
+#   HealthCheckProgram=PREFIX/share/membench/integrations/slurm/membench_healthcheck.sh
+#   (installed with the files beside it, which it reads: a copy takes the folder)
 #   HealthCheckInterval=86400   HealthCheckNodeState=IDLE   (idle nodes, once a day: a check takes
 #                                                             about 30 s of every GPU)
 # or call it from a prolog or a reboot hook. slurmd runs it as root with a bare environment, so
@@ -38,92 +39,11 @@
 # Exit: membench-check's (a signal's 128+N as it is); 2 where it exited 0 but judged no level, a
 # setting is unusable, or scontrol could not drain or resume the node as the check asked.
 set -uo pipefail
-# The text helpers of node_check_text.sh, here too: the health check is one file a site may
-# install alone as slurmd's HealthCheckProgram.
-# Standard input as valid UTF-8 without terminal control. First every byte that is no part of
-# a valid UTF-8 character is dropped (a lone 0x9b, 8-bit CSI, is one a terminal may honour);
-# then escape sequences (colours, titles) whole, a tab or carriage return as a blank, any other
-# C0 control character and DEL dropped, and the C1 control characters U+0080..U+009F (UTF-8
-# c2 80..c2 9f) dropped whole. Each later step removes whole characters of valid UTF-8, so
-# what is left stays valid and no new control character forms from the bytes around.
-printable() {
-  local esc=$'\033' bel=$'\007' c1=$'\xc2[\x80-\x9f]'
-  # Without iconv (a minimal image) every byte above 0x7f goes: ASCII is valid UTF-8. iconv -c
-  # exits 1 when it dropped a byte: a caller's pipefail must not take that for a failure.
-  if command -v iconv >/dev/null; then iconv -c -f UTF-8 -t UTF-8 2>/dev/null || true; else LC_ALL=C tr -d '\200-\377'; fi |
-    LC_ALL=C sed -E "s#$esc\[[0-?]*[ -/]*[@-~]##g; s#$esc\][^$bel$esc]*($bel|$esc\\\\)##g; s#$c1##g" |
-    LC_ALL=C tr '\t\r' '  ' | LC_ALL=C tr -d '\000-\037\177'
-}
-
-# The first N bytes of standard input made printable, a multi-byte character cut at the end
-# dropped: a Slurm reason and a JSON message must stay valid UTF-8.
-first_bytes() { printable | head -c "$1" | { iconv -c -f UTF-8 -t UTF-8 2>/dev/null; true; }; }
-
-# The node check's settings (MEMBENCH_CHECK, MEMBENCH_CHECK_ARGS, MEMBENCH_METRICS). The slips
-# below, which the check would refuse before any run (exit 2, no verdict), are the site's fault,
-# the same on every node: each is refused here, said in fault, and nothing is checked, so that
-# no healthy node is drained or marked for it. A check that ran and gave no verdict is judged
-# by the caller.
-
-# check_path [FALLBACK...]: check, the membench-check that is run. MEMBENCH_CHECK a bare name is
-# looked up on PATH as bash runs it (never the current folder's file of that name), a relative
-# path made absolute; unset, membench-check on PATH, else the first FALLBACK there. A program file:
-# a folder passes [ -x ] too, and running it (exit 126) reads as a failed check.
-check_path() {
-  local candidate
-  check=${MEMBENCH_CHECK:-}
-  if [ -z "$check" ]; then
-    for candidate in "$(type -P membench-check)" "$@"; do
-      [ -n "$candidate" ] && [ -f "$candidate" ] && [ -x "$candidate" ] && { check=$candidate; return 0; }
-    done
-    fault="no membench-check found: set MEMBENCH_CHECK"; return 2
-  fi
-  case $check in
-    */*) [[ $check == /* ]] || check=$PWD/$check ;;
-    *) check=$(type -P -- "$check") ||
-         { fault="MEMBENCH_CHECK=$MEMBENCH_CHECK: no such program on PATH (a name without a / is looked up there; ./$MEMBENCH_CHECK for the current folder's)"; return 2; } ;;
-  esac
-  [ -f "$check" ] && [ -x "$check" ] || { fault="MEMBENCH_CHECK=$MEMBENCH_CHECK: not a program file that can be run"; return 2; }
-}
-
-# metrics_path WHAT PATH: a metrics file, not node_exporter's textfile folder itself (the
-# classic slip, the same on every node).
-metrics_path() {
-  [ ! -d "$2" ] || { fault="$1=$2 is a folder: name a .prom file in it"; return 2; }
-}
-
-# check_words SCRATCH: args, the check's options from MEMBENCH_CHECK_ARGS then MEMBENCH_METRICS.
-# Every blank and line break splits (a config or a ConfigMap may spread them over lines), quotes
-# keep a blank in one word (--baseline="/site ref.json") as xargs reads them; never globbed.
-# Refused: what xargs would change unsaid (an unmatched quote, a backslash, which it drops), an
-# empty word ('') or value (--baseline=$UNSET), an option given twice (the check takes neither;
-# --format aside, which the callers put last) and a metrics file that is a folder.
-check_words() {
-  local words_err word
-  declare -A given=()
-  args=()
-  if [ -n "${MEMBENCH_CHECK_ARGS:-}" ]; then
-    case $MEMBENCH_CHECK_ARGS in
-      *\\*) fault="MEMBENCH_CHECK_ARGS has a backslash, which the split would drop: quote the option instead"; return 2 ;;
-    esac
-    words_err=$(printf '%s\n' "$MEMBENCH_CHECK_ARGS" | xargs -r printf '%s\0' 2>&1 >"$1") ||
-      { fault="MEMBENCH_CHECK_ARGS cannot be read as options (${words_err#xargs: })"; return 2; }
-    while IFS= read -r -d '' word; do args+=("$word"); done <"$1"
-  fi
-  for word in "${args[@]}"; do
-    [ -n "$word" ] || { fault="MEMBENCH_CHECK_ARGS has an empty option ('' or \"\")"; return 2; }
-    case $word in
-      --*=) fault="MEMBENCH_CHECK_ARGS has $word with no value (a variable of the config unset?)"; return 2 ;;
-      --format=*) continue ;;
-      --*=*) [ -z "${given[${word%%=*}]:-}" ] || { fault="MEMBENCH_CHECK_ARGS has ${word%%=*} twice: give it once"; return 2; }
-             given[${word%%=*}]=1 ;;
-    esac
-    case $word in --metrics=*) metrics_path "MEMBENCH_CHECK_ARGS' --metrics" "${word#*=}" || return 2 ;; esac
-  done
-  [ -n "${MEMBENCH_METRICS:-}" ] || return 0
-  [ -z "${given[--metrics]:-}" ] || { fault="MEMBENCH_METRICS and MEMBENCH_CHECK_ARGS' --metrics: give one"; return 2; }
-  metrics_path MEMBENCH_METRICS "$MEMBENCH_METRICS" && args+=(--metrics="$MEMBENCH_METRICS")
-}
+# The text helpers and the reading of the settings, shared with the node-problem-detector plugin
+# (node_check_text.sh, beside this script as node_check_reason.awk is: the folder installs whole).
+here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source-path=SCRIPTDIR source=node_check_text.sh
+. "$here/node_check_text.sh" || { echo "membench_healthcheck: $here/node_check_text.sh: not found; nothing checked" >&2; exit 2; }
 
 say() { printf 'membench_healthcheck: %s\n' "$*" >&2; }
 conf=${MEMBENCH_HEALTHCHECK_CONF:-/etc/default/membench-healthcheck}
@@ -172,7 +92,7 @@ if [ -n "${MEMBENCH_HEALTHCHECK_CONF:-}" ] || [ -e "$conf" ] || [ -L "$conf" ]; 
     case $name in
       BASH* | SHELLOPTS | SHLVL | PPID | UID | EUID | GROUPS | PWD | OLDPWD | IFS | LINENO | RANDOM | SRANDOM | \
         SECONDS | EPOCHSECONDS | EPOCHREALTIME | HISTCMD | OPTIND | OPTARG | OPTERR | _ | \
-        conf | conf_failed | conf_vars | conf_set | field | attrs | name | value | i) continue ;;
+        here | conf | conf_failed | conf_vars | conf_set | field | attrs | name | value | i) continue ;;
     esac
     printf -v "$name" '%s' "$value" 2>/dev/null || { say "$conf: cannot take its $name; nothing checked"; exit 2; }
     # shellcheck disable=SC2163  # the variable that $name names
@@ -184,7 +104,6 @@ if [ -n "${MEMBENCH_HEALTHCHECK_CONF:-}" ] || [ -e "$conf" ] || [ -L "$conf" ]; 
   done
   unset conf_vars conf_set field attrs name value i
 fi
-here=$(cd "$(dirname "$0")" && pwd)
 # membench-check: given, on PATH, in the install prefix (share/membench/integrations/slurm/ is
 # four folders below it) or in the source tree.
 check_path "$here/../../../../bin/membench-check" "$here/../../tools/run/membench-check" || { say "$fault; nothing checked"; exit 2; }

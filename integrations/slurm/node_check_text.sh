@@ -1,8 +1,7 @@
 # shellcheck shell=bash disable=SC2034  # check, args and fault are what the caller reads
-# node_check_text.sh: sourced by the node-problem-detector plugin (integrations/kubernetes/npd/),
-# whose text from the check goes where an admin reads it on a terminal (kubectl describe), and
-# whose settings are read as the Slurm health check reads them. The health check holds the same
-# functions itself, word for word (engines.npd_plugin compares them): a site may install it alone.
+# node_check_text.sh: sourced by the Slurm health check beside it and by the node-problem-detector
+# plugin (integrations/kubernetes/npd/): the text from the check goes where an admin reads it on a
+# terminal (sinfo, kubectl describe), and both read the settings one way.
 
 # Standard input as valid UTF-8 without terminal control. First every byte that is no part of
 # a valid UTF-8 character is dropped (a lone 0x9b, 8-bit CSI, is one a terminal may honour);
